@@ -1,0 +1,126 @@
+//! `show`: a position with its masks and every legal move's flip mask.
+
+use super::CliError;
+use super::args::Resolved;
+use othello_explorer::{Bitboard, Position, Scoring, transcript};
+use serde_json::json;
+
+pub fn run(resolved: &Resolved, json: bool) -> Result<(), CliError> {
+    let (position, passed) = resolved.position.after_forced_pass();
+    if json {
+        println!("{}", to_json(&position, passed, resolved));
+    } else {
+        print!("{}", to_text(&position, passed, resolved));
+    }
+    Ok(())
+}
+
+fn to_json(position: &Position, passed: bool, resolved: &Resolved) -> serde_json::Value {
+    let game_over = position.is_game_over();
+    let moves: Vec<_> = moves_with_flips(position)
+        .into_iter()
+        .map(|(sq, flips)| json!({ "move": sq.to_string(), "flips": flips.hex() }))
+        .collect();
+    json!({
+        "size": position.size().n(),
+        "board": position.to_string(),
+        "transcript": resolved.line.as_ref().map(|l| transcript::format(&l.moves)),
+        "to_move": position.to_move().name(),
+        "passed": passed,
+        "black": position.black().hex(),
+        "white": position.white().hex(),
+        "empty": position.empty().hex(),
+        "legal": position.legal_moves().hex(),
+        "moves": moves,
+        "black_discs": position.black().count(),
+        "white_discs": position.white().count(),
+        "empties": position.empty_count(),
+        "game_over": game_over,
+        "score": if game_over { Some(position.black_score(Scoring::Standard)) } else { None },
+    })
+}
+
+/// The legal moves in reading order, each with its flip mask.
+pub fn moves_with_flips(position: &Position) -> Vec<(othello_explorer::Square, Bitboard)> {
+    position.legal_moves().reading_order().into_iter().map(|sq| (sq, position.flips(sq))).collect()
+}
+
+fn to_text(position: &Position, passed: bool, resolved: &Resolved) -> String {
+    let mut out = String::new();
+    let size = position.size();
+    let (b, w) = (position.black().count(), position.white().count());
+    if passed {
+        out.push_str(&format!("{} has no legal move and passes.\n", capitalised(position.to_move().opponent().name())));
+    }
+    let state = if position.is_game_over() {
+        let score = position.black_score(Scoring::Standard);
+        let verdict = match score.signum() {
+            1 => format!("black wins by {score}"),
+            -1 => format!("white wins by {}", -score),
+            _ => "draw".to_string(),
+        };
+        format!("game over: {verdict}")
+    } else {
+        format!("{} to move", position.to_move().name())
+    };
+    out.push_str(&format!("{size}, {state}; black {b}, white {w}, {} empty\n", position.empty_count()));
+    out.push_str(&format!("board: {position}\n"));
+    if let Some(line) = &resolved.line {
+        out.push_str(&format!("moves: {}\n", transcript::format(&line.moves)));
+    }
+    out.push('\n');
+    out.push_str(&position.diagram());
+    out.push('\n');
+    out.push_str(&side_by_side(&[
+        ("black", position.black()),
+        ("white", position.white()),
+        ("empty", position.empty()),
+        ("legal", position.legal_moves()),
+    ]));
+    let moves = moves_with_flips(position);
+    if !moves.is_empty() {
+        out.push_str(&format!("\n{} legal moves for {}:\n", moves.len(), position.to_move().name()));
+        let hex_width = size.hex_digits() + 2;
+        for (sq, flips) in moves {
+            let names: Vec<String> = flips.reading_order().iter().map(|s| s.to_string()).collect();
+            out.push_str(&format!(
+                "  {sq}  flips {:<hex_width$}  {} ({})\n",
+                flips.hex(),
+                flips.count(),
+                names.join(" ")
+            ));
+        }
+    }
+    out
+}
+
+/// Masks in columns: the name, the hex value, then the binary grid with row numbers on the left.
+pub fn side_by_side(masks: &[(&str, Bitboard)]) -> String {
+    let Some(first) = masks.first() else { return String::new() };
+    let size = first.1.size();
+    let width = (size.hex_digits() + 2).max(size.n()) + 2;
+    let mut out = String::from("    ");
+    for (name, _) in masks {
+        out.push_str(&format!("{name:<width$}"));
+    }
+    out.push_str("\n    ");
+    for (_, mask) in masks {
+        out.push_str(&format!("{:<width$}", mask.hex()));
+    }
+    out.push('\n');
+    let grids: Vec<Vec<String>> = masks.iter().map(|(_, m)| m.binary_rows()).collect();
+    for row in 0..size.n() {
+        out.push_str(&format!("{:>2}  ", row + 1));
+        for grid in &grids {
+            out.push_str(&format!("{:<width$}", grid[row]));
+        }
+        out.truncate(out.trim_end().len());
+        out.push('\n');
+    }
+    out
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
