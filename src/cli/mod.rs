@@ -2,6 +2,7 @@
 //! engine results into text or JSON; the engine itself lives in the library.
 
 mod args;
+mod explore;
 mod perft;
 mod show;
 
@@ -21,6 +22,8 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub position: PositionArgs,
+    #[command(flatten)]
+    pub explore: explore::ExploreArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -78,10 +81,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Some(Command::Show { position, json }) => show::run(&position.resolve()?, json),
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),
-        None => {
-            let _ = cli.position.resolve()?;
-            Err(CliError::Usage("the explorer is not built yet: use a subcommand (see --help)".into()))
-        }
+        None => explore::run(&cli.position.resolve()?, &cli.explore),
     }
     .map(|()| ExitCode::SUCCESS)
 }

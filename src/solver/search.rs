@@ -114,6 +114,22 @@ impl Solver {
         Ok(out)
     }
 
+    /// A principal variation from `position` to the end of the game (passes not written): the
+    /// best move at each step, the first in reading order where several tie.
+    pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
+        let mut pv = Vec::new();
+        let mut cur = *position;
+        loop {
+            let (p, _) = cur.after_forced_pass();
+            if p.is_game_over() {
+                return Ok(pv);
+            }
+            let c = self.score_children(&p, limits, &mut |_| {})?;
+            pv.push(c[0].square);
+            cur = p.play(c[0].square).expect("legal");
+        }
+    }
+
     /// The exact score, every best move, and a principal variation to the end of the game.
     pub fn solve(&mut self, position: &Position, limits: &Limits) -> Result<Solution, Stopped> {
         let start_nodes = self.nodes;
