@@ -40,6 +40,8 @@ pub mod solver;
 pub mod square;
 pub mod symmetry;
 pub mod transcript;
+#[cfg(feature = "tui")]
+pub mod tui;
 
 pub use bitboard::Bitboard;
 pub use position::{Color, IllegalMove, Position, PositionError, Scoring};

@@ -2,9 +2,11 @@
 //! engine results into text or JSON; the engine itself lives in the library.
 
 mod args;
+mod bench;
 mod explore;
 mod perft;
 mod show;
+mod solve;
 
 pub use args::PositionArgs;
 use clap::{Parser, Subcommand};
@@ -49,6 +51,68 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Solve a position exactly: the score from the side to move, the best moves, a principal
+    /// variation to the end, and every child's score.
+    Solve {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve the positions of an OBF problem file (like ../shared/ffo/fforum-40-59.obf) and
+    /// compare with the scores it lists; exit 1 on any mismatch.
+    Bench {
+        /// The problem file.
+        file: String,
+        /// Which positions, counting from 1: `40-49`, or one number.
+        #[arg(long, value_name = "A-B")]
+        positions: Option<String>,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The solver's options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SolverArgs {
+    /// How a finished game is scored: `standard` (empties to the winner) or `discs`.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub scoring: ScoringArg,
+    /// Memory for the transposition table, in MiB.
+    #[arg(long, value_name = "M", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash_mb: u64,
+    /// Search threads (default: every core).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+pub enum ScoringArg {
+    Standard,
+    Discs,
+}
+
+impl SolverArgs {
+    pub fn options(&self) -> othello_explorer::solver::SolverOptions {
+        let threads = self
+            .threads
+            .map(|t| t as usize)
+            .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+        othello_explorer::solver::SolverOptions {
+            hash_mb: self.hash_mb as usize,
+            scoring: match self.scoring {
+                ScoringArg::Standard => othello_explorer::Scoring::Standard,
+                ScoringArg::Discs => othello_explorer::Scoring::Discs,
+            },
+            threads,
+        }
+    }
 }
 
 /// A failure to report: one line, and the exit code that goes with it.
@@ -81,6 +145,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Some(Command::Show { position, json }) => show::run(&position.resolve()?, json),
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),
+        Some(Command::Solve { position, solver, json }) => solve::run(&position.resolve()?, solver.options(), json),
+        Some(Command::Bench { file, positions, solver, json }) => {
+            bench::run(&file, positions.as_deref(), solver.options(), json)
+        }
         None => explore::run(&cli.position.resolve()?, &cli.explore),
     }
     .map(|()| ExitCode::SUCCESS)

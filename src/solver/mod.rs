@@ -5,12 +5,20 @@
 //! [`Scoring`] the solver was built with. A search can be stopped at any moment through a shared
 //! flag or by node and time limits; a stopped search returns what it had proven, never a guess.
 
-use crate::{Scoring, Square};
+use crate::{Position, Scoring, Square};
+use search::{Control, Searcher};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
+use table::Table;
 
+mod last_flips;
 mod search;
+mod stability;
+pub mod table;
+
+pub use stability::stable_discs;
 
 /// How a [`Solver`] is built.
 #[derive(Clone, Debug)]
@@ -98,4 +106,290 @@ impl std::fmt::Display for Stopped {
 
 impl std::error::Error for Stopped {}
 
-pub use search::Solver;
+/// Runs `$body` with `N` (board side) and `D` (discs scoring) as consts matching `$size` and
+/// `$scoring`: the one place where run-time settings become specialised code.
+macro_rules! specialised {
+    ($size:expr, $scoring:expr, $n:ident, $d:ident => $body:expr) => {
+        match ($size, $scoring) {
+            (crate::Size::Four, Scoring::Standard) => {
+                const $n: usize = 4;
+                const $d: bool = false;
+                $body
+            }
+            (crate::Size::Four, Scoring::Discs) => {
+                const $n: usize = 4;
+                const $d: bool = true;
+                $body
+            }
+            (crate::Size::Six, Scoring::Standard) => {
+                const $n: usize = 6;
+                const $d: bool = false;
+                $body
+            }
+            (crate::Size::Six, Scoring::Discs) => {
+                const $n: usize = 6;
+                const $d: bool = true;
+                $body
+            }
+            (crate::Size::Eight, Scoring::Standard) => {
+                const $n: usize = 8;
+                const $d: bool = false;
+                $body
+            }
+            (crate::Size::Eight, Scoring::Discs) => {
+                const $n: usize = 8;
+                const $d: bool = true;
+                $body
+            }
+        }
+    };
+}
+
+/// An exact solver. Its transposition table lives as long as the solver, so a position reached
+/// again (a child after its parent, a position revisited) is answered mostly from the table.
+///
+/// ```
+/// use othello_explorer::solver::{Limits, Solver, SolverOptions};
+/// use othello_explorer::{Position, Scoring, Size};
+///
+/// let mut solver = Solver::new(SolverOptions { hash_mb: 1, ..SolverOptions::default() });
+/// let start = Position::start(Size::Four);
+/// let solution = solver.solve(&start, &Limits::default()).unwrap();
+/// assert_eq!(solution.score, -10);
+/// let mut discs = Solver::new(SolverOptions { hash_mb: 1, scoring: Scoring::Discs, threads: 1 });
+/// assert_eq!(discs.solve(&start, &Limits::default()).unwrap().score, -8);
+/// ```
+pub struct Solver {
+    options: SolverOptions,
+    table: Table,
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver with a table of `options.hash_mb` MiB.
+    pub fn new(options: SolverOptions) -> Solver {
+        let table = Table::new(options.hash_mb);
+        Solver { options, table, nodes: 0 }
+    }
+
+    /// The options it was built with.
+    pub fn options(&self) -> &SolverOptions {
+        &self.options
+    }
+
+    /// Nodes searched since the solver was built.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The memory the transposition table holds, in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets everything the table holds.
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    fn threads(&self) -> usize {
+        self.options.threads.max(1)
+    }
+
+    /// The exact score of every legal move, each reported to `on_child` as soon as it is proven
+    /// (from the calling thread). Returns them best first, ties in reading order. A position whose
+    /// side to move must pass, or a finished game, has no children.
+    ///
+    /// Stopped early, it returns the children proven so far in [`Stopped::proven`].
+    pub fn score_children(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        on_child: &mut dyn FnMut(ChildScore),
+    ) -> Result<Vec<ChildScore>, Stopped> {
+        self.table.new_generation();
+        let control = Control::new(limits);
+        let size = position.size();
+        let moves: Vec<Square> = root_order(position, &self.table);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<ChildScore>();
+        let mut proven = Vec::new();
+        let table = &self.table;
+        let scoring = self.options.scoring;
+        let threads = self.threads().min(moves.len()).max(1);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (control, next, moves) = (&control, &next, &moves);
+                scope.spawn(move || {
+                    specialised!(size, scoring, N, D => {
+                        let mut searcher = Searcher::<N, D>::new(table, control);
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&square) = moves.get(i) else { break };
+                            let child = position.play(square).expect("a legal move");
+                            let (p, o) = child.raw();
+                            let score = -searcher.exact(p, o);
+                            if searcher.stopped || tx.send(ChildScore { square, score }).is_err() {
+                                break;
+                            }
+                        }
+                        searcher.flush_nodes();
+                    })
+                });
+            }
+            drop(tx);
+            for child in rx {
+                on_child(child);
+                proven.push(child);
+            }
+        });
+        let nodes = control_nodes(&control);
+        self.nodes += nodes;
+        if let Some(reason) = control.reason() {
+            return Err(Stopped { reason, proven, nodes });
+        }
+        proven.sort_by_key(|c| (-c.score, c.square));
+        Ok(proven)
+    }
+
+    /// The exact score from the side to move, every best move, and a principal variation to the
+    /// end of the game. When the side to move must pass, the score is still from its side and
+    /// the best moves are the opponent's replies after the pass.
+    pub fn solve(&mut self, position: &Position, limits: &Limits) -> Result<Solution, Stopped> {
+        self.table.new_generation();
+        let (pos, passed) = position.after_forced_pass();
+        let sign = if passed { -1 } else { 1 };
+        if pos.is_game_over() {
+            return Ok(Solution { score: position.score(self.options.scoring), best: vec![], pv: vec![], nodes: 0 });
+        }
+        let control = Control::new(limits);
+        let (p, o) = pos.raw();
+        let table = &self.table;
+        let result = specialised!(pos.size(), self.options.scoring, N, D => {
+            let mut searcher = Searcher::<N, D>::new(table, &control);
+            let score = searcher.exact(p, o);
+            let mut best = Vec::new();
+            if !searcher.stopped {
+                // Every move that reaches the score: its child is at most -score.
+                for square in pos.legal_moves().reading_order() {
+                    let (cp, co) = pos.play(square).expect("a legal move").raw();
+                    if searcher.above(cp, co, -score) <= -score && !searcher.stopped {
+                        best.push(square);
+                    }
+                }
+            }
+            searcher.flush_nodes();
+            if searcher.stopped { None } else { Some((score, best)) }
+        });
+        let nodes = control_nodes(&control);
+        self.nodes += nodes;
+        let Some((score, best)) = result else {
+            let reason = control.reason().unwrap_or(StopReason::Cancelled);
+            return Err(Stopped { reason, proven: vec![], nodes });
+        };
+        let pv = self.principal_variation(&pos, limits)?;
+        Ok(Solution { score: sign * score, best, pv, nodes })
+    }
+
+    /// The exact score from the side to move and one best move, with nodes searched: the least
+    /// work that settles a position (what `bench` measures). The side to move must have a move
+    /// or the game must be over.
+    pub fn score(&mut self, position: &Position, limits: &Limits) -> Result<(i32, Option<Square>, u64), Stopped> {
+        self.table.new_generation();
+        let control = Control::new(limits);
+        let (p, o) = position.raw();
+        let table = &self.table;
+        let threads = self.threads();
+        let score = specialised!(position.size(), self.options.scoring, N, D => {
+            search::parallel_exact::<N, D>(table, &control, p, o, threads)
+        });
+        let nodes = control_nodes(&control);
+        self.nodes += nodes;
+        if let Some(reason) = control.reason() {
+            return Err(Stopped { reason, proven: vec![], nodes });
+        }
+        let best = self
+            .table
+            .probe(table::hash(p, o))
+            .and_then(|e| Square::from_bit(position.size(), e.best as u32))
+            .filter(|&sq| position.legal_moves().contains(sq));
+        Ok((score, best, nodes))
+    }
+
+    /// A principal variation from `position` to the end of the game (passes not written): at each
+    /// step a move that keeps the exact score, the table's best move tried first.
+    pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
+        let control = Control::new(limits);
+        let table = &self.table;
+        let pv = specialised!(position.size(), self.options.scoring, N, D => {
+            let mut searcher = Searcher::<N, D>::new(table, &control);
+            let mut pv = Vec::new();
+            let (mut pos, _) = position.after_forced_pass();
+            let (p, o) = pos.raw();
+            let mut value = searcher.exact(p, o);
+            while !searcher.stopped && !pos.is_game_over() {
+                let mut moves = pos.legal_moves().reading_order();
+                let (p, o) = pos.raw();
+                if let Some(e) = table.probe(table::hash(p, o)) {
+                    if let Some(i) = moves.iter().position(|m| m.bit(pos.size()) == e.best as u32) {
+                        moves[..=i].rotate_right(1);
+                    }
+                }
+                let mut found = None;
+                for square in moves {
+                    let child = pos.play(square).expect("a legal move");
+                    let (cp, co) = child.raw();
+                    if searcher.above(cp, co, -value) <= -value {
+                        found = Some((square, child));
+                        break;
+                    }
+                    if searcher.stopped {
+                        break;
+                    }
+                }
+                let Some((square, child)) = found else { break };
+                pv.push(square);
+                value = -value;
+                let (next, passed) = child.after_forced_pass();
+                if passed {
+                    value = -value;
+                }
+                pos = next;
+            }
+            searcher.flush_nodes();
+            pv
+        });
+        self.nodes += control_nodes(&control);
+        match control.reason() {
+            Some(reason) => Err(Stopped { reason, proven: vec![], nodes: control_nodes(&control) }),
+            None => Ok(pv),
+        }
+    }
+}
+
+fn control_nodes(control: &Control) -> u64 {
+    control.total_nodes()
+}
+
+/// The root moves in the order children are handed out: the table's best move first, then by
+/// fewest replies for the opponent.
+fn root_order(position: &Position, table: &Table) -> Vec<Square> {
+    let mut moves: Vec<(i32, Square)> = position
+        .legal_moves()
+        .reading_order()
+        .into_iter()
+        .map(|sq| {
+            let child = position.play(sq).expect("a legal move");
+            let (cp, co) = child.raw();
+            let key = match table.probe(table::hash(cp, co)) {
+                // A known child score: lowest for the opponent first.
+                Some(e) if e.lower == e.upper => e.lower as i32 - 1000,
+                _ => child.legal_moves().count() as i32,
+            };
+            (key, sq)
+        })
+        .collect();
+    moves.sort();
+    moves.into_iter().map(|(_, sq)| sq).collect()
+}

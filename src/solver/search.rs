@@ -1,157 +1,564 @@
-//! The search itself. (First version: plain alpha-beta; the fast solver replaces it.)
+//! The exact search on raw bitboards, specialised per board size `N` and scoring rule.
+//!
+//! Small functions per regime, as the fastest solvers are shaped:
+//! - [`Searcher::pvs`]: principal-variation nodes: full window, first move searched fully, the
+//!   rest with a null window and re-searched when they beat it.
+//! - [`Searcher::nws`]: null-window nodes (`beta = alpha + 1`), most of the tree: the
+//!   transposition table, a stability cutoff, moves sorted fastest-first (fewest replies for the
+//!   opponent, corners counted twice, then fewest empty squares next to our discs), the table's
+//!   move before all.
+//! - [`Searcher::shallow`]: the last [`SHALLOW`] empties: no table, no allocation, no sort;
+//!   empties tried by quadrant parity (odd regions first) and square class (corners first, the
+//!   squares next to corners last), each move found by computing its flips directly.
+//! - [`Searcher::last1`]: the last empty square.
+//!
+//! Every function returns a fail-soft score: below `alpha` it is an upper bound, above `beta` a
+//! lower bound, in between exact. After a stop every result is meaningless and nothing more is
+//! stored: callers check [`Searcher::stopped`] before trusting a value.
 
-use super::{ChildScore, Limits, Solution, SolverOptions, StopReason, Stopped};
-use crate::{Position, Scoring, Square};
-use std::sync::atomic::Ordering;
+use super::last_flips::count_last_flips;
+use super::table::{NO_MOVE, Table, hash};
+use super::{Limits, StopReason};
+use crate::geometry::{bit, full_mask};
+use crate::rules::{flips, legal_moves};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// An exact solver with a transposition table that lives as long as the solver.
-pub struct Solver {
-    options: SolverOptions,
-    nodes: u64,
-}
+/// Empties at and below which the search leaves the table and sorting behind.
+pub const SHALLOW: u32 = 7;
 
-struct Run<'a> {
-    limits: &'a Limits,
+/// Nodes between two looks at the stop flag and the limits.
+const CHECK_EVERY: u64 = 4096;
+
+/// What the threads of one search share: the limits and the stop state.
+pub struct Control {
+    limits: Limits,
     start: Instant,
-    nodes: u64,
-    stopped: Option<StopReason>,
-    scoring: Scoring,
+    /// Set when any thread must stop; every thread polls it.
+    halt: AtomicBool,
+    reason: Mutex<Option<StopReason>>,
+    /// Nodes of every thread, added at each check.
+    nodes: AtomicU64,
 }
 
-impl Run<'_> {
-    fn check(&mut self) -> bool {
-        if self.stopped.is_some() {
-            return true;
+impl Control {
+    pub fn new(limits: &Limits) -> Control {
+        Control {
+            limits: limits.clone(),
+            start: Instant::now(),
+            halt: AtomicBool::new(false),
+            reason: Mutex::new(None),
+            nodes: AtomicU64::new(0),
         }
-        if self.nodes % 4096 == 0 {
-            if self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
-                self.stopped = Some(StopReason::Cancelled);
-            } else if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
-                self.stopped = Some(StopReason::NodeLimit);
-            } else if self.limits.max_time.is_some_and(|t| self.start.elapsed() >= t) {
-                self.stopped = Some(StopReason::TimeLimit);
-            }
-        }
-        self.stopped.is_some()
     }
 
-    fn negamax(&mut self, pos: &Position, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.check() {
-            return 0;
+    /// Stops every thread of the search for `reason` (the first reason stays).
+    pub fn halt(&self, reason: StopReason) {
+        let mut r = self.reason.lock().unwrap_or_else(|e| e.into_inner());
+        r.get_or_insert(reason);
+        self.halt.store(true, Ordering::Relaxed);
+    }
+
+    /// Why the search stopped, if it did.
+    pub fn reason(&self) -> Option<StopReason> {
+        *self.reason.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Nodes counted so far by every thread.
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search must stop now, looking at the flag and the limits.
+    fn poll(&self, new_nodes: u64) -> bool {
+        let total = self.nodes.fetch_add(new_nodes, Ordering::Relaxed) + new_nodes;
+        if self.halt.load(Ordering::Relaxed) {
+            return true;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            let passed = pos.pass();
-            if passed.legal_moves().is_empty() {
-                return pos.score(self.scoring);
+        if self.limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.halt(StopReason::Cancelled);
+        } else if self.limits.max_nodes.is_some_and(|m| total >= m) {
+            self.halt(StopReason::NodeLimit);
+        } else if self.limits.max_time.is_some_and(|t| self.start.elapsed() >= t) {
+            self.halt(StopReason::TimeLimit);
+        }
+        self.halt.load(Ordering::Relaxed)
+    }
+}
+
+/// Per-size masks the move ordering uses, built at compile time.
+pub struct Masks<const N: usize>;
+
+impl<const N: usize> Masks<N> {
+    const CORNERS: u64 = 1 << bit(N, 0, 0) | 1 << bit(N, N - 1, 0) | 1 << bit(N, 0, N - 1) | 1 << bit(N, N - 1, N - 1);
+    /// The squares touching a corner (the C and X squares): played last in the shallow search.
+    const NEXT_TO_CORNER: u64 = neighbours(N, Self::CORNERS);
+    /// The four quadrants (every size is even, so they are equal).
+    pub const QUADRANTS: [u64; 4] = quadrants(N);
+    /// For each square (by bit), its neighbours: a move there flips nothing unless one of them
+    /// holds an opponent disc.
+    pub const NEIGHBOURS: [u64; 64] = neighbour_table(N);
+}
+
+const fn neighbours(n: usize, m: u64) -> u64 {
+    let mut out = 0;
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            if m >> bit(n, col, row) & 1 == 1 {
+                let mut dr = -1i32;
+                while dr <= 1 {
+                    let mut dc = -1i32;
+                    while dc <= 1 {
+                        let (c, r) = (col as i32 + dc, row as i32 + dr);
+                        if c >= 0 && r >= 0 && c < n as i32 && r < n as i32 {
+                            out |= 1 << bit(n, c as usize, r as usize);
+                        }
+                        dc += 1;
+                    }
+                    dr += 1;
+                }
             }
-            return -self.negamax(&passed, -beta, -alpha);
+            col += 1;
         }
-        let mut best = -(pos.size().squares() as i32) - 1;
-        for sq in moves {
-            let child = pos.play(sq).expect("legal");
-            let v = -self.negamax(&child, -beta, -alpha);
+        row += 1;
+    }
+    out & !m
+}
+
+const fn neighbour_table(n: usize) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut b = 0;
+    while b < n * n {
+        t[b] = neighbours(n, 1 << b);
+        b += 1;
+    }
+    t
+}
+
+const fn quadrants(n: usize) -> [u64; 4] {
+    let mut q = [0u64; 4];
+    let half = n / 2;
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            let k = (row / half) * 2 + col / half;
+            q[k] |= 1 << bit(n, col, row);
+            col += 1;
+        }
+        row += 1;
+    }
+    q
+}
+
+/// The squares of the quadrants holding an odd number of empties.
+#[inline(always)]
+fn odd_quadrants<const N: usize>(empty: u64) -> u64 {
+    let mut m = 0;
+    for q in Masks::<N>::QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// Squares next to any square of `m` (eight directions), within the board.
+#[inline(always)]
+fn adjacent<const N: usize>(m: u64) -> u64 {
+    let not_first_col = full_mask(N) & !crate::geometry::column_mask(N, 0);
+    let not_last_col = full_mask(N) & !crate::geometry::column_mask(N, N - 1);
+    let n = N as u32;
+    // Shifting left moves toward column a: what lands in the last column wrapped.
+    let l = m << 1 | m << (n + 1) | m >> (n - 1);
+    let r = m >> 1 | m >> (n + 1) | m << (n - 1);
+    ((l & not_last_col) | (r & not_first_col) | m << n | m >> n) & full_mask(N)
+}
+
+/// A move with its flips and sort key.
+#[derive(Clone, Copy, Default)]
+struct Move {
+    sq: u32,
+    flips: u64,
+    key: i32,
+}
+
+/// One thread's search: node count and the shared table and control.
+pub struct Searcher<'a, const N: usize, const DISCS: bool> {
+    pub table: &'a Table,
+    pub control: &'a Control,
+    pub nodes: u64,
+    next_check: u64,
+    pub stopped: bool,
+}
+
+impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
+    /// The largest score magnitude: every square.
+    pub const MAX: i32 = (N * N) as i32;
+
+    pub fn new(table: &'a Table, control: &'a Control) -> Self {
+        Searcher { table, control, nodes: 0, next_check: CHECK_EVERY, stopped: false }
+    }
+
+    /// Reports the nodes not yet counted in the shared total; true if the search must stop.
+    #[inline(never)]
+    fn check(&mut self) -> bool {
+        let new = self.nodes + CHECK_EVERY - self.next_check;
+        self.next_check = self.nodes + CHECK_EVERY;
+        if self.control.poll(new) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Adds the nodes not yet reported to the shared total (at the end of a search).
+    pub fn flush_nodes(&mut self) {
+        let new = self.nodes + CHECK_EVERY - self.next_check;
+        self.next_check = self.nodes + CHECK_EVERY;
+        self.control.nodes.fetch_add(new, Ordering::Relaxed);
+    }
+
+    /// The score of a finished game, from `p`'s side.
+    #[inline(always)]
+    pub fn final_score(p: u64, o: u64) -> i32 {
+        if DISCS { p.count_ones() as i32 - o.count_ones() as i32 } else { crate::rules::final_score::<N>(p, o) }
+    }
+
+    /// The exact score with one empty square `sq` left (bit index): the flips are only counted.
+    #[inline(always)]
+    fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        let mine = p.count_ones() as i32;
+        let f = count_last_flips::<N>(p, sq) as i32;
+        if f != 0 {
+            // The board is then full: the difference is 2 * mine - all.
+            return 2 * (mine + f + 1) - Self::MAX;
+        }
+        let f = count_last_flips::<N>(o, sq) as i32;
+        if f != 0 {
+            return 2 * (mine - f) - Self::MAX;
+        }
+        Self::final_score(p, o)
+    }
+
+    /// The last 2 to 4 empties, given in the order to try them (odd quadrants first).
+    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+        self.nodes += 1;
+        let k = empties.len();
+        let mut best = -Self::MAX - 1;
+        for i in 0..k {
+            let sq = empties[i];
+            if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = flips::<N>(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let v = if k == 2 {
+                -self.last1(np, no, empties[1 - i])
+            } else {
+                let mut rest = [0u32; 4];
+                let mut m = 0;
+                for (j, &e) in empties.iter().enumerate() {
+                    if j != i {
+                        rest[m] = e;
+                        m += 1;
+                    }
+                }
+                -self.small(np, no, -beta, -alpha, &rest[..k - 1])
+            };
             if v > best {
                 best = v;
                 if v > alpha {
+                    if v >= beta {
+                        return v;
+                    }
                     alpha = v;
-                    if alpha >= beta {
-                        break;
+                }
+            }
+        }
+        if best > -Self::MAX - 1 {
+            return best;
+        }
+        // No move: the opponent plays if it can, else the game is over.
+        let opponent_can = empties
+            .iter()
+            .any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && flips::<N>(o, p, sq) != 0);
+        if !opponent_can {
+            return Self::final_score(p, o);
+        }
+        -self.small(o, p, -beta, -alpha, empties)
+    }
+
+    /// The table-free search of the last few empties (`n` of them, at least 1).
+    pub fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        let empty = !(p | o) & full_mask(N);
+        if n == 1 {
+            return self.last1(p, o, empty.trailing_zeros());
+        }
+        let odd = odd_quadrants::<N>(empty);
+        if n <= 4 {
+            let mut list = [0u32; 4];
+            let mut k = 0;
+            for class in [empty & odd, empty & !odd] {
+                let mut rest = class;
+                while rest != 0 {
+                    list[k] = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    k += 1;
+                }
+            }
+            return self.small(p, o, alpha, beta, &list[..k]);
+        }
+        self.nodes += 1;
+        let corners = Masks::<N>::CORNERS;
+        let late = Masks::<N>::NEXT_TO_CORNER;
+        let mut best = -Self::MAX - 1;
+        for class in [
+            empty & odd & corners,
+            empty & odd & !corners & !late,
+            empty & odd & late,
+            empty & !odd & corners,
+            empty & !odd & !corners & !late,
+            empty & !odd & late,
+        ] {
+            let mut rest = class;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips::<N>(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        if v >= beta {
+                            return v;
+                        }
+                        alpha = v;
                     }
                 }
             }
         }
+        if best > -Self::MAX - 1 {
+            return best;
+        }
+        // No move: pass, or the game is over.
+        if legal_moves::<N>(o, p) == 0 {
+            return Self::final_score(p, o);
+        }
+        -self.shallow(o, p, -beta, -alpha, n)
+    }
+
+    /// The legal moves of `p` with their flips, sorted best first: the table's move, then
+    /// fastest-first.
+    #[inline]
+    fn sorted_moves(&self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
+        let corners = Masks::<N>::CORNERS;
+        let mut count = 0;
+        let mut rest = moves;
+        let empty = !(p | o) & full_mask(N);
+        let odd = odd_quadrants::<N>(empty);
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            let x = 1u64 << sq;
+            rest &= rest - 1;
+            let f = flips::<N>(p, o, sq);
+            let key = if sq == tt_move as u32 {
+                i32::MAX
+            } else {
+                let (np, no) = (o ^ f, p ^ f ^ x);
+                let replies = legal_moves::<N>(np, no);
+                let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
+                let potential = (adjacent::<N>(no) & empty & !x).count_ones() as i32;
+                let parity = (x & odd != 0) as i32;
+                let corner = (x & corners != 0) as i32;
+                -(mobility << 12) - (potential << 4) + (parity << 2) + (corner << 3)
+            };
+            list[count] = Move { sq, flips: f, key };
+            count += 1;
+        }
+        // Insertion sort: the lists are short.
+        for i in 1..count {
+            let m = list[i];
+            let mut j = i;
+            while j > 0 && list[j - 1].key < m.key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = m;
+        }
+        count
+    }
+
+    /// The null-window search: is the score above `alpha`? (`beta = alpha + 1`.) `n` empties.
+    pub fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        if n <= SHALLOW {
+            return self.shallow(p, o, alpha, alpha + 1, n);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check && self.check() {
+            return 0;
+        }
+        let moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return Self::final_score(p, o);
+            }
+            return -self.nws(o, p, -alpha - 1, n);
+        }
+        // Stability: the opponent's stable discs cap our score.
+        if alpha >= Self::MAX - 2 * o.count_ones() as i32 {
+            let upper = Self::MAX - 2 * super::stability::stable_discs::<N>(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let h = hash(p, o);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.table.probe(h) {
+            if e.lower as i32 > alpha {
+                return e.lower as i32;
+            }
+            if (e.upper as i32) <= alpha {
+                return e.upper as i32;
+            }
+            tt_move = e.best;
+        }
+        let mut list = [Move::default(); 64];
+        let count = self.sorted_moves(p, o, moves, tt_move, &mut list);
+        let mut best = -Self::MAX - 1;
+        let mut best_move = NO_MOVE;
+        for m in &list[..count] {
+            let v = -self.nws(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), -alpha - 1, n - 1);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = m.sq as u8;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        let max = Self::MAX as i8;
+        if best > alpha {
+            self.table.store(h, best as i8, max, best_move, n as u8);
+        } else {
+            self.table.store(h, -max, best as i8, best_move, n as u8);
+        }
         best
+    }
+
+    /// The principal-variation search with window (`alpha`, `beta`). `n` empties.
+    pub fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        if n <= SHALLOW {
+            return self.shallow(p, o, alpha, beta, n);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check && self.check() {
+            return 0;
+        }
+        let moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return Self::final_score(p, o);
+            }
+            return -self.pvs(o, p, -beta, -alpha, n);
+        }
+        let h = hash(p, o);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.table.probe(h) {
+            let (lower, upper) = (e.lower as i32, e.upper as i32);
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            tt_move = e.best;
+        }
+        let alpha0 = alpha;
+        let mut list = [Move::default(); 64];
+        let count = self.sorted_moves(p, o, moves, tt_move, &mut list);
+        let mut best = -Self::MAX - 1;
+        let mut best_move = NO_MOVE;
+        for (i, m) in list[..count].iter().enumerate() {
+            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+            let v = if i == 0 {
+                -self.pvs(np, no, -beta, -alpha, n - 1)
+            } else {
+                let v = -self.nws(np, no, -alpha - 1, n - 1);
+                if v > alpha && v < beta && !self.stopped { -self.pvs(np, no, -beta, -alpha, n - 1) } else { v }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = m.sq as u8;
+                if v > alpha {
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let max = Self::MAX as i8;
+        let (lower, upper) = if best >= beta {
+            (best as i8, max)
+        } else if best <= alpha0 {
+            (-max, best as i8)
+        } else {
+            (best as i8, best as i8)
+        };
+        self.table.store(h, lower, upper, best_move, n as u8);
+        best
+    }
+
+    /// The exact score of a position (full window).
+    pub fn exact(&mut self, p: u64, o: u64) -> i32 {
+        let n = (!(p | o) & full_mask(N)).count_ones();
+        if n == 0 {
+            return Self::final_score(p, o);
+        }
+        self.pvs(p, o, -Self::MAX, Self::MAX, n)
+    }
+
+    /// Whether the score of a position is above `alpha` (a null-window test); fail-soft value.
+    pub fn above(&mut self, p: u64, o: u64, alpha: i32) -> i32 {
+        let n = (!(p | o) & full_mask(N)).count_ones();
+        if n == 0 {
+            return Self::final_score(p, o);
+        }
+        self.nws(p, o, alpha, n)
     }
 }
 
-impl Solver {
-    /// A solver with its own transposition table.
-    pub fn new(options: SolverOptions) -> Solver {
-        Solver { options, nodes: 0 }
-    }
-
-    /// The options it was built with.
-    pub fn options(&self) -> &SolverOptions {
-        &self.options
-    }
-
-    /// Nodes searched since the solver was built.
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// Forgets everything the table holds.
-    pub fn clear(&mut self) {}
-
-    /// The exact score of every legal move, each reported to `on_child` as soon as it is proven.
-    /// Returns them best first. A position whose side to move must pass, or a finished game, has
-    /// no children.
-    pub fn score_children(
-        &mut self,
-        position: &Position,
-        limits: &Limits,
-        on_child: &mut dyn FnMut(ChildScore),
-    ) -> Result<Vec<ChildScore>, Stopped> {
-        let mut run = Run { limits, start: Instant::now(), nodes: 0, stopped: None, scoring: self.options.scoring };
-        let n = position.size().squares() as i32;
-        let mut out = Vec::new();
-        for sq in position.legal_moves().reading_order() {
-            let child = position.play(sq).expect("legal");
-            let score = -run.negamax(&child, -n - 1, n + 1);
-            if let Some(reason) = run.stopped {
-                self.nodes += run.nodes;
-                return Err(Stopped { reason, proven: out, nodes: run.nodes });
-            }
-            let c = ChildScore { square: sq, score };
-            on_child(c);
-            out.push(c);
-        }
-        self.nodes += run.nodes;
-        out.sort_by_key(|c| -c.score);
-        Ok(out)
-    }
-
-    /// A principal variation from `position` to the end of the game (passes not written): the
-    /// best move at each step, the first in reading order where several tie.
-    pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
-        let mut pv = Vec::new();
-        let mut cur = *position;
-        loop {
-            let (p, _) = cur.after_forced_pass();
-            if p.is_game_over() {
-                return Ok(pv);
-            }
-            let c = self.score_children(&p, limits, &mut |_| {})?;
-            pv.push(c[0].square);
-            cur = p.play(c[0].square).expect("legal");
-        }
-    }
-
-    /// The exact score, every best move, and a principal variation to the end of the game.
-    pub fn solve(&mut self, position: &Position, limits: &Limits) -> Result<Solution, Stopped> {
-        let start_nodes = self.nodes;
-        let (pos, _) = position.after_forced_pass();
-        if pos.is_game_over() {
-            return Ok(Solution { score: position.score(self.options.scoring), best: vec![], pv: vec![], nodes: 0 });
-        }
-        let children = self.score_children(&pos, limits, &mut |_| {})?;
-        let score = children[0].score;
-        let best: Vec<Square> = children.iter().filter(|c| c.score == score).map(|c| c.square).collect();
-        let mut pv = vec![best[0]];
-        let mut cur = pos.play(best[0]).expect("legal");
-        loop {
-            let (p, _) = cur.after_forced_pass();
-            if p.is_game_over() {
-                break;
-            }
-            let c = self.score_children(&p, limits, &mut |_| {})?;
-            pv.push(c[0].square);
-            cur = p.play(c[0].square).expect("legal");
-        }
-        let score = if pos == *position { score } else { -score };
-        Ok(Solution { score, best, pv, nodes: self.nodes - start_nodes })
-    }
+/// The exact score of (`p`, `o`) searched by `threads` threads sharing the table. (One thread:
+/// the plain principal-variation search.)
+pub fn parallel_exact<const N: usize, const D: bool>(
+    table: &Table,
+    control: &Control,
+    p: u64,
+    o: u64,
+    threads: usize,
+) -> i32 {
+    let _ = threads;
+    let mut searcher = Searcher::<N, D>::new(table, control);
+    let v = searcher.exact(p, o);
+    searcher.flush_nodes();
+    v
 }
