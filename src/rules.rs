@@ -13,6 +13,46 @@
 
 use crate::geometry::{self, full_mask, inner_columns};
 
+/// The legal moves of the side with discs `p` against `o` on an `N x N` board.
+///
+/// The fastest variant this build's CPU features allow (see the module docs); every variant
+/// returns the same mask as [`legal_moves_scalar`].
+///
+/// ```
+/// use othello_explorer::rules::legal_moves;
+/// // 4x4 start: black may play b1, a2, d3 and c4.
+/// assert_eq!(legal_moves::<4>(0x0240, 0x0420), 0x4812);
+/// assert_eq!(legal_moves::<8>(0x0000000810000000, 0x0000001008000000), 0x0000102004080000);
+/// ```
+#[inline(always)]
+pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
+    #[cfg(target_feature = "avx2")]
+    if N >= 6 {
+        return legal_moves_avx2::<N>(p, o);
+    }
+    legal_moves_scalar::<N>(p, o)
+}
+
+/// The discs that a move on bit `sq` flips, or 0 when it flips none (the move is then illegal,
+/// if the square was empty). `sq` must be empty.
+///
+/// The fastest variant this build's CPU features allow; every variant returns the same mask as
+/// [`flips_scalar`].
+///
+/// ```
+/// use othello_explorer::rules::flips;
+/// // 4x4 start, black plays b1 (bit 14): flips b2 (bit 10).
+/// assert_eq!(flips::<4>(0x0240, 0x0420, 14), 0x0400);
+/// ```
+#[inline(always)]
+pub fn flips<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
+    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+    if N >= 6 {
+        return flips_avx512::<N>(p, o, sq);
+    }
+    flips_scalar::<N>(p, o, sq)
+}
+
 /// Propagates runs of `m` (masked opponent discs) from `p` one way and the other along shift
 /// `s`, and returns the squares just past each run: the candidates for moves.
 #[inline(always)]
@@ -36,16 +76,15 @@ fn fill<const N: usize>(p: u64, m: u64, s: u32) -> u64 {
     (l << s) | (r >> s)
 }
 
-/// The legal moves of the side with discs `p` against `o` on an `N x N` board.
+/// [`legal_moves`] in plain `u64` arithmetic, one direction after the other: the reference the
+/// vector variants are tested against, and the code used where no vector unit is enabled.
 ///
 /// ```
-/// use othello_explorer::rules::legal_moves;
-/// // 4x4 start: black may play b1, a2, d3 and c4.
-/// assert_eq!(legal_moves::<4>(0x0240, 0x0420), 0x4812);
-/// assert_eq!(legal_moves::<8>(0x0000000810000000, 0x0000001008000000), 0x0000102004080000);
+/// use othello_explorer::rules::legal_moves_scalar;
+/// assert_eq!(legal_moves_scalar::<4>(0x0240, 0x0420), 0x4812);
 /// ```
 #[inline(always)]
-pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
+pub fn legal_moves_scalar<const N: usize>(p: u64, o: u64) -> u64 {
     let empty = !(p | o) & full_mask(N);
     let inner = o & inner_columns(N);
     let moves = fill::<N>(p, inner, 1)
@@ -55,16 +94,16 @@ pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
     moves & empty
 }
 
-/// The discs that a move on bit `sq` flips, or 0 when it flips none (the move is then illegal,
-/// if the square was empty). `sq` must be empty.
+/// [`flips`] in plain `u64` arithmetic: per direction, the ray from the square; toward the high
+/// bits the first non-opponent square is found with one addition (the carry runs through the
+/// opponent discs), toward the low bits with one leading-zero count.
 ///
 /// ```
-/// use othello_explorer::rules::flips;
-/// // 4x4 start, black plays b1 (bit 14): flips b2 (bit 10).
-/// assert_eq!(flips::<4>(0x0240, 0x0420, 14), 0x0400);
+/// use othello_explorer::rules::flips_scalar;
+/// assert_eq!(flips_scalar::<4>(0x0240, 0x0420, 14), 0x0400);
 /// ```
 #[inline(always)]
-pub fn flips<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
+pub fn flips_scalar<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
     let rays = &geometry::rays_of(N)[sq as usize];
     let mut f = 0;
     // Toward the high bits (west, north-east, north, north-west): fill the bits off the ray with
@@ -83,6 +122,195 @@ pub fn flips<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
         f |= (outflank << 1).wrapping_neg() & ray;
     }
     f
+}
+
+/// [`legal_moves`] with AVX2: the four shifts (1, `N`, `N-1`, `N+1`) in the four 64-bit lanes of
+/// one vector, each lane with its own edge mask, both ways at once (`vpsllvq` / `vpsrlvq`).
+#[cfg(target_feature = "avx2")]
+#[inline(always)]
+pub fn legal_moves_avx2<const N: usize>(p: u64, o: u64) -> u64 {
+    // SAFETY: the kernel only needs AVX2, and this function is compiled only when AVX2 is enabled
+    // for the whole build (`cfg(target_feature = "avx2")`), so every CPU that runs this code has it.
+    unsafe { simd::legal_moves_avx2::<N>(p, o) }
+}
+
+/// [`flips`] with AVX-512VL and AVX-512CD on 256-bit vectors: the four rays toward the high bits
+/// in one vector (the carry trick, lane by lane), the four toward the low bits in another (a
+/// vector leading-zero count finds the first non-opponent square).
+#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+#[inline(always)]
+pub fn flips_avx512<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
+    // SAFETY: the kernel needs AVX2, AVX-512F, AVX-512VL and AVX-512CD; this function is compiled
+    // only when the build enables AVX-512VL and AVX-512CD (which imply AVX-512F and AVX2), so every
+    // CPU that runs this code has them.
+    unsafe { simd::flips_avx512::<N>(p, o, sq) }
+}
+
+/// [`legal_moves`] of four positions at once (lane `i` is `p[i]` against `o[i]`): the batch the
+/// last ply of perft and mobility-based move ordering need.
+///
+/// ```
+/// use othello_explorer::rules::legal_moves_x4;
+/// let (p, o) = (0x0000000810000000, 0x0000001008000000);
+/// assert_eq!(legal_moves_x4::<8>([p, o, 0, p], [o, p, 0, 0]), [0x0000102004080000, 0x0000080420100000, 0, 0]);
+/// ```
+#[inline(always)]
+pub fn legal_moves_x4<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
+    #[cfg(target_feature = "avx2")]
+    {
+        // SAFETY: compiled only when the build enables AVX2, the one feature the kernels need.
+        unsafe { simd::legal_moves_x4_array::<N>(p, o) }
+    }
+    #[cfg(not(target_feature = "avx2"))]
+    legal_moves_x4_scalar::<N>(p, o)
+}
+
+/// [`legal_moves_x4`] as four calls of [`legal_moves_scalar`]: its plain twin.
+#[inline(always)]
+pub fn legal_moves_x4_scalar<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
+    std::array::from_fn(|i| legal_moves_scalar::<N>(p[i], o[i]))
+}
+
+/// The vector kernels. They are safe functions with `#[target_feature]`: calling them is
+/// `unsafe` only because the caller must guarantee the CPU has the features, which the
+/// `cfg(target_feature)` on each wrapper above does. Their bodies use no pointers.
+#[cfg(target_feature = "avx2")]
+pub(crate) mod simd {
+    use crate::geometry::{self, full_mask, inner_columns};
+    use std::arch::x86_64::*;
+
+    /// The four lanes (low lane first), as a vector.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn lanes(a: u64, b: u64, c: u64, d: u64) -> __m256i {
+        _mm256_set_epi64x(d as i64, c as i64, b as i64, a as i64)
+    }
+
+    /// The OR of the four lanes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn or_lanes(v: __m256i) -> u64 {
+        let h = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        _mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h))) as u64
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn legal_moves_avx2<const N: usize>(p: u64, o: u64) -> u64 {
+        let n = N as u64;
+        let shift = lanes(1, n, n - 1, n + 1);
+        let edges = lanes(inner_columns(N), full_mask(N), inner_columns(N), inner_columns(N));
+        let pp = _mm256_set1_epi64x(p as i64);
+        let m = _mm256_and_si256(_mm256_set1_epi64x(o as i64), edges);
+        let mut l = _mm256_and_si256(m, _mm256_sllv_epi64(pp, shift));
+        let mut r = _mm256_and_si256(m, _mm256_srlv_epi64(pp, shift));
+        l = _mm256_or_si256(l, _mm256_and_si256(m, _mm256_sllv_epi64(l, shift)));
+        r = _mm256_or_si256(r, _mm256_and_si256(m, _mm256_srlv_epi64(r, shift)));
+        if N >= 6 {
+            let pre_l = _mm256_and_si256(m, _mm256_sllv_epi64(m, shift));
+            let pre_r = _mm256_srlv_epi64(pre_l, shift);
+            let shift2 = _mm256_add_epi64(shift, shift);
+            l = _mm256_or_si256(l, _mm256_and_si256(pre_l, _mm256_sllv_epi64(l, shift2)));
+            r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srlv_epi64(r, shift2)));
+            if N >= 8 {
+                l = _mm256_or_si256(l, _mm256_and_si256(pre_l, _mm256_sllv_epi64(l, shift2)));
+                r = _mm256_or_si256(r, _mm256_and_si256(pre_r, _mm256_srlv_epi64(r, shift2)));
+            }
+        }
+        let moves = _mm256_or_si256(_mm256_sllv_epi64(l, shift), _mm256_srlv_epi64(r, shift));
+        or_lanes(moves) & !(p | o) & full_mask(N)
+    }
+
+    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+    #[inline]
+    pub(super) fn flips_avx512<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
+        let r = &geometry::rays_of(N)[sq as usize];
+        let up = lanes(r[0], r[1], r[2], r[3]);
+        let down = lanes(r[4], r[5], r[6], r[7]);
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        // Toward the high bits: `(o | !ray) + (2 << sq)` carries through the opponent discs (and
+        // the off-ray bits) and stops at the first other square on the ray; it is the outflank
+        // if it is ours. The run is then the opponent squares of the ray below it.
+        let filled = _mm256_ternarylogic_epi64::<0xf3>(oo, up, up); // o | !up
+        let sum = _mm256_add_epi64(filled, _mm256_set1_epi64x((2u64 << sq) as i64));
+        let out_up = _mm256_ternarylogic_epi64::<0x80>(sum, pp, up); // sum & p & up
+        let some = _mm256_test_epi64_mask(out_up, out_up);
+        let below = _mm256_add_epi64(out_up, _mm256_set1_epi64x(-1));
+        let flip_up = _mm256_maskz_ternarylogic_epi64::<0x80>(some, below, oo, up);
+        // Toward the low bits: the first non-opponent square is the highest bit of
+        // `ray & !o`; a vector leading-zero count finds it (64, and a zero shift result, if none).
+        let lz = _mm256_lzcnt_epi64(_mm256_andnot_si256(oo, down));
+        let first = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), lz);
+        let out_down = _mm256_and_si256(first, pp);
+        // Every ray square from the outflank up: the run and the outflank, which `& o` drops.
+        let from = _mm256_sub_epi64(_mm256_setzero_si256(), out_down);
+        let flip_down = _mm256_ternarylogic_epi64::<0x80>(from, oo, down);
+        or_lanes(_mm256_or_si256(flip_up, flip_down))
+    }
+
+    /// Every lane shifted left (`s > 0`) or right (`s < 0`) by `|s|`.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn shift(v: __m256i, s: i32) -> __m256i {
+        if s > 0 {
+            _mm256_sllv_epi64(v, _mm256_set1_epi64x(s as i64))
+        } else {
+            _mm256_srlv_epi64(v, _mm256_set1_epi64x(-s as i64))
+        }
+    }
+
+    /// [`super::fill`] lane by lane, one way only (`s` signed as in [`shift`]).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn fill_x4<const N: usize>(p: __m256i, m: __m256i, s: i32) -> __m256i {
+        let mut run = _mm256_and_si256(m, shift(p, s));
+        run = _mm256_or_si256(run, _mm256_and_si256(m, shift(run, s)));
+        if N >= 6 {
+            let pre = _mm256_and_si256(m, shift(m, s));
+            run = _mm256_or_si256(run, _mm256_and_si256(pre, shift(run, 2 * s)));
+            if N >= 8 {
+                run = _mm256_or_si256(run, _mm256_and_si256(pre, shift(run, 2 * s)));
+            }
+        }
+        shift(run, s)
+    }
+
+    /// The legal moves of four positions, one per lane, all eight directions in turn (shifts by
+    /// constants, so each one is a single instruction).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn legal_moves_x4<const N: usize>(p: __m256i, o: __m256i) -> __m256i {
+        let n = N as i32;
+        let inner = _mm256_and_si256(o, _mm256_set1_epi64x(inner_columns(N) as i64));
+        let moves = _mm256_or_si256(
+            _mm256_or_si256(fill_x4::<N>(p, inner, 1), fill_x4::<N>(p, inner, -1)),
+            _mm256_or_si256(fill_x4::<N>(p, o, n), fill_x4::<N>(p, o, -n)),
+        );
+        let moves = _mm256_or_si256(
+            moves,
+            _mm256_or_si256(
+                _mm256_or_si256(fill_x4::<N>(p, inner, n - 1), fill_x4::<N>(p, inner, 1 - n)),
+                _mm256_or_si256(fill_x4::<N>(p, inner, n + 1), fill_x4::<N>(p, inner, -1 - n)),
+            ),
+        );
+        let empty = _mm256_andnot_si256(_mm256_or_si256(p, o), _mm256_set1_epi64x(full_mask(N) as i64));
+        _mm256_and_si256(moves, empty)
+    }
+
+    /// The array form of [`legal_moves_x4`].
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn legal_moves_x4_array<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
+        let v = legal_moves_x4::<N>(lanes(p[0], p[1], p[2], p[3]), lanes(o[0], o[1], o[2], o[3]));
+        [
+            _mm256_extract_epi64::<0>(v) as u64,
+            _mm256_extract_epi64::<1>(v) as u64,
+            _mm256_extract_epi64::<2>(v) as u64,
+            _mm256_extract_epi64::<3>(v) as u64,
+        ]
+    }
 }
 
 /// Whether neither side can move.
@@ -128,4 +356,77 @@ macro_rules! with_size {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64: random enough for disc placements, and no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Random positions of an `N x N` board: every square empty, `p` or `o`, with densities that
+    /// vary from position to position (sparse, full, long opponent runs).
+    fn random_positions<const N: usize>(count: usize) -> Vec<(u64, u64)> {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ N as u64);
+        (0..count)
+            .map(|_| {
+                let occupied = rng.next() | rng.next() & rng.next(); // ~5/8 of the squares
+                let occupied = if rng.next() % 4 == 0 { occupied | rng.next() } else { occupied };
+                let mine = if rng.next() % 3 == 0 { rng.next() & rng.next() } else { rng.next() };
+                let p = occupied & mine & full_mask(N);
+                let o = occupied & !mine & full_mask(N);
+                (p, o)
+            })
+            .collect()
+    }
+
+    fn variants_agree<const N: usize>() {
+        let positions = random_positions::<N>(20_000);
+        for chunk in positions.chunks_exact(4) {
+            let p: [u64; 4] = std::array::from_fn(|i| chunk[i].0);
+            let o: [u64; 4] = std::array::from_fn(|i| chunk[i].1);
+            assert_eq!(legal_moves_x4::<N>(p, o), legal_moves_x4_scalar::<N>(p, o), "{p:x?} {o:x?}");
+        }
+        for &(p, o) in &positions {
+            let expected = legal_moves_scalar::<N>(p, o);
+            assert_eq!(legal_moves::<N>(p, o), expected, "legal {N}x{N} p={p:#x} o={o:#x}");
+            #[cfg(target_feature = "avx2")]
+            assert_eq!(legal_moves_avx2::<N>(p, o), expected, "avx2 {N}x{N} p={p:#x} o={o:#x}");
+            let mut empty = !(p | o) & full_mask(N);
+            while empty != 0 {
+                let sq = empty.trailing_zeros();
+                empty &= empty - 1;
+                let expected = flips_scalar::<N>(p, o, sq);
+                assert_eq!(flips::<N>(p, o, sq), expected, "flips {N}x{N} p={p:#x} o={o:#x} sq={sq}");
+                #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
+                assert_eq!(flips_avx512::<N>(p, o, sq), expected, "avx512 {N}x{N} p={p:#x} o={o:#x} sq={sq}");
+                assert_eq!(expected != 0, legal_moves_scalar::<N>(p, o) >> sq & 1 == 1);
+            }
+        }
+    }
+
+    #[test]
+    fn variants_agree_4x4() {
+        variants_agree::<4>();
+    }
+
+    #[test]
+    fn variants_agree_6x6() {
+        variants_agree::<6>();
+    }
+
+    #[test]
+    fn variants_agree_8x8() {
+        variants_agree::<8>();
+    }
 }
