@@ -211,7 +211,7 @@ pub fn parse_problem(line: &str) -> Result<Problem, ProblemError> {
         let mut offset = parsed.comment_column;
         for part in comment.split(';') {
             let trimmed = part.trim();
-            let lead = part.len() - part.trim_start().len();
+            let lead = part.chars().take_while(|c| c.is_whitespace()).count();
             if !trimmed.is_empty() {
                 let column = offset + lead;
                 let bad = || ProblemError::BadScore { column, found: trimmed.to_string() };

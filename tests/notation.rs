@@ -1,0 +1,560 @@
+//! Notation: square names, board strings, problem lines, transcripts and the `Bitboard` display.
+//! Every kind of bad input gets its own error naming where; formatting and parsing round-trip;
+//! arbitrary text never panics. Expected boards and masks come from the reference rules in
+//! `tests/reference` and from the conventions written out here, not from the library.
+
+mod reference;
+
+use othello_explorer::obf::{self, BoardStringError, ProblemError, parse_board, parse_board_line, parse_problem};
+use othello_explorer::transcript::{self, TranscriptError};
+use othello_explorer::{Bitboard, Color, IllegalMove, ParseSquareError, Position, PositionError, Size, Square};
+use proptest::prelude::*;
+use reference::{Board, Ply, Side, bit_of, hex, name};
+
+// ---- the boundary ----
+
+fn size_of(n: usize) -> Size {
+    match n {
+        4 => Size::Four,
+        6 => Size::Six,
+        8 => Size::Eight,
+        _ => unreachable!("no {n}x{n} board"),
+    }
+}
+
+fn to_position(b: &Board) -> Position {
+    let to_move = if b.to_move == Side::Black { Color::Black } else { Color::White };
+    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), to_move).expect("a well-formed board")
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().expect("a square name")
+}
+
+/// A message is one non-empty line that does not start with a capital.
+fn assert_one_lower_case_line(message: &str) {
+    assert!(!message.is_empty());
+    assert!(!message.contains('\n'), "more than one line: {message:?}");
+    assert!(!message.starts_with(char::is_uppercase), "not lower case: {message:?}");
+}
+
+fn board_err(text: &str) -> BoardStringError {
+    let e = parse_board(text).expect_err(text);
+    assert_one_lower_case_line(&e.to_string());
+    e
+}
+
+fn transcript_err(start: &Position, text: &str) -> TranscriptError {
+    let e = transcript::play(start, text).expect_err(text);
+    assert_one_lower_case_line(&e.to_string());
+    e
+}
+
+const START_4: &str = "-----OX--XO----- X";
+
+// ---- squares ----
+
+#[test]
+fn square_errors_name_what_is_wrong() {
+    let cases: [(&str, ParseSquareError, &str); 11] = [
+        ("", ParseSquareError::Empty, "empty"),
+        ("   ", ParseSquareError::Empty, "empty"),
+        ("i5", ParseSquareError::BadColumn('i'), "'i'"),
+        ("5f", ParseSquareError::BadColumn('5'), "'5'"),
+        ("é5", ParseSquareError::BadColumn('é'), "'é'"),
+        ("f9", ParseSquareError::BadRow('9'), "'9'"),
+        ("f0", ParseSquareError::BadRow('0'), "'0'"),
+        ("fx", ParseSquareError::BadRow('x'), "'x'"),
+        ("f", ParseSquareError::MissingRow, "missing row"),
+        ("f55", ParseSquareError::Trailing("5".into()), "'5'"),
+        ("f5 x", ParseSquareError::Trailing(" x".into()), "x"),
+    ];
+    for (text, expected, needle) in cases {
+        let e = text.parse::<Square>().expect_err(text);
+        assert_eq!(e, expected, "{text:?}");
+        let message = e.to_string();
+        assert_one_lower_case_line(&message);
+        assert!(message.contains(needle), "{message:?} should name {needle:?}");
+    }
+}
+
+#[test]
+fn every_square_name_round_trips() {
+    for row in 0..8 {
+        for col in 0..8 {
+            let expected = format!("{}{}", (b'a' + col as u8) as char, row + 1);
+            let square = Square::new(col, row).expect("on 8x8");
+            assert_eq!(square.to_string(), expected);
+            assert_eq!(sq(&expected), square);
+            assert_eq!(sq(&expected.to_uppercase()), square);
+            assert_eq!(sq(&format!("  {expected} ")), square);
+            for n in [4, 6, 8] {
+                assert_eq!(square.is_on(size_of(n)), col < n && row < n);
+                if col < n && row < n {
+                    // The layout, written out: a1 is bit N*N-1, the last square bit 0.
+                    assert_eq!(square.bit(size_of(n)), bit_of(n, col, row), "bit of {expected} on {n}x{n}");
+                    assert_eq!(name(n, row * n + col), expected);
+                }
+            }
+        }
+    }
+    assert!(Square::new(8, 0).is_none());
+    assert!(Square::new(0, 8).is_none());
+}
+
+// ---- board strings ----
+
+#[test]
+fn board_string_errors_name_the_column() {
+    assert_eq!(board_err(""), BoardStringError::Empty);
+    assert_eq!(board_err("   ; just a comment"), BoardStringError::Empty);
+
+    let e = board_err("-----OX--XO--Z-- X");
+    assert_eq!(e, BoardStringError::BadChar { column: 14, found: 'Z' });
+    assert!(e.to_string().contains("'Z'") && e.to_string().contains("column 14"), "{e}");
+    // Columns count characters from the start of the text, leading spaces and all.
+    assert_eq!(board_err("  -----OX--XO--1-- X"), BoardStringError::BadChar { column: 16, found: '1' });
+    assert_eq!(board_err("é----OX--XO----- X"), BoardStringError::BadChar { column: 1, found: 'é' });
+    assert_eq!(board_err("-----OX--XO----x X"), BoardStringError::BadChar { column: 16, found: 'x' });
+
+    for length in [1, 15, 17, 25, 35, 37, 49, 63, 65, 100] {
+        let e = board_err(&format!("{} X", "-".repeat(length)));
+        assert_eq!(e, BoardStringError::WrongLength { length });
+        assert!(e.to_string().contains(&length.to_string()), "{e}");
+    }
+
+    let e = board_err("-----OX--XO-----");
+    assert_eq!(e, BoardStringError::MissingSide { column: 17 });
+    assert!(e.to_string().contains("column 17"), "{e}");
+    assert_eq!(board_err("-----OX--XO-----   "), BoardStringError::MissingSide { column: 20 });
+    assert_eq!(board_err("-----OX--XO----- ; comment"), BoardStringError::MissingSide { column: 18 });
+    assert_eq!(board_err("-----OX--XO-----;X"), BoardStringError::MissingSide { column: 17 });
+
+    let e = board_err("-----OX--XO----- Z");
+    assert_eq!(e, BoardStringError::BadSide { column: 18, found: "Z".into() });
+    assert!(e.to_string().contains("'Z'") && e.to_string().contains("column 18"), "{e}");
+    assert_eq!(board_err("-----OX--XO----- x"), BoardStringError::BadSide { column: 18, found: "x".into() });
+    assert_eq!(board_err("-----OX--XO----- XO"), BoardStringError::BadSide { column: 18, found: "XO".into() });
+    assert_eq!(board_err("-----OX--XO-----  black"), BoardStringError::BadSide { column: 19, found: "black".into() });
+
+    let e = board_err("-----OX--XO----- X junk");
+    assert_eq!(e, BoardStringError::Trailing { column: 20, found: "junk".into() });
+    assert!(e.to_string().contains("'junk'") && e.to_string().contains("column 20"), "{e}");
+    assert_eq!(board_err("-----OX--XO----- X  O"), BoardStringError::Trailing { column: 21, found: "O".into() });
+}
+
+#[test]
+fn board_strings_that_parse() {
+    let start = to_position(&Board::start(4));
+    assert_eq!(parse_board(START_4), Ok(start));
+    assert_eq!(parse_board(&format!("  \t{START_4}  ")), Ok(start));
+    assert_eq!(parse_board("-----OX--XO-----\tX"), Ok(start));
+    assert_eq!(parse_board(&format!("{START_4};")), Ok(start));
+    let text = format!("{START_4} ; a comment");
+    let line = parse_board_line(&text).expect("a comment is allowed");
+    assert_eq!(line.position, start);
+    assert_eq!(line.comment, Some(" a comment"));
+    assert_eq!(line.comment_column, 21);
+    let white = parse_board("-----OX--XO----- O").expect("white to move");
+    assert_eq!(white.to_move(), Color::White);
+    assert_eq!(white.black(), start.black());
+    for n in [6, 8] {
+        assert_eq!(parse_board(&Board::start(n).board_string()), Ok(to_position(&Board::start(n))));
+    }
+}
+
+#[test]
+fn overlapping_or_off_board_discs_are_no_position() {
+    // d4 is bit 0 on 4x4, a1 bit 15; b2 is bit 10.
+    assert_eq!(Position::new(Size::Four, 1, 1, Color::Black), Err(PositionError::Overlap(sq("d4"))));
+    let both = 1 << 15 | 1 << 10;
+    let e = Position::new(Size::Four, both, both, Color::White).expect_err("two overlaps");
+    assert_eq!(e, PositionError::Overlap(sq("a1")), "the first overlap in reading order");
+    assert_one_lower_case_line(&e.to_string());
+    assert!(e.to_string().contains("a1"));
+    let e = Position::new(Size::Four, 1 << 16, 0, Color::Black).expect_err("off the 4x4 board");
+    assert_eq!(e, PositionError::OffBoard);
+    assert_one_lower_case_line(&e.to_string());
+    assert_eq!(Position::new(Size::Six, 0, 1 << 36, Color::Black), Err(PositionError::OffBoard));
+    assert!(Position::new(Size::Eight, 1 << 63, 1, Color::Black).is_ok());
+    assert_eq!(Position::from_player(Size::Four, 1 << 3, 1 << 3, Color::White), Err(PositionError::Overlap(sq("a4"))));
+}
+
+// ---- problem lines ----
+
+#[test]
+fn problem_lines() {
+    let p = parse_problem(&format!("{START_4}; C4:-2; B3:+2 ;a1:0;")).expect("a problem line");
+    assert_eq!(p.position, to_position(&Board::start(4)));
+    assert_eq!(p.scores, vec![(sq("c4"), -2), (sq("b3"), 2), (sq("a1"), 0)]);
+    assert_eq!(p.best_score(), Some(2));
+    let p = parse_problem(START_4).expect("no scores");
+    assert!(p.scores.is_empty());
+    assert_eq!(p.best_score(), None);
+
+    // The board and side take columns 1 to 18, the `;` 19; "B3+2" starts at column 28.
+    let line = format!("{START_4}; C4:-2; B3+2;");
+    let e = parse_problem(&line).expect_err("no colon");
+    assert_eq!(e, ProblemError::BadScore { column: 28, found: "B3+2".into() });
+    let message = e.to_string();
+    assert_one_lower_case_line(&message);
+    assert!(message.contains("'B3+2'") && message.contains("column 28"), "{message}");
+
+    for (entry, column) in [("Z9:+1", 21), ("C4:abc", 21), ("C4:", 21), (":5", 21), ("C4:2x", 21), ("C44:2", 21)] {
+        let line = format!("{START_4}; {entry}");
+        assert_eq!(parse_problem(&line), Err(ProblemError::BadScore { column, found: entry.into() }), "{line:?}");
+    }
+    // Columns count characters, not bytes: a wide space before the entry is one column.
+    assert_eq!(
+        parse_problem(&format!("{START_4};\u{3000}B3+2")),
+        Err(ProblemError::BadScore { column: 21, found: "B3+2".into() })
+    );
+    assert_eq!(
+        parse_problem("-----OX--XO--Z-- X; C4:-2"),
+        Err(ProblemError::Board(BoardStringError::BadChar { column: 14, found: 'Z' }))
+    );
+    assert_one_lower_case_line(&parse_problem("").expect_err("empty").to_string());
+}
+
+// ---- transcripts ----
+
+/// The first game of the 4x4 tree (moves tried in reading order) whose plies and final board
+/// satisfy `wanted`.
+fn find_4x4_game(wanted: &dyn Fn(&[Ply], &Board) -> bool) -> (Vec<Ply>, Board) {
+    fn walk(board: Board, path: &mut Vec<Ply>, wanted: &dyn Fn(&[Ply], &Board) -> bool) -> Option<(Vec<Ply>, Board)> {
+        if board.game_over() {
+            return wanted(path, &board).then(|| (path.clone(), board));
+        }
+        let moves = board.moves();
+        let steps: Vec<Option<usize>> =
+            if moves.is_empty() { vec![None] } else { moves.into_iter().map(Some).collect() };
+        for mv in steps {
+            path.push(Ply { board: board.clone(), mv });
+            let next = mv.map_or_else(|| board.pass(), |m| board.play(m));
+            if let Some(found) = walk(next, path, wanted) {
+                return Some(found);
+            }
+            path.pop();
+        }
+        None
+    }
+    walk(Board::start(4), &mut Vec::new(), wanted).expect("such a 4x4 game exists")
+}
+
+fn transcript_of(n: usize, plies: &[Ply]) -> String {
+    plies.iter().filter_map(|p| p.mv).map(|m| name(n, m)).collect()
+}
+
+#[test]
+fn transcript_spelling_errors_name_move_and_column() {
+    let start8 = Position::start(Size::Eight);
+    let e = transcript_err(&start8, "f5x9");
+    assert_eq!(e, TranscriptError::BadSquare { move_number: 2, column: 3, error: ParseSquareError::BadColumn('x') });
+    assert!(e.to_string().contains("move 2") && e.to_string().contains("column 3"), "{e}");
+    assert_eq!(
+        transcript_err(&start8, "f5 d6 c9"),
+        TranscriptError::BadSquare { move_number: 3, column: 7, error: ParseSquareError::BadRow('9') }
+    );
+    assert_eq!(
+        transcript_err(&start8, "f5 d"),
+        TranscriptError::BadSquare { move_number: 2, column: 4, error: ParseSquareError::MissingRow }
+    );
+    assert_eq!(
+        transcript_err(&start8, "f5d 6"),
+        TranscriptError::BadSquare { move_number: 2, column: 3, error: ParseSquareError::MissingRow }
+    );
+    assert_eq!(
+        transcript_err(&start8, "f5d6-c3"),
+        TranscriptError::BadSquare { move_number: 3, column: 5, error: ParseSquareError::BadColumn('-') }
+    );
+    // Spelling is checked before anything is played.
+    assert!(matches!(transcript_err(&start8, "a1 zz"), TranscriptError::BadSquare { move_number: 2, .. }));
+}
+
+#[test]
+fn illegal_transcript_moves_name_move_column_and_reason() {
+    let start4 = Position::start(Size::Four);
+    let start8 = Position::start(Size::Eight);
+
+    let e = transcript_err(&start4, "e5");
+    assert_eq!(
+        e,
+        TranscriptError::Illegal {
+            move_number: 1,
+            column: 1,
+            error: IllegalMove::OffBoard { square: sq("e5"), size: Size::Four }
+        }
+    );
+    assert!(e.to_string().contains("e5") && e.to_string().contains("4x4"), "{e}");
+    assert_eq!(
+        transcript_err(&start4, "b1 e1"),
+        TranscriptError::Illegal {
+            move_number: 2,
+            column: 4,
+            error: IllegalMove::OffBoard { square: sq("e1"), size: Size::Four }
+        }
+    );
+
+    let e = transcript_err(&start8, "f5F5");
+    assert_eq!(e, TranscriptError::Illegal { move_number: 2, column: 3, error: IllegalMove::Occupied(sq("f5")) });
+    assert!(e.to_string().contains("occupied"), "{e}");
+
+    let e = transcript_err(&start8, "f5 a1");
+    assert_eq!(e, TranscriptError::Illegal { move_number: 2, column: 4, error: IllegalMove::NoFlips(sq("a1")) });
+    assert!(e.to_string().contains("flips no disc"), "{e}");
+}
+
+#[test]
+fn transcripts_pass_implicitly_and_stop_at_the_end() {
+    let start4 = Position::start(Size::Four);
+
+    // A game with a forced pass: the move after it is the other side's, written without the pass.
+    let (plies, last) = find_4x4_game(&|plies, _| plies.iter().any(|p| p.mv.is_none()));
+    let text = transcript_of(4, &plies);
+    let line = transcript::play(&start4, &text).expect("a game with a pass");
+    assert_eq!(line.end(), to_position(&last));
+    let boards: Vec<Board> = {
+        // The reference boards after each written move (after any pass before it).
+        let mut out = Vec::new();
+        for (k, ply) in plies.iter().enumerate() {
+            if let Some(m) = ply.mv {
+                out.push(ply.board.play(m));
+            } else {
+                assert!(plies[k].board.must_pass());
+            }
+        }
+        out
+    };
+    assert_eq!(line.positions, boards.iter().map(to_position).collect::<Vec<_>>());
+
+    // At the pass itself the side to move cannot play: `play` says it must pass.
+    let k = plies.iter().position(|p| p.mv.is_none()).expect("a pass");
+    let at_pass = to_position(&plies[k].board);
+    assert!(at_pass.must_pass());
+    let empty = plies[k].board.cells.iter().position(Option::is_none).expect("an empty square");
+    let e = at_pass.play(sq(&name(4, empty))).expect_err("must pass");
+    assert_eq!(e, IllegalMove::MustPass(sq(&name(4, empty))));
+    assert_one_lower_case_line(&e.to_string());
+    assert!(e.to_string().contains("must pass"), "{e}");
+    // The transcript can start from that position too: the pass is played before the move.
+    let after_pass = plies[k + 1].mv.expect("a move follows a pass");
+    let line = transcript::play(&at_pass, &name(4, after_pass)).expect("the pass is implicit");
+    assert_eq!(line.end(), to_position(&plies[k].board.pass().play(after_pass)));
+
+    // A game that ends with empty squares: one more move is refused as game over.
+    let (plies, last) = find_4x4_game(&|_, last| last.empties() > 0);
+    let text = transcript_of(4, &plies);
+    let moves = plies.iter().filter(|p| p.mv.is_some()).count();
+    let empty = name(4, last.cells.iter().position(Option::is_none).expect("an empty square"));
+    let e = transcript_err(&start4, &format!("{text} {empty}"));
+    assert_eq!(
+        e,
+        TranscriptError::Illegal {
+            move_number: moves + 1,
+            column: 2 * moves + 2,
+            error: IllegalMove::GameOver(sq(&empty))
+        }
+    );
+    assert!(e.to_string().contains("game is over"), "{e}");
+
+    // A game that fills the board: one more move is on an occupied square.
+    let (plies, _) = find_4x4_game(&|_, last| last.empties() == 0);
+    let text = transcript_of(4, &plies);
+    let e = transcript_err(&start4, &format!("{text}a1"));
+    assert!(matches!(e, TranscriptError::Illegal { error: IllegalMove::Occupied(s), .. } if s == sq("a1")), "{e:?}");
+}
+
+#[test]
+fn transcript_case_and_spaces() {
+    let start8 = Position::start(Size::Eight);
+    let plain = transcript::play(&start8, "f5d6c3").expect("legal");
+    let fancy = transcript::play(&start8, "  F5 d6\tC3 ").expect("legal");
+    assert_eq!(plain, fancy);
+    assert_eq!(transcript::format(&plain.moves), "f5d6c3");
+    let squares = transcript::parse_squares("F5 d6\tC3").expect("spelled right");
+    assert_eq!(squares, vec![(sq("f5"), 1), (sq("d6"), 4), (sq("c3"), 7)]);
+    let empty = transcript::play(&start8, "  ").expect("no moves");
+    assert!(empty.moves.is_empty());
+    assert_eq!(empty.end(), start8);
+}
+
+// ---- Bitboard display ----
+
+#[test]
+fn bitboard_display_of_the_start_positions() {
+    let b = Bitboard::new(Size::Four, 0x0240);
+    assert_eq!(b.to_string(), "0x0240");
+    assert_eq!(format!("{b:b}"), "0000\n0010\n0100\n0000");
+    assert_eq!(format!("{b:#b}"), "0000_0010_0100_0000");
+    assert_eq!(Bitboard::new(Size::Eight, 0x0000_0008_1000_0000).hex(), "0x0000000810000000");
+    assert_eq!(Bitboard::new(Size::Six, 1).hex(), "0x000000001");
+    assert_eq!(Bitboard::full(Size::Six).hex(), "0xfffffffff");
+    assert_eq!(format!("{:X}", Bitboard::full(Size::Six)), "FFFFFFFFF");
+    assert_eq!(format!("{:x}", Bitboard::new(Size::Four, 0xab)), "00ab");
+}
+
+fn any_size() -> impl Strategy<Value = usize> {
+    prop_oneof![Just(4usize), Just(6), Just(8)]
+}
+
+fn any_board() -> impl Strategy<Value = Board> {
+    any_size().prop_flat_map(|n| {
+        (prop::collection::vec(0u8..3, n * n), any::<bool>()).prop_map(move |(codes, black)| {
+            let cells = codes
+                .into_iter()
+                .map(|c| match c {
+                    1 => Some(Side::Black),
+                    2 => Some(Side::White),
+                    _ => None,
+                })
+                .collect();
+            Board { n, cells, to_move: if black { Side::Black } else { Side::White } }
+        })
+    })
+}
+
+/// Text around board strings and transcripts: their characters, separators, digits, letters
+/// beyond the board, and a few wide or multi-byte characters.
+fn notation_like() -> impl Strategy<Value = String> {
+    "[XOxo\\-;: +\\t0-9a-iA-I\u{e9}\u{3000}\u{1f600}]{0,90}"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn bitboard_hex_and_binary_follow_the_layout(n in any_size(), raw in any::<u64>()) {
+        let size = size_of(n);
+        let b = Bitboard::new(size, raw);
+        let full = if n == 8 { u64::MAX } else { (1u64 << (n * n)) - 1 };
+        prop_assert_eq!(b.bits(), raw & full);
+        let digits = [(4, 4), (6, 9), (8, 16)].iter().find(|(s, _)| *s == n).expect("a size").1;
+        let text = b.hex();
+        prop_assert_eq!(text.len(), 2 + digits);
+        prop_assert_eq!(&text, &hex(n, raw & full));
+        prop_assert_eq!(b.to_string(), text.clone());
+        prop_assert_eq!(format!("{b:x}"), text[2..].to_string());
+        let grid = format!("{b:b}");
+        let rows: Vec<&str> = grid.split('\n').collect();
+        prop_assert_eq!(rows.len(), n);
+        for (row, line) in rows.iter().enumerate() {
+            prop_assert_eq!(line.chars().count(), n);
+            for (col, c) in line.chars().enumerate() {
+                let set = raw >> bit_of(n, col, row) & 1 == 1;
+                prop_assert_eq!(c, if set { '1' } else { '0' });
+            }
+        }
+        prop_assert_eq!(format!("{b:#b}"), rows.join("_"));
+        prop_assert_eq!(b.count(), (raw & full).count_ones());
+        let mut names: Vec<String> = b.iter().map(|s| s.to_string()).collect();
+        names.sort_by_key(|s| (s[1..].parse::<usize>().unwrap_or(0), s.as_bytes()[0]));
+        let expected: Vec<String> = reference::cells_of(n, raw).into_iter().map(|i| name(n, i)).collect();
+        prop_assert_eq!(names, expected);
+    }
+
+    /// The library's board string is the reference's, and parses back to the same position.
+    #[test]
+    fn board_strings_round_trip(board in any_board()) {
+        let pos = to_position(&board);
+        let text = obf::format_board(&pos);
+        prop_assert_eq!(&text, &board.board_string());
+        prop_assert_eq!(pos.to_string(), text.clone());
+        prop_assert_eq!(parse_board(&text), Ok(pos));
+        prop_assert_eq!(parse_board(&format!(" {text} ; comment")), Ok(pos));
+    }
+
+    /// Random games written as transcripts play back to the reference's boards, in any case and
+    /// spacing, and format back to the same text.
+    #[test]
+    fn transcripts_round_trip(n in any_size(), seed in any::<u64>(), upper in any::<bool>()) {
+        let mut rng = reference::Rng(seed);
+        let (plies, last) = reference::random_game(&Board::start(n), &mut rng, usize::MAX);
+        let text = transcript_of(n, &plies);
+        let start = Position::start(size_of(n));
+        let line = transcript::play(&start, &text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(line.end(), to_position(&last));
+        prop_assert_eq!(transcript::format(&line.moves), text.clone());
+        let spaced: Vec<String> = line.moves.iter().map(|m| {
+            let s = m.to_string();
+            if upper { s.to_uppercase() } else { s }
+        }).collect();
+        let again = transcript::play(&start, &spaced.join(" ")).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(again, line);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in any::<String>()) {
+        check_any_text(&text)?;
+    }
+
+    #[test]
+    fn notation_like_text_never_panics(text in notation_like()) {
+        check_any_text(&text)?;
+    }
+
+    /// A valid board string with one character replaced: errors point at the right column.
+    #[test]
+    fn one_bad_character_is_found(board in any_board(), at in any::<prop::sample::Index>(), c in any::<char>()) {
+        let good: Vec<char> = board.board_string().chars().collect();
+        let i = at.index(good.len());
+        let mut chars = good.clone();
+        chars[i] = c;
+        let text: String = chars.iter().collect();
+        check_any_text(&text)?;
+        if let Err(BoardStringError::BadChar { column, found }) = parse_board(&text) {
+            prop_assert_eq!(column, i + 1);
+            prop_assert_eq!(found, c);
+        }
+    }
+
+    /// A problem line with arbitrary score entries: errors point at the entry's column.
+    #[test]
+    fn problem_score_columns(entries in prop::collection::vec("[ \u{3000}\u{e9}]{0,2}[A-Ia-i0-9:+\\-x\u{e9}]{1,6}", 0..4)) {
+        let line = format!("{START_4};{}", entries.join(";"));
+        check_any_text(&line)?;
+        if let Err(ProblemError::BadScore { column, found }) = parse_problem(&line) {
+            let at: String = line.chars().skip(column - 1).collect();
+            prop_assert!(at.starts_with(&found), "column {} of {:?} is not {:?}", column, line, found);
+        }
+    }
+}
+
+/// Feeds `text` to every parser: none may panic, and every error is one lower-case line whose
+/// column points where it says.
+fn check_any_text(text: &str) -> Result<(), TestCaseError> {
+    let check = |message: String| -> Result<(), TestCaseError> {
+        prop_assert!(!message.is_empty() && !message.contains('\n'), "bad message {:?}", message);
+        prop_assert!(!message.starts_with(char::is_uppercase), "bad message {:?}", message);
+        Ok(())
+    };
+    let chars: Vec<char> = text.chars().collect();
+    match parse_board(text) {
+        Ok(pos) => prop_assert_eq!(parse_board(&pos.to_string()), Ok(pos)),
+        Err(e) => {
+            if let BoardStringError::BadChar { column, found } = &e {
+                prop_assert_eq!(chars.get(column - 1), Some(found), "column of {:?}", text);
+            }
+            check(e.to_string())?;
+        }
+    }
+    if let Err(e) = parse_problem(text) {
+        check(e.to_string())?;
+    }
+    if let Err(e) = text.parse::<Square>() {
+        check(e.to_string())?;
+    }
+    for n in [4, 6, 8] {
+        match transcript::play(&Position::start(size_of(n)), text) {
+            Ok(line) => prop_assert_eq!(line.moves.len(), line.positions.len()),
+            Err(e) => {
+                let column = match &e {
+                    TranscriptError::BadSquare { column, .. } | TranscriptError::Illegal { column, .. } => *column,
+                };
+                prop_assert!(column >= 1 && column <= chars.len(), "column {} of {:?}", column, text);
+                prop_assert!(!chars[column - 1].is_whitespace(), "column {} of {:?}", column, text);
+                check(e.to_string())?;
+            }
+        }
+    }
+    Ok(())
+}
