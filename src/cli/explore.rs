@@ -70,8 +70,5 @@ pub fn run(resolved: &Resolved, args: &ExploreArgs) -> Result<(), CliError> {
         mouse: !args.no_mouse,
         auto_delay: Duration::from_millis(args.delay_ms),
     };
-    tui::run(options).map_err(|e| match e {
-        TuiError::NotATerminal => CliError::Usage(e.to_string()),
-        TuiError::Io(_) => CliError::Failed(e.to_string()),
-    })
+    tui::run(options).map_err(|e: TuiError| CliError::Usage(e.to_string()))
 }

@@ -1,0 +1,1014 @@
+//! The model, the messages and the one `update` (the Elm shape). Key presses, mouse clicks, ticks
+//! and solver reports are all [`Msg`]s; [`update`] changes the [`Model`] and returns the
+//! [`Effect`]s the runtime must carry out (start or cancel a search, write the clipboard, read or
+//! write a file, quit). Nothing here touches the terminal, a thread or the disk, so tests drive the
+//! app with messages alone.
+
+use super::command::{self, Command};
+use super::keys::{self, Action};
+use super::tree::{Edge, NodeId, Tree};
+use super::worker::{EventKind, SolverEvent};
+use crate::solver::ChildScore;
+use crate::{Bitboard, Color, Position, Scoring, Size, Square, transcript};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::{Position as Point, Rect};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How sure a shown score is. Today every score the explorer shows is exact (proven by the
+/// solver); the deep-search issue adds estimates here, drawn differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreKind {
+    /// Proven by the exact solver.
+    Exact,
+}
+
+/// A score as the screen shows it: the disc difference from the side to move at the parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    /// The value.
+    pub value: i32,
+    /// How sure it is.
+    pub kind: ScoreKind,
+}
+
+/// What the solver has proven about one position: filed under that position, shown nowhere else.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// The children proven so far, one entry per move.
+    pub children: Vec<ChildScore>,
+    /// Whether every child is proven.
+    pub complete: bool,
+    /// The principal variation to the end, once known.
+    pub pv: Option<Vec<Square>>,
+    /// Nodes the search took (once complete).
+    pub nodes: u64,
+    /// Time the search took (once complete).
+    pub elapsed: Duration,
+}
+
+impl Analysis {
+    /// The score of `square`, if proven.
+    pub fn score(&self, square: Square) -> Option<i32> {
+        self.children.iter().find(|c| c.square == square).map(|c| c.score)
+    }
+
+    /// The position's exact value (the best child's score), once every child is proven.
+    pub fn best(&self) -> Option<i32> {
+        if self.complete { self.children.iter().map(|c| c.score).max() } else { None }
+    }
+
+    fn record(&mut self, child: ChildScore) {
+        match self.children.iter_mut().find(|c| c.square == child.square) {
+            Some(c) => c.score = child.score,
+            None => self.children.push(child),
+        }
+    }
+}
+
+/// A mask the overlay draws onto the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mask {
+    /// Black's discs.
+    Black,
+    /// White's discs.
+    White,
+    /// The empty squares.
+    Empty,
+    /// The legal moves.
+    Legal,
+    /// The discs the selected move flips.
+    Flips,
+}
+
+impl Mask {
+    /// Every mask in display order.
+    pub const ALL: [Mask; 5] = [Mask::Black, Mask::White, Mask::Empty, Mask::Legal, Mask::Flips];
+
+    /// Its name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mask::Black => "black",
+            Mask::White => "white",
+            Mask::Empty => "empty",
+            Mask::Legal => "legal",
+            Mask::Flips => "flips",
+        }
+    }
+}
+
+/// What the keyboard is talking to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The board and the tree.
+    Normal,
+    /// The help overlay is open.
+    Help,
+    /// The command line is open with this text.
+    Command(String),
+}
+
+/// Where the arrow keys go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// Arrows move the cursor.
+    Board,
+    /// Arrows go back and forward and switch branches.
+    History,
+}
+
+/// A message on the status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// The text.
+    pub text: String,
+    /// Whether it reports an error.
+    pub error: bool,
+}
+
+/// The search running for the position on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Its number: reports of other jobs do not update its progress.
+    pub id: u64,
+    /// The position it analyses.
+    pub position: Position,
+    /// When it was asked for.
+    pub started: Instant,
+    /// Nodes searched at the last report.
+    pub nodes: u64,
+    /// Time spent at the last report.
+    pub elapsed: Duration,
+}
+
+/// Where the last frame drew what a mouse can click: filled by the view from its own `Rect`s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hits {
+    /// The board's squares.
+    pub board: Option<BoardGeometry>,
+    /// The rows of the children table.
+    pub children: Vec<(Rect, Edge)>,
+    /// The entries of the history.
+    pub history: Vec<(Rect, NodeId)>,
+}
+
+/// Where the board's squares were drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoardGeometry {
+    /// The rectangle of the squares (coordinates excluded): `a1` at its top-left.
+    pub squares: Rect,
+    /// Columns per square.
+    pub cell_width: u16,
+    /// Rows per square.
+    pub cell_height: u16,
+}
+
+impl BoardGeometry {
+    /// The square at a terminal cell, if the cell is on one.
+    pub fn square_at(&self, size: Size, x: u16, y: u16) -> Option<Square> {
+        if !self.squares.contains(Point { x, y }) || self.cell_width == 0 || self.cell_height == 0 {
+            return None;
+        }
+        let col = ((x - self.squares.x) / self.cell_width) as usize;
+        let row = ((y - self.squares.y) / self.cell_height) as usize;
+        Square::new(col, row).filter(|s| s.is_on(size))
+    }
+}
+
+/// Settings fixed at start.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How finished games are scored.
+    pub scoring: Scoring,
+    /// Whether to draw in colour (else glyphs and modifiers only).
+    pub color: bool,
+    /// The auto-play delay.
+    pub auto_delay: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { scoring: Scoring::Standard, color: true, auto_delay: Duration::from_millis(700) }
+    }
+}
+
+/// The whole state of the explorer.
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// The explored game tree.
+    pub tree: Tree,
+    /// The board cursor.
+    pub cursor: Square,
+    /// What the solver has proven, per position.
+    pub cache: HashMap<Position, Analysis>,
+    /// The search for the position on screen, if one runs.
+    pub job: Option<Job>,
+    next_job: u64,
+    /// The keyboard mode.
+    pub mode: Mode,
+    /// Where the arrows go.
+    pub focus: Focus,
+    /// The mask drawn onto the board, if any.
+    pub overlay: Option<Mask>,
+    /// How far the help is scrolled.
+    pub help_scroll: u16,
+    /// The status line's message.
+    pub status: Option<Status>,
+    /// When auto-play last stepped, while it is on.
+    pub auto: Option<Instant>,
+    /// The time of the last tick.
+    pub clock: Instant,
+    /// Settings.
+    pub config: Config,
+    /// Set when the app must end.
+    pub quit: bool,
+    /// What the last frame drew where.
+    pub hits: Hits,
+}
+
+/// An input to [`update`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// A key press.
+    Key(KeyEvent),
+    /// A mouse event.
+    Mouse(MouseEvent),
+    /// The terminal was resized.
+    Resize(u16, u16),
+    /// Time passed (drives auto-play and the solving clock).
+    Tick(Instant),
+    /// A solver report.
+    Solver(SolverEvent),
+    /// A save finished.
+    Saved {
+        /// The file.
+        path: String,
+        /// What went wrong, if anything.
+        result: Result<(), String>,
+    },
+    /// A load finished.
+    Loaded {
+        /// The file.
+        path: String,
+        /// Its text, or what went wrong.
+        result: Result<String, String>,
+    },
+}
+
+/// Work for the runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Cancel any search and analyse this position as job `job`.
+    Analyse {
+        /// The job number.
+        job: u64,
+        /// The position.
+        position: Position,
+    },
+    /// Cancel the running search.
+    Cancel,
+    /// Put this text on the clipboard (OSC 52).
+    Yank(String),
+    /// Write `contents` to `path`, then send [`Msg::Saved`].
+    Save {
+        /// The file.
+        path: String,
+        /// Its new text.
+        contents: String,
+    },
+    /// Read `path`, then send [`Msg::Loaded`].
+    Load {
+        /// The file.
+        path: String,
+    },
+    /// End the app.
+    Quit,
+}
+
+/// The solver's state for the position on screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverState {
+    /// The game is over: nothing to solve.
+    GameOver,
+    /// Every child is proven.
+    Exact {
+        /// Nodes the search took.
+        nodes: u64,
+        /// Time it took.
+        elapsed: Duration,
+    },
+    /// A search runs.
+    Solving {
+        /// Children proven so far.
+        proven: usize,
+        /// Children in all.
+        total: usize,
+        /// Nodes so far.
+        nodes: u64,
+        /// Time so far.
+        elapsed: Duration,
+        /// Time at the last node count (for the rate).
+        counted: Duration,
+    },
+    /// No search runs and not every child is proven.
+    NotSolved {
+        /// Children proven.
+        proven: usize,
+        /// Children in all.
+        total: usize,
+    },
+}
+
+const MIN_DELAY: Duration = Duration::from_millis(100);
+const MAX_DELAY: Duration = Duration::from_secs(5);
+
+impl Model {
+    /// A model on a tree whose root is `root`, with `moves` (passes implicit) played from it.
+    /// Call [`Model::init`] for the first effects.
+    pub fn new(root: Position, moves: &[Square], config: Config, now: Instant) -> Model {
+        let mut tree = Tree::new(root);
+        if tree.play_moves_from_root(moves).is_err() {
+            tree = Tree::new(root);
+        }
+        let mut m = Model {
+            tree,
+            cursor: Square::new(0, 0).expect("a1"),
+            cache: HashMap::new(),
+            job: None,
+            next_job: 1,
+            mode: Mode::Normal,
+            focus: Focus::Board,
+            overlay: None,
+            help_scroll: 0,
+            status: None,
+            auto: None,
+            clock: now,
+            config,
+            quit: false,
+            hits: Hits::default(),
+        };
+        m.fix_cursor();
+        m
+    }
+
+    /// The effects to start with: the analysis of the first position.
+    pub fn init(&mut self) -> Vec<Effect> {
+        self.arrived()
+    }
+
+    /// The position on screen.
+    pub fn position(&self) -> Position {
+        self.tree.position()
+    }
+
+    /// The position the solver analyses for the one on screen: itself, or after the forced pass;
+    /// `None` when the game is over.
+    pub fn target(&self) -> Option<Position> {
+        let p = self.position();
+        if p.is_game_over() { None } else { Some(p.after_forced_pass().0) }
+    }
+
+    /// What is proven about the position on screen.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.target().and_then(|t| self.cache.get(&t))
+    }
+
+    /// The proven score of the move on `square` (from the side to move).
+    pub fn child_score(&self, square: Square) -> Option<Score> {
+        if self.position().must_pass() {
+            return None;
+        }
+        self.analysis().and_then(|a| a.score(square)).map(|value| Score { value, kind: ScoreKind::Exact })
+    }
+
+    /// The proven score of passing, when the side to move must pass.
+    pub fn pass_score(&self) -> Option<Score> {
+        if !self.position().must_pass() {
+            return None;
+        }
+        self.analysis().and_then(|a| a.best()).map(|v| Score { value: -v, kind: ScoreKind::Exact })
+    }
+
+    /// The best score here, once proven.
+    pub fn best_score(&self) -> Option<i32> {
+        if self.position().must_pass() { self.pass_score().map(|s| s.value) } else { self.analysis()?.best() }
+    }
+
+    /// The best edge: the pass when it is forced, else the best move once every child is proven:
+    /// the principal variation's first move when it is known, else the first best in reading order.
+    pub fn best_edge(&self) -> Option<Edge> {
+        let p = self.position();
+        if p.must_pass() {
+            return Some(Edge::Pass);
+        }
+        let a = self.analysis()?;
+        let best = a.best()?;
+        // The principal variation's move when known, so `b` and auto-play follow the line shown.
+        if let Some(&first) = a.pv.as_ref().and_then(|pv| pv.first())
+            && a.score(first) == Some(best)
+        {
+            return Some(Edge::Move(first));
+        }
+        p.legal_moves().reading_order().into_iter().find(|&sq| a.score(sq) == Some(best)).map(Edge::Move)
+    }
+
+    /// The moves reaching the best score, once proven.
+    pub fn best_moves(&self) -> Vec<Square> {
+        match (self.analysis(), self.position().must_pass()) {
+            (Some(a), false) => match a.best() {
+                Some(b) => a.children.iter().filter(|c| c.score == b).map(|c| c.square).collect(),
+                None => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// The principal variation from the position on screen, once known.
+    pub fn pv(&self) -> Option<&[Square]> {
+        self.analysis().and_then(|a| a.pv.as_deref())
+    }
+
+    /// The move under the cursor, if it is legal.
+    pub fn selected(&self) -> Option<Square> {
+        let p = self.position();
+        p.legal_moves().contains(self.cursor).then_some(self.cursor)
+    }
+
+    /// The discs the selected move flips.
+    pub fn flips(&self) -> Bitboard {
+        let p = self.position();
+        match self.selected() {
+            Some(sq) => p.flips(sq),
+            None => Bitboard::empty(p.size()),
+        }
+    }
+
+    /// A mask of the position on screen.
+    pub fn mask(&self, mask: Mask) -> Bitboard {
+        let p = self.position();
+        match mask {
+            Mask::Black => p.black(),
+            Mask::White => p.white(),
+            Mask::Empty => p.empty(),
+            Mask::Legal => p.legal_moves(),
+            Mask::Flips => self.flips(),
+        }
+    }
+
+    /// The square of the move that led here, if it was a move.
+    pub fn last_move(&self) -> Option<Square> {
+        match self.tree.edge(self.tree.current()) {
+            Some(Edge::Move(sq)) => Some(sq),
+            _ => None,
+        }
+    }
+
+    /// The solver's state for the position on screen.
+    pub fn solver_state(&self) -> SolverState {
+        let Some(target) = self.target() else { return SolverState::GameOver };
+        let total = target.legal_moves().count() as usize;
+        let a = self.cache.get(&target);
+        let proven = a.map_or(0, |a| a.children.len());
+        if let Some(a) = a.filter(|a| a.complete) {
+            return SolverState::Exact { nodes: a.nodes, elapsed: a.elapsed };
+        }
+        match &self.job {
+            Some(j) if j.position == target => SolverState::Solving {
+                proven,
+                total,
+                nodes: j.nodes,
+                elapsed: j.elapsed.max(self.clock.saturating_duration_since(j.started)),
+                counted: j.elapsed,
+            },
+            _ => SolverState::NotSolved { proven, total },
+        }
+    }
+
+    /// The final score from black's side, when the game is over.
+    pub fn final_score(&self) -> Option<i32> {
+        let p = self.position();
+        p.is_game_over().then(|| p.black_score(self.config.scoring))
+    }
+
+    /// The board string of the position on screen and the transcript from the root.
+    pub fn yank_text(&self) -> (String, String) {
+        (self.position().to_string(), self.tree.transcript())
+    }
+
+    fn say(&mut self, text: impl Into<String>) {
+        self.status = Some(Status { text: text.into(), error: false });
+    }
+
+    fn complain(&mut self, text: impl Into<String>) {
+        self.status = Some(Status { text: text.into(), error: true });
+    }
+
+    fn fix_cursor(&mut self) {
+        let p = self.position();
+        if !self.cursor.is_on(p.size()) {
+            self.cursor = Square::new(0, 0).expect("a1");
+        }
+        let legal = p.legal_moves();
+        if !legal.contains(self.cursor)
+            && let Some(first) = legal.reading_order().first()
+        {
+            self.cursor = *first;
+        }
+    }
+
+    /// After the current node changed: fix the cursor and ask for the analysis it needs.
+    fn arrived(&mut self) -> Vec<Effect> {
+        self.fix_cursor();
+        let Some(target) = self.target() else {
+            return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        };
+        let done = self.cache.get(&target).is_some_and(|a| a.complete && a.pv.is_some());
+        if done {
+            return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        }
+        if self.job.as_ref().is_some_and(|j| j.position == target) {
+            return Vec::new();
+        }
+        let id = self.next_job;
+        self.next_job += 1;
+        self.job = Some(Job { id, position: target, started: self.clock, nodes: 0, elapsed: Duration::ZERO });
+        vec![Effect::Analyse { job: id, position: target }]
+    }
+
+    fn play(&mut self, edge: Edge) -> Vec<Effect> {
+        match self.tree.play(edge) {
+            Ok(_) => {
+                self.status = None;
+                if self.position().must_pass() {
+                    let side = self.position().to_move();
+                    self.say(format!("{side} has no move and must pass: Enter passes"));
+                } else if let Some(score) = self.final_score() {
+                    let text = game_over_text(&self.position(), score);
+                    self.say(text);
+                }
+                self.arrived()
+            }
+            Err(e) => {
+                self.complain(e.to_string());
+                Vec::new()
+            }
+        }
+    }
+
+    fn navigate(&mut self, moved: bool, refusal: &str) -> Vec<Effect> {
+        if moved {
+            self.status = None;
+            self.arrived()
+        } else {
+            self.say(refusal.to_string());
+            Vec::new()
+        }
+    }
+
+    fn move_cursor(&mut self, dc: isize, dr: isize) {
+        let n = self.position().size().n() as isize;
+        let c = (self.cursor.col() as isize + dc).clamp(0, n - 1) as usize;
+        let r = (self.cursor.row() as isize + dr).clamp(0, n - 1) as usize;
+        if let Some(sq) = Square::new(c, r) {
+            self.cursor = sq;
+        }
+    }
+
+    fn cycle_move(&mut self, forward: bool) {
+        let size = self.position().size();
+        let moves = self.position().legal_moves().reading_order();
+        if moves.is_empty() {
+            return;
+        }
+        let at = self.cursor.index(size);
+        let next = if forward {
+            moves.iter().find(|s| s.index(size) > at).unwrap_or(&moves[0])
+        } else {
+            moves.iter().rev().find(|s| s.index(size) < at).unwrap_or(&moves[moves.len() - 1])
+        };
+        self.cursor = *next;
+    }
+
+    fn act(&mut self, action: Action, code: KeyCode) -> Vec<Effect> {
+        let history = self.focus == Focus::History;
+        match action {
+            Action::ForceQuit => self.quit_now(),
+            Action::Quit => {
+                if code == KeyCode::Esc {
+                    if self.overlay.take().is_some() {
+                        return Vec::new();
+                    }
+                    if history {
+                        self.focus = Focus::Board;
+                        return Vec::new();
+                    }
+                }
+                self.quit_now()
+            }
+            Action::Help => {
+                self.mode = Mode::Help;
+                self.help_scroll = 0;
+                Vec::new()
+            }
+            Action::Left if history => self.act(Action::Back, code),
+            Action::Right if history => self.act(Action::Forward, code),
+            Action::Up if history => self.act(Action::PrevBranch, code),
+            Action::Down if history => self.act(Action::NextBranch, code),
+            Action::Up => self.cursor_by(0, -1),
+            Action::Down => self.cursor_by(0, 1),
+            Action::Left => self.cursor_by(-1, 0),
+            Action::Right => self.cursor_by(1, 0),
+            Action::NextMove => {
+                self.cycle_move(true);
+                Vec::new()
+            }
+            Action::PrevMove => {
+                self.cycle_move(false);
+                Vec::new()
+            }
+            Action::Play => self.play_here(),
+            Action::Back => {
+                let moved = self.tree.back();
+                self.navigate(moved, "at the start of the game")
+            }
+            Action::Forward => {
+                let moved = self.tree.forward();
+                self.navigate(moved, "at the end of the line")
+            }
+            Action::Start => {
+                let moved = self.tree.to_start();
+                self.navigate(moved, "at the start of the game")
+            }
+            Action::End => {
+                let moved = self.tree.to_end();
+                self.navigate(moved, "at the end of the line")
+            }
+            Action::PrevBranch => {
+                let moved = self.tree.switch_branch(-1);
+                self.navigate(moved, "no other branch here")
+            }
+            Action::NextBranch => {
+                let moved = self.tree.switch_branch(1);
+                self.navigate(moved, "no other branch here")
+            }
+            Action::Best => match self.best_edge() {
+                Some(edge) => self.play(edge),
+                None if self.position().is_game_over() => {
+                    self.say("the game is over");
+                    Vec::new()
+                }
+                None => {
+                    self.complain("the best move is not known yet: the solver is still working");
+                    Vec::new()
+                }
+            },
+            Action::AutoPlay => {
+                if self.auto.take().is_some() {
+                    self.say("auto-play off");
+                } else if self.position().is_game_over() {
+                    self.say("the game is over: nothing to play");
+                } else {
+                    // The first step comes after one delay, so it can be seen coming.
+                    self.auto = Some(self.clock);
+                    self.say(format!(
+                        "auto-play on: a move every {:.1}s (p stops, + and - change speed)",
+                        self.delay()
+                    ));
+                }
+                Vec::new()
+            }
+            Action::Faster | Action::Slower => {
+                let d = self.config.auto_delay;
+                let d = if action == Action::Faster { d / 2 } else { d * 2 };
+                self.config.auto_delay = d.clamp(MIN_DELAY, MAX_DELAY);
+                self.say(format!("auto-play delay {:.1}s", self.delay()));
+                Vec::new()
+            }
+            Action::Overlay => {
+                self.overlay = match self.overlay {
+                    None => Some(Mask::ALL[0]),
+                    Some(m) => Mask::ALL.iter().position(|&x| x == m).and_then(|i| Mask::ALL.get(i + 1)).copied(),
+                };
+                Vec::new()
+            }
+            Action::Focus => {
+                self.focus = if history { Focus::Board } else { Focus::History };
+                Vec::new()
+            }
+            Action::Command => {
+                self.mode = Mode::Command(String::new());
+                Vec::new()
+            }
+            Action::Yank => {
+                let (board, moves) = self.yank_text();
+                let shown = if moves.is_empty() { "(none)".to_string() } else { moves.clone() };
+                self.say(format!("copied board {board} · moves {shown}"));
+                vec![Effect::Yank(format!("{board}\n{moves}"))]
+            }
+        }
+    }
+
+    fn delay(&self) -> f64 {
+        self.config.auto_delay.as_secs_f64()
+    }
+
+    fn cursor_by(&mut self, dc: isize, dr: isize) -> Vec<Effect> {
+        self.move_cursor(dc, dr);
+        Vec::new()
+    }
+
+    fn quit_now(&mut self) -> Vec<Effect> {
+        self.quit = true;
+        vec![Effect::Quit]
+    }
+
+    fn play_here(&mut self) -> Vec<Effect> {
+        let p = self.position();
+        if p.must_pass() {
+            return self.play(Edge::Pass);
+        }
+        if let Some(score) = self.final_score() {
+            let text = game_over_text(&p, score);
+            self.say(text);
+            return Vec::new();
+        }
+        self.play(Edge::Move(self.cursor))
+    }
+
+    fn key(&mut self, ev: KeyEvent) -> Vec<Effect> {
+        if ev.kind == KeyEventKind::Release {
+            return Vec::new();
+        }
+        if ev.modifiers.contains(KeyModifiers::CONTROL) && matches!(ev.code, KeyCode::Char('c' | 'C')) {
+            return self.quit_now();
+        }
+        match &mut self.mode {
+            Mode::Command(text) => match ev.code {
+                KeyCode::Esc => {
+                    self.mode = Mode::Normal;
+                    Vec::new()
+                }
+                KeyCode::Enter => {
+                    let input = text.clone();
+                    self.mode = Mode::Normal;
+                    self.execute(&input)
+                }
+                KeyCode::Backspace => {
+                    if text.pop().is_none() {
+                        self.mode = Mode::Normal;
+                    }
+                    Vec::new()
+                }
+                KeyCode::Char(c) if !ev.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+                    text.push(c);
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            },
+            Mode::Help => match keys::action_for(&ev) {
+                Some(Action::Quit) if ev.code != KeyCode::Esc => self.quit_now(),
+                Some(Action::ForceQuit) => self.quit_now(),
+                Some(Action::Up) => {
+                    self.help_scroll = self.help_scroll.saturating_sub(1);
+                    Vec::new()
+                }
+                Some(Action::Down) => {
+                    self.help_scroll = self.help_scroll.saturating_add(1).min(60);
+                    Vec::new()
+                }
+                Some(Action::Help | Action::Quit) => {
+                    self.mode = Mode::Normal;
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            },
+            Mode::Normal => match keys::action_for(&ev) {
+                Some(action) => self.act(action, ev.code),
+                None => Vec::new(),
+            },
+        }
+    }
+
+    fn execute(&mut self, input: &str) -> Vec<Effect> {
+        let cmd = match command::parse(input) {
+            Ok(c) => c,
+            Err(e) => {
+                self.complain(e.to_string());
+                return Vec::new();
+            }
+        };
+        match cmd {
+            Command::Moves(text) => match self.tree.play_transcript(&text) {
+                Ok(()) => {
+                    let n = self.tree.moves().len();
+                    self.say(format!("played {n} moves from the root"));
+                    self.arrived()
+                }
+                Err(e) => {
+                    self.complain(format!("moves: {e}"));
+                    Vec::new()
+                }
+            },
+            Command::Board(p) => self.replace_tree(Tree::new(p), format!("new tree at {p}")),
+            Command::Size(s) => self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game")),
+            Command::New => {
+                let s = self.position().size();
+                self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game"))
+            }
+            Command::Save(path) => {
+                let root = self.tree.position_of(self.tree.root());
+                vec![Effect::Save { path, contents: command::saved_text(&root, &self.tree.transcript()) }]
+            }
+            Command::Load(path) => vec![Effect::Load { path }],
+            Command::Quit => self.quit_now(),
+            Command::Help => {
+                self.mode = Mode::Help;
+                Vec::new()
+            }
+        }
+    }
+
+    fn replace_tree(&mut self, tree: Tree, text: String) -> Vec<Effect> {
+        self.tree = tree;
+        self.focus = Focus::Board;
+        self.overlay = None;
+        self.say(text);
+        self.arrived()
+    }
+
+    fn mouse(&mut self, ev: MouseEvent) -> Vec<Effect> {
+        let (x, y) = (ev.column, ev.row);
+        match ev.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                if self.mode == Mode::Help {
+                    self.mode = Mode::Normal;
+                    return Vec::new();
+                }
+                let size = self.position().size();
+                if let Some(sq) = self.hits.board.and_then(|b| b.square_at(size, x, y)) {
+                    self.cursor = sq;
+                    let p = self.position();
+                    if p.legal_moves().contains(sq) {
+                        return self.play(Edge::Move(sq));
+                    }
+                    if p.must_pass() {
+                        self.say(format!("{} has no move: Enter passes", p.to_move()));
+                    }
+                    return Vec::new();
+                }
+                let at = Point { x, y };
+                if let Some(&(_, edge)) = self.hits.children.iter().find(|(r, _)| r.contains(at)) {
+                    return self.play(edge);
+                }
+                if let Some(&(_, id)) = self.hits.history.iter().find(|(r, _)| r.contains(at)) {
+                    self.focus = Focus::History;
+                    let moved = self.tree.goto(id);
+                    return self.navigate(moved, "already here");
+                }
+                Vec::new()
+            }
+            MouseEventKind::ScrollUp => {
+                let moved = self.tree.back();
+                self.navigate(moved, "at the start of the game")
+            }
+            MouseEventKind::ScrollDown => {
+                let moved = self.tree.forward();
+                self.navigate(moved, "at the end of the line")
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn tick(&mut self, now: Instant) -> Vec<Effect> {
+        self.clock = now;
+        let Some(last) = self.auto else { return Vec::new() };
+        if self.position().is_game_over() {
+            self.auto = None;
+            let score = self.final_score().unwrap_or(0);
+            let text = format!("auto-play done: {}", game_over_text(&self.position(), score));
+            self.say(text);
+            return Vec::new();
+        }
+        if now.saturating_duration_since(last) < self.config.auto_delay {
+            return Vec::new();
+        }
+        match self.best_edge() {
+            Some(edge) => {
+                self.auto = Some(now);
+                let effects = self.play(edge);
+                if let Some(score) = self.final_score() {
+                    self.auto = None;
+                    let text = format!("auto-play done: {}", game_over_text(&self.position(), score));
+                    self.say(text);
+                }
+                effects
+            }
+            None => {
+                self.say("auto-play waits for the solver to prove the best move");
+                Vec::new()
+            }
+        }
+    }
+
+    fn solver(&mut self, ev: SolverEvent) -> Vec<Effect> {
+        let SolverEvent { job, position, kind } = ev;
+        let current = self.job.as_ref().is_some_and(|j| j.id == job && j.position == position);
+        let legal = position.legal_moves();
+        match kind {
+            EventKind::Child(c) => {
+                // Filed under its own position: a stale report never lands on the wrong one.
+                let bound = position.size().squares() as i32;
+                if legal.contains(c.square) && c.score.abs() <= bound {
+                    self.cache.entry(position).or_default().record(c);
+                }
+            }
+            EventKind::Progress { nodes, elapsed } => {
+                if current && let Some(j) = self.job.as_mut() {
+                    j.nodes = nodes;
+                    j.elapsed = elapsed;
+                }
+            }
+            EventKind::ChildrenDone { nodes, elapsed } => {
+                let a = self.cache.entry(position).or_default();
+                if a.children.len() == legal.count() as usize {
+                    a.complete = true;
+                    a.nodes = nodes;
+                    a.elapsed = elapsed;
+                }
+                if current && let Some(j) = self.job.as_mut() {
+                    j.nodes = nodes;
+                    j.elapsed = elapsed;
+                }
+            }
+            EventKind::Pv { moves, nodes, elapsed } => {
+                let plays = transcript::play(&position, &transcript::format(&moves))
+                    .is_ok_and(|line| moves.is_empty() || line.end().is_game_over());
+                if let Some(a) = self.cache.get_mut(&position).filter(|a| a.complete)
+                    && plays
+                {
+                    a.pv = Some(moves);
+                    a.nodes = nodes;
+                    a.elapsed = elapsed;
+                }
+                if current {
+                    self.job = None;
+                }
+            }
+            EventKind::Cancelled => {
+                if current {
+                    self.job = None;
+                }
+            }
+        }
+        Vec::new()
+    }
+}
+
+/// "game over: black wins 40-24 (+16)" and the like.
+pub fn game_over_text(p: &Position, black_score: i32) -> String {
+    let (b, w) = (p.black().count(), p.white().count());
+    let verdict = match black_score.signum() {
+        1 => format!("{} wins", Color::Black),
+        -1 => format!("{} wins", Color::White),
+        _ => "draw".to_string(),
+    };
+    format!("game over: {verdict}, {b}-{w}, score {black_score:+} for black")
+}
+
+/// The one update: applies `msg` to `model` and returns the effects to carry out.
+pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(ev) => model.key(ev),
+        Msg::Mouse(ev) => model.mouse(ev),
+        Msg::Resize(..) => Vec::new(),
+        Msg::Tick(now) => model.tick(now),
+        Msg::Solver(ev) => model.solver(ev),
+        Msg::Saved { path, result } => {
+            match result {
+                Ok(()) => model.say(format!("saved {path}")),
+                Err(e) => model.complain(format!("save {path}: {e}")),
+            }
+            Vec::new()
+        }
+        Msg::Loaded { path, result } => {
+            let parsed = result.and_then(|text| command::parse_saved(&text, model.position().size()));
+            match parsed {
+                Ok(line) => {
+                    let mut tree = Tree::new(line.start);
+                    if tree.play_moves_from_root(&line.moves).is_err() {
+                        model.complain(format!("load {path}: the moves do not play"));
+                        return Vec::new();
+                    }
+                    let n = line.moves.len();
+                    model.replace_tree(tree, format!("loaded {path}: {n} moves"))
+                }
+                Err(e) => {
+                    model.complain(format!("load {path}: {e}"));
+                    Vec::new()
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The `:` command line: parsing commands and the text of saved files.
+//!
+//! A saved file holds an optional `;` comment, the root position's board string, and the
+//! transcript of the current line from that root:
+//!
+//! ```text
+//! ; othello-explorer: the root position, then the moves from it
+//! ---------------------------OX------XO--------------------------- X
+//! f5d6c3
+//! ```
+//!
+//! A file may also hold only a transcript (from the start position) or only a board string.
+
+use crate::transcript::{self, Line};
+use crate::{Position, Size, obf};
+use std::fmt;
+
+/// A parsed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Play a transcript from the root of the tree.
+    Moves(String),
+    /// A new tree rooted at this position.
+    Board(Position),
+    /// A new tree at the start position of this size.
+    Size(Size),
+    /// A new tree at the start position of the current size.
+    New,
+    /// Save the root and the current line to a file.
+    Save(String),
+    /// Load a root and line from a file.
+    Load(String),
+    /// Quit the explorer.
+    Quit,
+    /// Open the help.
+    Help,
+}
+
+/// A command's name, how to write it, and what it does: the help overlay lists these.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandSpec {
+    /// The name typed after `:`.
+    pub name: &'static str,
+    /// The usage line.
+    pub usage: &'static str,
+    /// What it does.
+    pub help: &'static str,
+}
+
+/// Every command.
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec { name: "moves", usage: "moves f5d6c3", help: "play a transcript from the root (branches are kept)" },
+    CommandSpec { name: "board", usage: "board <board string>", help: "explore a position: N*N of X O -, then X or O" },
+    CommandSpec { name: "size", usage: "size 4|6|8", help: "start again on a board of that size" },
+    CommandSpec { name: "new", usage: "new", help: "start again on this size" },
+    CommandSpec { name: "save", usage: "save FILE", help: "write the root board string and the current line" },
+    CommandSpec { name: "load", usage: "load FILE", help: "read a saved line (or a transcript, or a board string)" },
+    CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
+];
+
+/// Why a command line was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// Nothing was typed.
+    Empty,
+    /// No command has this name.
+    Unknown(String),
+    /// The command needs an argument.
+    MissingArgument { command: &'static str, usage: &'static str },
+    /// The command takes no argument.
+    UnexpectedArgument { command: &'static str, found: String },
+    /// `size` got something other than 4, 6 or 8.
+    BadSize(String),
+    /// `board` got a bad board string.
+    BadBoard(obf::BoardStringError),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Empty => write!(f, "empty command: try moves, board, size, new, save, load"),
+            CommandError::Unknown(name) => {
+                let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+                write!(f, "unknown command '{name}': try {}", names.join(", "))
+            }
+            CommandError::MissingArgument { command, usage } => write!(f, "{command}: missing argument: {usage}"),
+            CommandError::UnexpectedArgument { command, found } => {
+                write!(f, "{command}: unexpected argument '{found}'")
+            }
+            CommandError::BadSize(s) => write!(f, "size '{s}': the board size must be 4, 6 or 8"),
+            CommandError::BadBoard(e) => write!(f, "board: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// Parses what was typed after `:`.
+///
+/// ```
+/// use othello_explorer::tui::command::{parse, Command};
+/// use othello_explorer::Size;
+/// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
+/// assert_eq!(parse("siz 6").unwrap_err().to_string(),
+///            "unknown command 'siz': try moves, board, size, new, save, load, quit");
+/// ```
+pub fn parse(input: &str) -> Result<Command, CommandError> {
+    let input = input.trim();
+    let (name, rest) = match input.split_once(char::is_whitespace) {
+        Some((n, r)) => (n, r.trim()),
+        None => (input, ""),
+    };
+    let need = |command: &'static str| {
+        let usage = COMMANDS.iter().find(|c| c.name == command).map(|c| c.usage).unwrap_or(command);
+        if rest.is_empty() { Err(CommandError::MissingArgument { command, usage }) } else { Ok(rest.to_string()) }
+    };
+    let none = |command: &'static str, c: Command| {
+        if rest.is_empty() { Ok(c) } else { Err(CommandError::UnexpectedArgument { command, found: rest.to_string() }) }
+    };
+    match name {
+        "" => Err(CommandError::Empty),
+        "moves" | "m" => need("moves").map(Command::Moves),
+        "board" => {
+            let text = need("board")?;
+            obf::parse_board(&text).map(Command::Board).map_err(CommandError::BadBoard)
+        }
+        "size" => {
+            let text = need("size")?;
+            text.parse::<usize>().ok().and_then(Size::from_n).map(Command::Size).ok_or(CommandError::BadSize(text))
+        }
+        "new" => none("new", Command::New),
+        "save" | "w" => need("save").map(Command::Save),
+        "load" | "e" => need("load").map(Command::Load),
+        "quit" | "q" => none("quit", Command::Quit),
+        "help" => none("help", Command::Help),
+        other => Err(CommandError::Unknown(other.to_string())),
+    }
+}
+
+/// The text `save` writes: a comment, the root's board string, the transcript to the current node.
+pub fn saved_text(root: &Position, transcript: &str) -> String {
+    format!("; othello-explorer: the root position, then the moves from it\n{root}\n{transcript}\n")
+}
+
+/// Reads a saved file: an optional board string (else the start position: of `size` when the
+/// transcript is legal there, else of the first size where it is), then an optional transcript.
+/// Errors name the line.
+pub fn parse_saved(text: &str, size: Size) -> Result<Line, String> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with(';'))
+        .collect();
+    let Some(&(first_no, first)) = lines.first() else {
+        return Err("the file holds no board string and no transcript".into());
+    };
+    let looks_like_board = first.chars().any(|c| c == '-' || c == 'X' || c == 'O');
+    if looks_like_board {
+        let root = obf::parse_board(first).map_err(|e| format!("line {first_no}: {e}"))?;
+        let moves: String = lines[1..].iter().map(|(_, l)| *l).collect::<Vec<_>>().join("");
+        let line_no = lines.get(1).map(|l| l.0).unwrap_or(first_no);
+        return transcript::play(&root, &moves).map_err(|e| format!("line {line_no}: {e}"));
+    }
+    let moves: String = lines.iter().map(|(_, l)| *l).collect::<Vec<_>>().join("");
+    let first_try = transcript::play(&Position::start(size), &moves);
+    if let Ok(line) = first_try {
+        return Ok(line);
+    }
+    for other in Size::ALL.iter().rev().filter(|&&s| s != size) {
+        if let Ok(line) = transcript::play(&Position::start(*other), &moves) {
+            return Ok(line);
+        }
+    }
+    first_try.map_err(|e| format!("line {first_no}: {e}"))
+}

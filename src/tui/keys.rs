@@ -1,0 +1,311 @@
+//! The one key table: it dispatches key presses ([`action_for`]), and the key bar ([`key_bar`])
+//! and the `?` help overlay ([`help_lines`]) are generated from it, so help never drifts.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// What a key does. Some actions depend on focus: with the history focused, the arrows go back
+/// and forward and switch branches instead of moving the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Quit (Esc first closes an overlay, leaves the command line or the history focus).
+    Quit,
+    /// Quit at once, whatever is open.
+    ForceQuit,
+    /// Cursor up (history focus: previous branch).
+    Up,
+    /// Cursor down (history focus: next branch).
+    Down,
+    /// Cursor left (history focus: back one move).
+    Left,
+    /// Cursor right (history focus: forward one move).
+    Right,
+    /// Cursor to the next legal move.
+    NextMove,
+    /// Cursor to the previous legal move.
+    PrevMove,
+    /// Play the move under the cursor (or the pass when the side to move must pass).
+    Play,
+    /// Back one move.
+    Back,
+    /// Forward one move along the line.
+    Forward,
+    /// To the start of the game.
+    Start,
+    /// To the end of the current line.
+    End,
+    /// Previous branch at this point.
+    PrevBranch,
+    /// Next branch at this point.
+    NextBranch,
+    /// Play the best move.
+    Best,
+    /// Start or stop playing the perfect line automatically.
+    AutoPlay,
+    /// Auto-play faster.
+    Faster,
+    /// Auto-play slower.
+    Slower,
+    /// Draw the next mask onto the board (off, black, white, empty, legal, flips).
+    Overlay,
+    /// Move the focus between the board and the history.
+    Focus,
+    /// Open the command line.
+    Command,
+    /// Copy the board string and transcript.
+    Yank,
+    /// Open or close the help.
+    Help,
+}
+
+/// A key as the table names it.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    /// The key code.
+    pub code: KeyCode,
+    /// Whether Ctrl must be held.
+    pub ctrl: bool,
+    /// How help and the key bar write it.
+    pub name: &'static str,
+}
+
+const fn k(code: KeyCode, name: &'static str) -> Key {
+    Key { code, ctrl: false, name }
+}
+
+const fn c(ch: char, name: &'static str) -> Key {
+    Key { code: KeyCode::Char(ch), ctrl: false, name }
+}
+
+/// One row of the key table.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    /// The keys that trigger it.
+    pub keys: &'static [Key],
+    /// What they do.
+    pub action: Action,
+    /// The short label of the key bar, if it appears there (in table order, as many as fit).
+    pub bar: Option<&'static str>,
+    /// The help overlay's line.
+    pub help: &'static str,
+    /// The help overlay's section.
+    pub section: &'static str,
+}
+
+/// The key table.
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        keys: &[c('?', "?")],
+        action: Action::Help,
+        bar: Some("help"),
+        help: "open or close this help",
+        section: "general",
+    },
+    Binding {
+        keys: &[c('q', "q"), k(KeyCode::Esc, "Esc")],
+        action: Action::Quit,
+        bar: Some("quit"),
+        help: "quit (Esc first closes help, the command line, the mask overlay or the history focus)",
+        section: "general",
+    },
+    Binding {
+        keys: &[Key { code: KeyCode::Char('c'), ctrl: true, name: "Ctrl-C" }],
+        action: Action::ForceQuit,
+        bar: None,
+        help: "quit at once",
+        section: "general",
+    },
+    Binding {
+        keys: &[k(KeyCode::Enter, "Enter"), c(' ', "Space")],
+        action: Action::Play,
+        bar: Some("play"),
+        help: "play the move under the cursor, or the pass when there is no move",
+        section: "board",
+    },
+    Binding {
+        keys: &[k(KeyCode::Up, "↑"), c('k', "k")],
+        action: Action::Up,
+        bar: None,
+        help: "cursor up (history focus: previous branch)",
+        section: "board",
+    },
+    Binding {
+        keys: &[k(KeyCode::Down, "↓"), c('j', "j")],
+        action: Action::Down,
+        bar: None,
+        help: "cursor down (history focus: next branch)",
+        section: "board",
+    },
+    Binding {
+        keys: &[k(KeyCode::Left, "←"), c('h', "h")],
+        action: Action::Left,
+        bar: None,
+        help: "cursor left (history focus: back one move)",
+        section: "board",
+    },
+    Binding {
+        keys: &[k(KeyCode::Right, "→"), c('l', "l")],
+        action: Action::Right,
+        bar: None,
+        help: "cursor right (history focus: forward one move)",
+        section: "board",
+    },
+    Binding {
+        keys: &[k(KeyCode::Tab, "Tab")],
+        action: Action::NextMove,
+        bar: Some("next move"),
+        help: "cursor to the next legal move",
+        section: "board",
+    },
+    Binding {
+        keys: &[k(KeyCode::BackTab, "Shift-Tab")],
+        action: Action::PrevMove,
+        bar: None,
+        help: "cursor to the previous legal move",
+        section: "board",
+    },
+    Binding {
+        keys: &[c('b', "b")],
+        action: Action::Best,
+        bar: Some("best"),
+        help: "play the best move (once the solver has proven it)",
+        section: "board",
+    },
+    Binding {
+        keys: &[c('o', "o")],
+        action: Action::Overlay,
+        bar: Some("mask"),
+        help: "draw a mask onto the board: off, black, white, empty, legal, flips",
+        section: "board",
+    },
+    Binding {
+        keys: &[c('u', "u"), k(KeyCode::Backspace, "Backspace")],
+        action: Action::Back,
+        bar: Some("back"),
+        help: "back one move",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[c('r', "r")],
+        action: Action::Forward,
+        bar: Some("fwd"),
+        help: "forward one move along the line (redo)",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[k(KeyCode::Home, "Home")],
+        action: Action::Start,
+        bar: None,
+        help: "to the start of the game",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[k(KeyCode::End, "End")],
+        action: Action::End,
+        bar: None,
+        help: "to the end of the current line",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[c('[', "[")],
+        action: Action::PrevBranch,
+        bar: None,
+        help: "previous branch at this point",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[c(']', "]")],
+        action: Action::NextBranch,
+        bar: Some("branch"),
+        help: "next branch at this point",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[c('t', "t")],
+        action: Action::Focus,
+        bar: Some("history"),
+        help: "focus the history (arrows: ←→ back/forward, ↑↓ branches) or the board",
+        section: "game tree",
+    },
+    Binding {
+        keys: &[c('p', "p")],
+        action: Action::AutoPlay,
+        bar: Some("auto"),
+        help: "start or stop playing the perfect line, one move per step",
+        section: "game tree",
+    },
+    Binding { keys: &[c('+', "+")], action: Action::Faster, bar: None, help: "auto-play faster", section: "game tree" },
+    Binding { keys: &[c('-', "-")], action: Action::Slower, bar: None, help: "auto-play slower", section: "game tree" },
+    Binding {
+        keys: &[c(':', ":")],
+        action: Action::Command,
+        bar: Some("command"),
+        help: "open the command line (see commands below)",
+        section: "general",
+    },
+    Binding {
+        keys: &[c('y', "y")],
+        action: Action::Yank,
+        bar: Some("yank"),
+        help: "copy the board string and transcript (status line, and clipboard via OSC 52)",
+        section: "general",
+    },
+];
+
+impl Key {
+    fn matches(&self, ev: &KeyEvent) -> bool {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl != self.ctrl || ev.modifiers.contains(KeyModifiers::ALT) {
+            return false;
+        }
+        match (self.code, ev.code) {
+            // Shifted characters arrive with or without SHIFT depending on the terminal.
+            (KeyCode::Char(a), KeyCode::Char(b)) => a == b || (self.ctrl && a.eq_ignore_ascii_case(&b)),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// The action a key press triggers, if any. Key releases and repeats of releases are ignored.
+pub fn action_for(ev: &KeyEvent) -> Option<Action> {
+    if ev.kind == KeyEventKind::Release {
+        return None;
+    }
+    BINDINGS.iter().find(|b| b.keys.iter().any(|k| k.matches(ev))).map(|b| b.action)
+}
+
+/// The binding of an action.
+pub fn binding(action: Action) -> Option<&'static Binding> {
+    BINDINGS.iter().find(|b| b.action == action)
+}
+
+/// The key bar's entries that fit in `width` columns: `(keys, label)` pairs in table order.
+pub fn key_bar(width: usize) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for b in BINDINGS {
+        let Some(label) = b.bar else { continue };
+        let keys =
+            b.keys.iter().filter(|k| k.name != "Space" && k.name != "Backspace").map(|k| k.name).collect::<Vec<_>>();
+        let keys = keys.join("/");
+        let w = keys.chars().count() + 1 + label.chars().count() + 2;
+        if used + w > width {
+            break;
+        }
+        used += w;
+        out.push((keys, label));
+    }
+    out
+}
+
+/// The help overlay's lines by section: `(section, [(keys, text)])`, in table order.
+pub fn help_lines() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+    let mut sections: Vec<(&'static str, Vec<(String, &'static str)>)> = Vec::new();
+    for b in BINDINGS {
+        let keys = b.keys.iter().map(|k| k.name).collect::<Vec<_>>().join(" ");
+        match sections.iter_mut().find(|s| s.0 == b.section) {
+            Some(s) => s.1.push((keys, b.help)),
+            None => sections.push((b.section, vec![(keys, b.help)])),
+        }
+    }
+    sections
+}

@@ -1,0 +1,253 @@
+//! The terminal explorer (feature `tui`): a ratatui app to walk the game tree with its
+//! bitboards, masks and every child's exact score.
+//!
+//! The Elm shape: a [`app::Model`], a message enum [`app::Msg`], one [`app::update`] returning
+//! [`app::Effect`]s, and one [`view::view`]. Key presses, mouse events, ticks and solver reports
+//! are all messages; the runtime here turns terminal events into messages, carries out effects
+//! (the solver thread of [`worker`], the clipboard of [`clipboard`], files) and redraws. It talks to
+//! the engine only through its public API. See `docs/tui.md` for the design.
+
+pub mod app;
+pub mod clipboard;
+pub mod command;
+pub mod keys;
+pub mod theme;
+pub mod tree;
+pub mod view;
+pub mod widgets;
+pub mod worker;
+
+use crate::solver::SolverOptions;
+use crate::{Position, Scoring, Square};
+use app::{Config, Effect, Model, Msg, update};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::crossterm::{cursor, execute};
+use std::io::{self, IsTerminal, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+use worker::{SolverEvent, Worker};
+
+/// How the explorer starts.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The root of the game tree.
+    pub root: Position,
+    /// Moves played from the root at start (passes implicit); the last one's position is shown.
+    pub moves: Vec<Square>,
+    /// How finished games are scored.
+    pub scoring: Scoring,
+    /// The solver's transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Whether to draw colours.
+    pub color: bool,
+    /// Whether to capture the mouse (off leaves the terminal's own selection working).
+    pub mouse: bool,
+    /// The auto-play delay.
+    pub auto_delay: Duration,
+}
+
+impl Options {
+    /// The options for exploring from `root` with defaults for the rest.
+    pub fn new(root: Position) -> Options {
+        Options {
+            root,
+            moves: Vec::new(),
+            scoring: Scoring::Standard,
+            hash_mb: 256,
+            color: true,
+            mouse: true,
+            auto_delay: Config::default().auto_delay,
+        }
+    }
+}
+
+/// Why the explorer could not run.
+#[derive(Debug)]
+pub enum TuiError {
+    /// Standard output is not a terminal.
+    NotATerminal,
+    /// The terminal failed.
+    Io(io::Error),
+}
+
+impl std::fmt::Display for TuiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TuiError::NotATerminal => {
+                write!(f, "the explorer needs a terminal: in scripts use a subcommand (see --help)")
+            }
+            TuiError::Io(e) => write!(f, "terminal error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for TuiError {}
+
+impl From<io::Error> for TuiError {
+    fn from(e: io::Error) -> TuiError {
+        TuiError::Io(e)
+    }
+}
+
+/// Whether colour should be drawn in `auto` mode: `NO_COLOR` unset or empty, and stdout a
+/// terminal.
+pub fn color_auto() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
+}
+
+/// Whether the terminal is in the explorer's mode (raw, alternate screen), and with the mouse.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static MOUSE: AtomicBool = AtomicBool::new(false);
+static HOOK: Mutex<bool> = Mutex::new(false);
+
+/// Puts the terminal back: mouse capture off, main screen, cursor shown, raw mode off. Safe to
+/// call more than once and from the panic hook.
+pub fn restore_terminal() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut out = io::stdout();
+        if MOUSE.swap(false, Ordering::SeqCst) {
+            let _ = execute!(out, DisableMouseCapture);
+        }
+        let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
+        let _ = terminal::disable_raw_mode();
+        let _ = out.flush();
+    }
+}
+
+/// Restores the terminal when dropped: on quit, on error (the `?` path) and on unwinding.
+struct TerminalGuard;
+
+impl TerminalGuard {
+    fn enter(mouse: bool) -> io::Result<TerminalGuard> {
+        install_panic_hook();
+        terminal::enable_raw_mode()?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let guard = TerminalGuard;
+        let mut out = io::stdout();
+        execute!(out, EnterAlternateScreen, cursor::Hide)?;
+        if mouse {
+            MOUSE.store(true, Ordering::SeqCst);
+            execute!(out, EnableMouseCapture)?;
+        }
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Restores the terminal before the panic message is printed, so it is readable.
+fn install_panic_hook() {
+    let mut installed = HOOK.lock().unwrap_or_else(|e| e.into_inner());
+    if *installed {
+        return;
+    }
+    *installed = true;
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous(info);
+    }));
+}
+
+/// Runs the explorer until the user quits.
+pub fn run(options: Options) -> Result<(), TuiError> {
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        return Err(TuiError::NotATerminal);
+    }
+    let config = Config { scoring: options.scoring, color: options.color, auto_delay: options.auto_delay };
+    let mut model = Model::new(options.root, &options.moves, config, Instant::now());
+    let (tx, events) = channel();
+    let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, ..SolverOptions::default() };
+    let mut worker = Worker::spawn(solver, tx)?;
+    let _guard = TerminalGuard::enter(options.mouse)?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let first = model.init();
+    let mut queue: Vec<Msg> = Vec::new();
+    perform(first, &mut worker, &mut queue)?;
+    event_loop(&mut terminal, &mut model, &mut worker, &events, queue)
+}
+
+type Term = Terminal<CrosstermBackend<io::Stdout>>;
+
+fn event_loop(
+    terminal: &mut Term,
+    model: &mut Model,
+    worker: &mut Worker,
+    events: &Receiver<SolverEvent>,
+    mut queue: Vec<Msg>,
+) -> Result<(), TuiError> {
+    let mut dirty = true;
+    let mut last_tick = Instant::now();
+    let tick = Duration::from_millis(50);
+    loop {
+        if dirty {
+            let mut hits = None;
+            terminal.draw(|f| hits = Some(view::view(model, f)))?;
+            model.hits = hits.unwrap_or_default();
+            dirty = false;
+        }
+        let wait = tick.saturating_sub(last_tick.elapsed());
+        if event::poll(wait)? {
+            match event::read()? {
+                Event::Key(k) => queue.push(Msg::Key(k)),
+                Event::Mouse(m) => queue.push(Msg::Mouse(m)),
+                Event::Resize(w, h) => queue.push(Msg::Resize(w, h)),
+                _ => {}
+            }
+        }
+        if last_tick.elapsed() >= tick {
+            last_tick = Instant::now();
+            queue.push(Msg::Tick(last_tick));
+        }
+        while let Ok(ev) = events.try_recv() {
+            queue.push(Msg::Solver(ev));
+        }
+        while !queue.is_empty() {
+            for msg in std::mem::take(&mut queue) {
+                // Ticks redraw only when something on screen moves with time.
+                let visible = !matches!(msg, Msg::Tick(_)) || model.job.is_some() || model.auto.is_some();
+                dirty |= visible;
+                let effects = update(model, msg);
+                dirty |= !effects.is_empty();
+                perform(effects, worker, &mut queue)?;
+            }
+        }
+        if model.quit {
+            return Ok(());
+        }
+        if !ACTIVE.load(Ordering::SeqCst) {
+            // A panic elsewhere (the solver thread) restored the terminal: stop drawing.
+            return Err(TuiError::Io(io::Error::other("the solver thread stopped unexpectedly")));
+        }
+    }
+}
+
+fn perform(effects: Vec<Effect>, worker: &mut Worker, queue: &mut Vec<Msg>) -> Result<(), TuiError> {
+    for effect in effects {
+        match effect {
+            Effect::Analyse { job, position } => worker.analyse(job, position),
+            Effect::Cancel => worker.cancel(),
+            Effect::Yank(text) => clipboard::copy(&mut io::stdout(), &text)?,
+            Effect::Save { path, contents } => {
+                let result = std::fs::write(&path, contents).map_err(|e| e.to_string().to_lowercase());
+                queue.push(Msg::Saved { path, result });
+            }
+            Effect::Load { path } => {
+                let result = std::fs::read_to_string(&path).map_err(|e| e.to_string().to_lowercase());
+                queue.push(Msg::Loaded { path, result });
+            }
+            Effect::Quit => {}
+        }
+    }
+    Ok(())
+}

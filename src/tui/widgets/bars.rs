@@ -1,0 +1,179 @@
+//! The one-line bars (title, status, key bar) and the info panel under the board.
+
+use crate::tui::app::{Mode, Model, SolverState, game_over_text};
+use crate::tui::keys;
+use crate::tui::theme::Theme;
+use crate::{Color, Position};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+use std::time::Duration;
+
+/// A count with a k/M/G suffix: `1.2M`.
+pub fn si(n: f64) -> String {
+    match n {
+        n if n >= 1e9 => format!("{:.1}G", n / 1e9),
+        n if n >= 1e6 => format!("{:.1}M", n / 1e6),
+        n if n >= 1e3 => format!("{:.1}k", n / 1e3),
+        n => format!("{n:.0}"),
+    }
+}
+
+fn rate(nodes: u64, elapsed: Duration) -> String {
+    let s = elapsed.as_secs_f64();
+    if s > 0.0 && nodes > 0 { format!("{} n/s", si(nodes as f64 / s)) } else { "- n/s".to_string() }
+}
+
+/// The solver's state in words: the state (`exact ✓`, `solving 2/4`, `not solved yet`), its
+/// details (nodes, nodes per second, time), and whether it is exact.
+pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
+    match m.solver_state() {
+        SolverState::GameOver => ("game over".into(), Vec::new(), true),
+        SolverState::Exact { nodes, elapsed } => (
+            "exact ✓".into(),
+            vec![format!("{} nodes", si(nodes as f64)), rate(nodes, elapsed), format!("{:.2}s", elapsed.as_secs_f64())],
+            true,
+        ),
+        SolverState::Solving { proven, total, nodes, elapsed, counted } => (
+            format!("solving {proven}/{total}"),
+            vec![format!("{} nodes", si(nodes as f64)), rate(nodes, counted), format!("{:.1}s", elapsed.as_secs_f64())],
+            false,
+        ),
+        SolverState::NotSolved { proven, total } => (format!("not solved yet {proven}/{total}"), Vec::new(), false),
+    }
+}
+
+/// The solver's state on one line.
+pub fn solver_text(m: &Model) -> (String, bool) {
+    let (state, details, exact) = solver_parts(m);
+    let mut text = state;
+    for d in details {
+        text.push_str(" · ");
+        text.push_str(&d);
+    }
+    (text, exact)
+}
+
+fn disc(c: Color) -> char {
+    match c {
+        Color::Black => '●',
+        Color::White => '○',
+    }
+}
+
+fn side_text(p: &Position) -> String {
+    if p.is_game_over() {
+        "game over".into()
+    } else if p.must_pass() {
+        format!("{} {} must pass", disc(p.to_move()), p.to_move())
+    } else {
+        format!("{} {} to move", disc(p.to_move()), p.to_move())
+    }
+}
+
+/// The title bar: name, size, ply, side to move, discs, empties, solver state.
+pub fn title(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
+    let p = m.position();
+    let ply = m.tree.depth(m.tree.current());
+    let left = format!(
+        " othello-explorer · {} · ply {ply} · {} · ● {} ○ {} · {} empty ",
+        p.size(),
+        side_text(&p),
+        p.black().count(),
+        p.white().count(),
+        p.empty_count()
+    );
+    buf.set_style(area, t.key());
+    buf.set_stringn(area.x, area.y, &left, area.width as usize, t.key());
+    let (solver, _) = solver_text(m);
+    let right = format!(" {solver} ");
+    let used = left.chars().count() as u16;
+    let w = right.chars().count() as u16;
+    if used + w <= area.width {
+        buf.set_string(area.right() - w, area.y, right, t.key());
+    }
+}
+
+/// The info panel under the board.
+pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
+    let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(" position ");
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let p = m.position();
+    let mut lines: Vec<Line> = Vec::new();
+    lines.push(Line::from(Span::styled(side_text(&p), t.heading())));
+    lines.push(Line::from(format!("● {}  ○ {}  {} empty", p.black().count(), p.white().count(), p.empty_count())));
+    if let Some(score) = m.final_score() {
+        lines.push(Line::from(Span::styled(game_over_text(&p, score), t.best())));
+    } else if let Some(score) = m.best_score() {
+        let who = p.to_move();
+        lines.push(Line::from(Span::styled(format!("value {score:+} for {who}"), t.exact())));
+    }
+    let (state, details, exact) = solver_parts(m);
+    let style = if exact { t.exact() } else { t.unproven() };
+    lines.push(Line::from(Span::styled(format!("solver {state}"), style)));
+    let joined = details.join(" · ");
+    if joined.chars().count() + 2 <= inner.width as usize {
+        lines.push(Line::from(Span::styled(format!("  {joined}"), t.dim())));
+    } else if details.len() == 3 {
+        lines.push(Line::from(Span::styled(format!("  {} · {}", details[0], details[2]), t.dim())));
+        lines.push(Line::from(Span::styled(format!("  {}", details[1]), t.dim())));
+    }
+    match m.selected() {
+        Some(sq) => {
+            let flips = m.flips();
+            let names: Vec<String> = flips.reading_order().iter().map(|s| s.to_string()).collect();
+            lines.push(Line::from(format!("cursor {sq} flips {}: {}", flips.count(), names.join(" "))));
+        }
+        None if p.must_pass() => lines.push(Line::from("Enter passes")),
+        None => lines.push(Line::from(Span::styled(format!("cursor {} (no move)", m.cursor), t.dim()))),
+    }
+    let auto = match m.auto {
+        Some(_) => format!("auto-play ▶ {:.1}s", m.config.auto_delay.as_secs_f64()),
+        None => "auto-play off".to_string(),
+    };
+    lines.push(Line::from(Span::styled(auto, t.dim())));
+    let overlay = match m.overlay {
+        Some(mask) => format!("mask on board: {}", mask.name()),
+        None => "mask on board: off".to_string(),
+    };
+    lines.push(Line::from(Span::styled(overlay, t.dim())));
+    for (i, line) in lines.iter().enumerate() {
+        if i as u16 >= inner.height {
+            break;
+        }
+        buf.set_line(inner.x, inner.y + i as u16, line, inner.width);
+    }
+}
+
+/// The status line: the command line while it is open, else the last message (errors marked
+/// `✗`), else a hint.
+pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
+    if let Mode::Command(text) = &m.mode {
+        let line = Line::from(vec![
+            Span::styled(":", t.heading()),
+            Span::raw(text.clone()),
+            Span::styled("█", t.text()),
+            Span::styled("   Enter runs · Esc cancels", t.dim()),
+        ]);
+        buf.set_line(area.x, area.y, &line, area.width);
+        return;
+    }
+    let line = match &m.status {
+        Some(s) if s.error => Line::from(Span::styled(format!("✗ {}", s.text), t.error())),
+        Some(s) => Line::from(Span::styled(format!("· {}", s.text), t.info())),
+        None => Line::from(Span::styled("· ? for help · : for commands", t.dim())),
+    };
+    buf.set_line(area.x, area.y, &line, area.width);
+}
+
+/// The key bar, generated from the key table.
+pub fn key_bar(t: Theme, area: Rect, buf: &mut Buffer) {
+    let mut spans = Vec::new();
+    for (keys, label) in keys::key_bar(area.width as usize) {
+        spans.push(Span::styled(keys, t.key()));
+        spans.push(Span::styled(format!(" {label}  "), t.text()));
+    }
+    buf.set_line(area.x, area.y, &Line::from(spans), area.width);
+}

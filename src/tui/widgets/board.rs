@@ -1,0 +1,194 @@
+//! The board: discs, the side to move, the cursor, legal moves with their scores, the last move,
+//! the flips of the selected move, and the mask overlay.
+//!
+//! A square is two columns by one row (`Zoom::Compact`), or four columns by two rows
+//! (`Zoom::Large`) when there is room; either keeps the square look of terminal cells twice as
+//! tall as they are wide. Glyphs carry every meaning without colour:
+//!
+//! | glyph | compact | large |
+//! | --- | --- | --- |
+//! | black / white disc | `●` / `○` | `●●` / `○○` |
+//! | empty square | `·` | `·` |
+//! | legal move, not proven yet | `?` | `?` |
+//! | legal move with its exact score | `+4`, `-2` (best moves underlined) | `+12`, `★` under best moves |
+//! | last move | `●*` | `**` under the disc |
+//! | disc the selected move flips | `●x` | `xx` under the disc |
+//! | square in the drawn mask | `■` | `■■` |
+//!
+//! In the compact board a score of 10 or more is written with its two digits only; a loss is then
+//! underlined and dim (the children table beside the board always shows the signed value).
+
+use crate::tui::app::{BoardGeometry, Model, ScoreKind};
+use crate::tui::theme::Theme;
+use crate::{Size, Square};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::{Block, Borders, Widget};
+
+/// How big a square is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zoom {
+    /// Two columns by one row.
+    Compact,
+    /// Four columns by two rows.
+    Large,
+}
+
+impl Zoom {
+    /// Columns and rows of one square.
+    pub const fn cell(self) -> (u16, u16) {
+        match self {
+            Zoom::Compact => (2, 1),
+            Zoom::Large => (4, 2),
+        }
+    }
+}
+
+/// The board widget.
+pub struct BoardWidget<'a> {
+    /// The model drawn.
+    pub model: &'a Model,
+    /// The styles.
+    pub theme: Theme,
+    /// The square size.
+    pub zoom: Zoom,
+}
+
+/// Width and height the bordered board needs for `size` at `zoom`.
+pub const fn board_extent(size: Size, zoom: Zoom) -> (u16, u16) {
+    let (cw, ch) = zoom.cell();
+    let n = size.n() as u16;
+    (2 + 3 + cw * n, 2 + 1 + ch * n)
+}
+
+fn score_text(value: i32, width: usize) -> (String, bool) {
+    let s = format!("{value:+}");
+    let s = if value == 0 { "0".to_string() } else { s };
+    if s.chars().count() <= width {
+        (format!("{s:>width$}"), false)
+    } else {
+        (format!("{:>width$}", value.abs()), value < 0)
+    }
+}
+
+impl BoardWidget<'_> {
+    /// Draws the board into `area` (clipped if too small) and returns where the squares went.
+    pub fn render(self, area: Rect, buf: &mut Buffer) -> Option<BoardGeometry> {
+        let m = self.model;
+        let t = self.theme;
+        let p = m.position();
+        let size = p.size();
+        let n = size.n() as u16;
+        let (cw, ch) = self.zoom.cell();
+        let title = if p.is_game_over() {
+            " game over ".to_string()
+        } else if p.must_pass() {
+            format!(" {} must pass ", p.to_move())
+        } else {
+            let disc = if p.to_move() == crate::Color::Black { '●' } else { '○' };
+            format!(" {disc} {} to move ", p.to_move())
+        };
+        let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.width < 3 + cw * n || inner.height < 1 + ch * n {
+            return None;
+        }
+        let ox = inner.x + 3;
+        let oy = inner.y + 1;
+        // Coordinates.
+        for c in 0..n {
+            let letter = ((b'a' + c as u8) as char).to_string();
+            let x = ox + c * cw + if self.zoom == Zoom::Large { 1 } else { 0 };
+            buf.set_string(x, inner.y, letter, t.label());
+        }
+        for r in 0..n {
+            buf.set_string(inner.x, oy + r * ch, format!("{:>2}", r + 1), t.label());
+        }
+        let squares = Rect::new(ox, oy, cw * n, ch * n);
+        buf.set_style(squares, t.board());
+        let legal = p.legal_moves();
+        let flips = m.flips();
+        let best = m.best_moves();
+        let last = m.last_move();
+        let overlay = m.overlay.map(|mask| m.mask(mask));
+        for sq in Square::all(size) {
+            let x = ox + sq.col() as u16 * cw;
+            let y = oy + sq.row() as u16 * ch;
+            let cell = Rect::new(x, y, cw, ch);
+            let black = p.black().contains(sq);
+            let white = p.white().contains(sq);
+            let mut top: (String, Style);
+            let mut bottom: (String, Style) = ("    ".into(), Style::new());
+            let mut mark_cell: Option<(String, Style)> = None;
+            if black || white {
+                let (glyph, style) = if black { ('●', t.black_disc()) } else { ('○', t.white_disc()) };
+                let (mark, mark_style, word) = if flips.contains(sq) {
+                    ('x', t.flip(), " xx ")
+                } else if last == Some(sq) {
+                    ('*', t.last_move(), " ** ")
+                } else {
+                    (' ', style, "    ")
+                };
+                match self.zoom {
+                    Zoom::Compact => {
+                        top = (glyph.to_string(), style);
+                        mark_cell = Some((mark.to_string(), mark_style));
+                    }
+                    Zoom::Large => {
+                        top = (format!(" {glyph}{glyph} "), style);
+                        bottom = (word.to_string(), mark_style);
+                    }
+                }
+            } else if legal.contains(sq) {
+                match m.child_score(sq) {
+                    Some(score) => {
+                        let is_best = best.contains(&sq);
+                        let mut style = match score.kind {
+                            ScoreKind::Exact if is_best => t.best(),
+                            ScoreKind::Exact => t.exact(),
+                        };
+                        let width = if self.zoom == Zoom::Compact { 2 } else { 3 };
+                        let (text, loss) = score_text(score.value, width);
+                        if loss {
+                            style = style.add_modifier(Modifier::UNDERLINED | Modifier::DIM);
+                        }
+                        top = (if self.zoom == Zoom::Large { format!("{text} ") } else { text }, style);
+                        if is_best {
+                            bottom = (" ★  ".into(), t.best());
+                        }
+                    }
+                    None => {
+                        let text = if self.zoom == Zoom::Large { "  ? " } else { "? " };
+                        top = (text.into(), t.unproven());
+                    }
+                }
+            } else {
+                let text = if self.zoom == Zoom::Large { "  · " } else { "· " };
+                top = (text.into(), t.empty());
+            }
+            if let Some(mask) = overlay {
+                if mask.contains(sq) {
+                    top = (if self.zoom == Zoom::Large { " ■■ " } else { "■ " }.into(), t.overlay());
+                    bottom = (" ■■ ".into(), t.overlay());
+                    mark_cell = None;
+                } else {
+                    top.1 = top.1.add_modifier(Modifier::DIM);
+                    bottom.1 = bottom.1.add_modifier(Modifier::DIM);
+                }
+            }
+            buf.set_string(x, y, &top.0, top.1);
+            if let Some((mark, style)) = mark_cell {
+                buf.set_string(x + 1, y, mark, style);
+            }
+            if self.zoom == Zoom::Large {
+                buf.set_string(x, y + 1, &bottom.0, bottom.1);
+            }
+            if m.cursor == sq {
+                buf.set_style(cell, t.cursor());
+            }
+        }
+        Some(BoardGeometry { squares, cell_width: cw, cell_height: ch })
+    }
+}

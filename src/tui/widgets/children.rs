@@ -1,0 +1,104 @@
+//! The children table: every legal move with its score (best first) and how many discs it flips;
+//! the best moves starred; unproven scores shown as `?` while the solver works.
+
+use crate::tui::app::{Model, ScoreKind, SolverState};
+use crate::tui::theme::Theme;
+use crate::tui::tree::Edge;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+/// The children table widget.
+pub struct ChildrenWidget<'a> {
+    /// The model drawn.
+    pub model: &'a Model,
+    /// The styles.
+    pub theme: Theme,
+}
+
+/// One row: the edge, its score if proven, flips, whether it is a best move.
+struct Row {
+    edge: Edge,
+    score: Option<(i32, ScoreKind)>,
+    flips: u32,
+    best: bool,
+}
+
+impl ChildrenWidget<'_> {
+    /// Draws the table into `area` and returns each row's rectangle with its edge.
+    pub fn render(self, area: Rect, buf: &mut Buffer) -> Vec<(Rect, Edge)> {
+        let m = self.model;
+        let t = self.theme;
+        let p = m.position();
+        let title = match m.solver_state() {
+            SolverState::Exact { .. } => " moves · exact ".to_string(),
+            SolverState::Solving { proven, total, .. } => format!(" solving {proven}/{total} "),
+            SolverState::NotSolved { proven, total } => format!(" unproven {proven}/{total} "),
+            SolverState::GameOver => " moves ".to_string(),
+        };
+        let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height == 0 || inner.width < 8 {
+            return Vec::new();
+        }
+        let mut rows: Vec<Row> = Vec::new();
+        if p.must_pass() {
+            rows.push(Row { edge: Edge::Pass, score: m.pass_score().map(|s| (s.value, s.kind)), flips: 0, best: true });
+        } else {
+            let best = m.best_moves();
+            for sq in p.legal_moves().reading_order() {
+                let score = m.child_score(sq).map(|s| (s.value, s.kind));
+                rows.push(Row { edge: Edge::Move(sq), score, flips: p.flips(sq).count(), best: best.contains(&sq) });
+            }
+            // Best first; unproven moves after the proven ones, in reading order.
+            rows.sort_by_key(|r| match r.score {
+                Some((v, _)) => (0, -v),
+                None => (1, 0),
+            });
+        }
+        let header =
+            Line::from(vec![Span::styled(format!(" {:<4} {:>5}  {:>5}", "move", "score", "flips"), t.label())]);
+        buf.set_line(inner.x, inner.y, &header, inner.width);
+        if rows.is_empty() {
+            let text = match m.final_score() {
+                Some(_) => " game over: no moves",
+                None => " no moves",
+            };
+            buf.set_string(inner.x, inner.y + 1, text, t.dim());
+            return Vec::new();
+        }
+        let visible = (inner.height - 1) as usize;
+        let selected = rows.iter().position(|r| matches!(r.edge, Edge::Move(sq) if sq == m.cursor)).unwrap_or(0);
+        let first = if selected >= visible { selected + 1 - visible } else { 0 };
+        let mut hits = Vec::new();
+        for (i, row) in rows.iter().enumerate().skip(first).take(visible) {
+            let y = inner.y + 1 + (i - first) as u16;
+            let name = match row.edge {
+                Edge::Move(sq) => sq.to_string(),
+                Edge::Pass => "pass".to_string(),
+            };
+            let (score, score_style) = match row.score {
+                Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
+                None => ("?".to_string(), t.unproven()),
+            };
+            let star = if row.best && row.score.is_some() { "★" } else { " " };
+            let flips = if row.edge == Edge::Pass { String::new() } else { row.flips.to_string() };
+            let line = Line::from(vec![
+                Span::styled(format!(" {name:<4} "), Style::new()),
+                Span::styled(format!("{score:>5}"), score_style),
+                Span::styled(star.to_string(), t.best()),
+                Span::styled(format!(" {flips:>5}"), Style::new()),
+            ]);
+            buf.set_line(inner.x, y, &line, inner.width);
+            let rect = Rect::new(inner.x, y, inner.width, 1);
+            if matches!(row.edge, Edge::Move(sq) if sq == m.cursor) || row.edge == Edge::Pass {
+                buf.set_style(rect, t.selected());
+            }
+            hits.push((rect, row.edge));
+        }
+        hits
+    }
+}

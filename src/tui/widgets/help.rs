@@ -1,0 +1,58 @@
+//! The `?` help overlay, generated from the key table and the command table, with the legend of
+//! the board's glyphs.
+
+use crate::tui::command::COMMANDS;
+use crate::tui::keys;
+use crate::tui::theme::Theme;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+/// Every line of the help, in order.
+pub fn help_text(t: Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for (section, entries) in keys::help_lines() {
+        out.push(Line::from(Span::styled(section.to_string(), t.heading())));
+        for (keys, text) in entries {
+            out.push(Line::from(vec![Span::styled(format!("  {keys:<18}"), t.label()), Span::raw(text)]));
+        }
+    }
+    out.push(Line::from(Span::styled("commands (after :)", t.heading())));
+    for c in COMMANDS {
+        out.push(Line::from(vec![Span::styled(format!("  {:<22}", c.usage), t.label()), Span::raw(c.help)]));
+    }
+    out.push(Line::from(Span::styled("board", t.heading())));
+    for (glyph, text) in [
+        ("● ○", "black and white discs; · an empty square"),
+        ("? ", "a legal move the solver has not proven yet"),
+        ("+4 -2", "a move's exact score for the side to move (best: underlined, ★)"),
+        ("12 (compact)", "two-digit score on a small board: underlined and dim if a loss"),
+        ("* / **", "the last move"),
+        ("x / xx", "a disc the move under the cursor flips"),
+        ("■", "a square of the mask drawn by o"),
+        ("reversed", "the cursor (board), the current node (history), highlighted bits"),
+    ] {
+        out.push(Line::from(vec![Span::styled(format!("  {glyph:<18}"), t.label()), Span::raw(text)]));
+    }
+    out
+}
+
+/// Draws the help centred over `area`, scrolled by `scroll` lines.
+pub fn render(t: Theme, scroll: u16, area: Rect, buf: &mut Buffer) {
+    let lines = help_text(t);
+    let w = area.width.saturating_sub(4).min(100);
+    let h = area.height.saturating_sub(2).min(lines.len() as u16 + 2);
+    let popup = Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h);
+    Clear.render(popup, buf);
+    let more = lines.len() as u16 > h.saturating_sub(2);
+    let title = if more { " help · ↑↓ scroll · Esc or ? closes " } else { " help · Esc or ? closes " };
+    let block = Block::default().borders(Borders::ALL).border_style(t.border(true)).title(title);
+    let inner = block.inner(popup);
+    block.render(popup, buf);
+    let max_scroll = (lines.len() as u16).saturating_sub(inner.height);
+    let first = scroll.min(max_scroll) as usize;
+    for (i, line) in lines.iter().skip(first).take(inner.height as usize).enumerate() {
+        buf.set_line(inner.x + 1, inner.y + i as u16, line, inner.width.saturating_sub(1));
+    }
+}

@@ -1,0 +1,134 @@
+//! The line panel: the principal variation from the position on screen to the end of the game,
+//! the move history from the root with the current node marked (`[3.c3]`, reversed), the moves
+//! ahead on the current line (dim), and the branches at the current node.
+
+use crate::transcript;
+use crate::tui::app::{Focus, Model, SolverState};
+use crate::tui::theme::Theme;
+use crate::tui::tree::{Edge, NodeId};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Borders, Widget};
+
+/// The line widget.
+pub struct LineWidget<'a> {
+    /// The model drawn.
+    pub model: &'a Model,
+    /// The styles.
+    pub theme: Theme,
+}
+
+impl LineWidget<'_> {
+    /// Draws the panel into `area` and returns each history entry's rectangle with its node.
+    pub fn render(self, area: Rect, buf: &mut Buffer) -> Vec<(Rect, NodeId)> {
+        let m = self.model;
+        let t = self.theme;
+        let focused = m.focus == Focus::History;
+        let title = if focused { " line · history focused: ←→ moves, ↑↓ branches " } else { " line " };
+        let block = Block::default().borders(Borders::ALL).border_style(t.border(focused)).title(title);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if inner.height == 0 || inner.width < 10 {
+            return Vec::new();
+        }
+        // The perfect line.
+        let pv_text = match (m.pv(), m.best_score(), m.solver_state()) {
+            (_, _, SolverState::GameOver) => "game over".to_string(),
+            (Some(pv), Some(score), _) => {
+                let moves = if pv.is_empty() { "(pass to the end)".to_string() } else { spaced(pv) };
+                format!("{moves}  ({score:+})")
+            }
+            (_, _, SolverState::Solving { .. }) => "solving…".to_string(),
+            _ => "not solved yet".to_string(),
+        };
+        buf.set_stringn(inner.x, inner.y, "perfect ", inner.width as usize, t.label());
+        let pv_w = inner.width.saturating_sub(8) as usize;
+        let pv_rows = if inner.height >= 5 && pv_text.chars().count() > pv_w { 2 } else { 1 };
+        let chars: Vec<char> = pv_text.chars().collect();
+        for (i, chunk) in chars.chunks(pv_w.max(1)).take(pv_rows as usize).enumerate() {
+            let text: String = chunk.iter().collect();
+            buf.set_stringn(inner.x + 8, inner.y + i as u16, text, pv_w, t.text());
+        }
+        if inner.height < pv_rows + 1 {
+            return Vec::new();
+        }
+        // Branches at the current node, if any.
+        let siblings = m.tree.siblings(m.tree.current());
+        let branch_rows = if siblings.len() > 1 && inner.height >= 3 { 1 } else { 0 };
+        // The history, wrapped into lines, scrolled so the current entry shows.
+        let line = m.tree.line();
+        let current = m.tree.current();
+        let mut entries: Vec<(String, NodeId)> = Vec::with_capacity(line.len());
+        for &id in &line {
+            let label = match m.tree.edge(id) {
+                None => "start".to_string(),
+                Some(Edge::Move(sq)) => format!("{}.{sq}", m.tree.depth(id)),
+                Some(Edge::Pass) => format!("{}.pass", m.tree.depth(id)),
+            };
+            let label = if id == current { format!("[{label}]") } else { format!(" {label} ") };
+            entries.push((label, id));
+        }
+        let rows = (inner.height - pv_rows - branch_rows) as usize;
+        let width = inner.width as usize;
+        let mut placed: Vec<(usize, usize, usize)> = Vec::new(); // (row, col, entry)
+        let (mut row, mut col) = (0usize, 0usize);
+        for (i, (label, _)) in entries.iter().enumerate() {
+            let w = label.chars().count();
+            if col > 0 && col + w > width {
+                row += 1;
+                col = 0;
+            }
+            placed.push((row, col, i));
+            col += w;
+        }
+        let cur_row = placed.iter().find(|p| entries[p.2].1 == current).map_or(0, |p| p.0);
+        let first_row = (cur_row + 1).saturating_sub(rows);
+        let on_path: Vec<NodeId> = m.tree.path();
+        let mut hits = Vec::new();
+        for &(r, c, i) in &placed {
+            if r < first_row || r >= first_row + rows {
+                continue;
+            }
+            let (label, id) = &entries[i];
+            let x = inner.x + c as u16;
+            let y = inner.y + pv_rows + (r - first_row) as u16;
+            let style = if *id == current {
+                t.selected()
+            } else if on_path.contains(id) {
+                Style::new()
+            } else {
+                t.dim()
+            };
+            let w = label.chars().count().min(width - c);
+            buf.set_stringn(x, y, label, w, style);
+            hits.push((Rect::new(x, y, w as u16, 1), *id));
+        }
+        if branch_rows == 1 {
+            let y = inner.bottom() - 1;
+            buf.set_string(inner.x, y, "branches ", t.label());
+            let mut x = inner.x + 9;
+            for id in siblings {
+                let name = m.tree.edge(id).map(|e| e.to_string()).unwrap_or_default();
+                let label = if id == current { format!("[{name}]") } else { format!(" {name} ") };
+                let w = label.chars().count() as u16;
+                if x + w > inner.right() {
+                    break;
+                }
+                buf.set_string(x, y, &label, if id == current { t.selected() } else { t.text() });
+                hits.push((Rect::new(x, y, w, 1), id));
+                x += w;
+            }
+            let hint = " [ ] switch";
+            if x + hint.len() as u16 <= inner.right() {
+                buf.set_string(x, y, hint, t.dim());
+            }
+        }
+        hits
+    }
+}
+
+fn spaced(moves: &[crate::Square]) -> String {
+    let t = transcript::format(moves);
+    t.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,11 @@
+//! The widgets of the explorer's screen, one file per panel. Each draws part of a [`Model`]
+//! into a `Buffer` and returns what the mouse can click there.
+//!
+//! [`Model`]: crate::tui::app::Model
+
+pub mod bars;
+pub mod bitboards;
+pub mod board;
+pub mod children;
+pub mod help;
+pub mod line;

@@ -1,0 +1,424 @@
+//! `update` driven by messages alone: navigation, branching, undo/redo, the command line, auto-play,
+//! stale solver results, passes and the end of the game. No terminal, no thread.
+
+use othello_explorer::solver::{ChildScore, Limits, Solver, SolverOptions};
+use othello_explorer::tui::app::{Config, Effect, Focus, Mode, Model, Msg, update};
+use othello_explorer::tui::tree::Edge;
+use othello_explorer::tui::worker::{EventKind, SolverEvent};
+use othello_explorer::{Position, Size, Square, transcript};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::time::{Duration, Instant};
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn model(size: Size) -> (Model, Instant) {
+    let now = Instant::now();
+    let mut m = Model::new(Position::start(size), &[], Config::default(), now);
+    m.init();
+    (m, now)
+}
+
+fn send(m: &mut Model, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
+    msgs.into_iter().flat_map(|msg| update(m, msg)).collect()
+}
+
+fn command(m: &mut Model, text: &str) -> Vec<Effect> {
+    let mut msgs = vec![ch(':')];
+    msgs.extend(text.chars().map(ch));
+    msgs.push(key(KeyCode::Enter));
+    send(m, msgs)
+}
+
+fn event(job: u64, position: Position, kind: EventKind) -> Msg {
+    Msg::Solver(SolverEvent { job, position, kind })
+}
+
+/// Feeds the model what the real solver reports for the position the model asked about.
+fn solve_current(m: &mut Model) {
+    let Some(job) = m.job.clone() else { return };
+    let mut solver = Solver::new(SolverOptions { hash_mb: 16, ..SolverOptions::default() });
+    let mut children = Vec::new();
+    solver.score_children(&job.position, &Limits::default(), &mut |c| children.push(c)).unwrap();
+    let pv = solver.principal_variation(&job.position, &Limits::default()).unwrap();
+    for c in children {
+        update(m, event(job.id, job.position, EventKind::Child(c)));
+    }
+    let t = Duration::from_millis(5);
+    update(m, event(job.id, job.position, EventKind::ChildrenDone { nodes: 100, elapsed: t }));
+    update(m, event(job.id, job.position, EventKind::Pv { moves: pv, nodes: 100, elapsed: t }));
+}
+
+#[test]
+fn the_first_effect_asks_for_the_start_position() {
+    let now = Instant::now();
+    let mut m = Model::new(Position::start(Size::Eight), &[], Config::default(), now);
+    assert_eq!(m.init(), vec![Effect::Analyse { job: 1, position: Position::start(Size::Eight) }]);
+}
+
+#[test]
+fn cursor_moves_with_arrows_and_hjkl_and_cycles_legal_moves() {
+    let (mut m, _) = model(Size::Eight);
+    // The first legal move in reading order.
+    assert_eq!(m.cursor, sq("d3"));
+    send(&mut m, [key(KeyCode::Right), ch('j'), ch('l')]);
+    assert_eq!(m.cursor, sq("f4"));
+    send(&mut m, [ch('k'), ch('h'), key(KeyCode::Left), key(KeyCode::Down)]);
+    assert_eq!(m.cursor, sq("d4"));
+    // Clamped at the edge.
+    for _ in 0..10 {
+        send(&mut m, [key(KeyCode::Up), key(KeyCode::Left)]);
+    }
+    assert_eq!(m.cursor, sq("a1"));
+    // Tab: the next legal move in reading order (d3, c4, f5, e6), wrapping.
+    send(&mut m, [key(KeyCode::Tab)]);
+    assert_eq!(m.cursor, sq("d3"));
+    send(&mut m, [key(KeyCode::Tab), key(KeyCode::Tab)]);
+    assert_eq!(m.cursor, sq("f5"));
+    send(&mut m, [key(KeyCode::BackTab), key(KeyCode::BackTab), key(KeyCode::BackTab)]);
+    assert_eq!(m.cursor, sq("e6"));
+}
+
+#[test]
+fn enter_plays_the_move_under_the_cursor_and_asks_for_its_analysis() {
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [key(KeyCode::Tab), key(KeyCode::Tab)]);
+    let effects = send(&mut m, [key(KeyCode::Enter)]);
+    let expected = Position::start(Size::Eight).play(sq("f5")).unwrap();
+    assert_eq!(m.position(), expected);
+    assert_eq!(effects, vec![Effect::Analyse { job: 2, position: expected }]);
+    // Space plays too; an illegal square is refused with a message and changes nothing.
+    send(&mut m, [ch(' ')]);
+    assert_eq!(m.tree.depth(m.tree.current()), 2);
+    let before = m.position();
+    m.cursor = sq("a1");
+    send(&mut m, [key(KeyCode::Enter)]);
+    assert_eq!(m.position(), before);
+    assert!(m.status.as_ref().unwrap().error);
+}
+
+#[test]
+fn back_forward_start_end_undo_and_redo() {
+    let (mut m, _) = model(Size::Eight);
+    command(&mut m, "moves f5d6c3d3");
+    let line = transcript::play(&Position::start(Size::Eight), "f5d6c3d3").unwrap();
+    assert_eq!(m.position(), line.end());
+    send(&mut m, [ch('u'), key(KeyCode::Backspace)]);
+    assert_eq!(m.position(), line.positions[1]);
+    send(&mut m, [ch('r')]);
+    assert_eq!(m.position(), line.positions[2]);
+    send(&mut m, [key(KeyCode::Home)]);
+    assert_eq!(m.position(), Position::start(Size::Eight));
+    send(&mut m, [ch('u')]);
+    assert_eq!(m.status.as_ref().unwrap().text, "at the start of the game");
+    send(&mut m, [key(KeyCode::End)]);
+    assert_eq!(m.position(), line.end());
+    send(&mut m, [ch('r')]);
+    assert_eq!(m.status.as_ref().unwrap().text, "at the end of the line");
+}
+
+#[test]
+fn playing_another_move_makes_a_branch_and_keeps_the_old_line() {
+    let (mut m, _) = model(Size::Eight);
+    command(&mut m, "moves f5d6c3");
+    send(&mut m, [ch('u')]); // back to after f5 d6
+    m.cursor = sq("c5");
+    send(&mut m, [key(KeyCode::Enter)]);
+    let after_c5 = transcript::play(&Position::start(Size::Eight), "f5d6c5").unwrap().end();
+    assert_eq!(m.position(), after_c5);
+    assert_eq!(m.tree.siblings(m.tree.current()).len(), 2);
+    // `[` and `]` switch between the branches.
+    send(&mut m, [ch('[')]);
+    let after_c3 = transcript::play(&Position::start(Size::Eight), "f5d6c3").unwrap().end();
+    assert_eq!(m.position(), after_c3);
+    send(&mut m, [ch(']')]);
+    assert_eq!(m.position(), after_c5);
+    // Forward from the parent follows the branch visited last.
+    send(&mut m, [ch('u'), ch('r')]);
+    assert_eq!(m.position(), after_c5);
+    // With the history focused, the arrows move through the tree.
+    send(&mut m, [ch('t')]);
+    assert_eq!(m.focus, Focus::History);
+    send(&mut m, [key(KeyCode::Up)]);
+    assert_eq!(m.position(), after_c3);
+    send(&mut m, [key(KeyCode::Left), key(KeyCode::Left)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 1);
+    send(&mut m, [key(KeyCode::Right)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 2);
+    // Esc gives the arrows back to the board before it would quit.
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.focus, Focus::Board);
+    assert!(!m.quit);
+    // Playing the same move again reuses the node.
+    let nodes = m.tree.len();
+    send(&mut m, [key(KeyCode::Home)]);
+    m.cursor = sq("f5");
+    send(&mut m, [key(KeyCode::Enter)]);
+    assert_eq!(m.tree.len(), nodes);
+}
+
+#[test]
+fn good_commands_change_the_tree() {
+    let (mut m, _) = model(Size::Eight);
+    command(&mut m, "moves F5 d6 c3");
+    assert_eq!(m.tree.transcript(), "f5d6c3");
+    command(&mut m, "size 4");
+    assert_eq!(m.position(), Position::start(Size::Four));
+    let six = Position::start(Size::Six).pass().to_string(); // the 6x6 discs, white to move
+    assert!(six.ends_with(" O"));
+    command(&mut m, &format!("board {six}"));
+    assert_eq!(m.position().to_string(), six);
+    command(&mut m, "size 6");
+    command(&mut m, "moves c2");
+    assert_eq!(m.tree.transcript(), "c2");
+    command(&mut m, "new");
+    assert_eq!(m.position(), Position::start(Size::Six));
+    assert!(m.tree.is_empty());
+    let effects = command(&mut m, "save /tmp/line.txt");
+    assert!(matches!(&effects[..], [Effect::Save { path, .. }] if path == "/tmp/line.txt"));
+    let effects = command(&mut m, "load /tmp/line.txt");
+    assert_eq!(effects, vec![Effect::Load { path: "/tmp/line.txt".into() }]);
+    command(&mut m, "quit");
+    assert!(m.quit);
+}
+
+#[test]
+fn bad_commands_report_in_the_status_line_and_change_nothing() {
+    let (mut m, _) = model(Size::Eight);
+    command(&mut m, "moves f5d6");
+    let (before_pos, before_nodes) = (m.position(), m.tree.len());
+    for (input, message) in [
+        ("moves f5f5", "moves: move 2 at column 3 is illegal: f5 is already occupied"),
+        ("moves f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
+        ("size 5", "size '5': the board size must be 4, 6 or 8"),
+        ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
+        ("frob", "unknown command 'frob': try moves, board, size, new, save, load, quit"),
+        ("save", "save: missing argument: save FILE"),
+        ("new please", "new: unexpected argument 'please'"),
+    ] {
+        command(&mut m, input);
+        let status = m.status.clone().unwrap();
+        assert!(status.error, "{input}");
+        assert_eq!(status.text, message);
+        assert_eq!((m.position(), m.tree.len()), (before_pos, before_nodes), "{input}");
+    }
+    // A bad file changes nothing either.
+    update(&mut m, Msg::Loaded { path: "x".into(), result: Ok("f5 e9\n".into()) });
+    assert!(m.status.as_ref().unwrap().text.starts_with("load x: line 1: move 2"));
+    update(&mut m, Msg::Loaded { path: "y".into(), result: Err("no such file or directory".into()) });
+    assert_eq!(m.status.as_ref().unwrap().text, "load y: no such file or directory");
+    assert_eq!(m.position(), before_pos);
+    // Esc leaves the command line without running it; Backspace edits.
+    send(&mut m, [ch(':'), ch('n'), ch('e'), ch('x'), key(KeyCode::Backspace), ch('w')]);
+    assert_eq!(m.mode, Mode::Command("new".into()));
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.position(), before_pos);
+}
+
+#[test]
+fn a_saved_line_loads_back() {
+    let (mut m, _) = model(Size::Six);
+    command(&mut m, "moves c2b2");
+    assert_eq!(m.tree.transcript(), "c2b2");
+    let effects = command(&mut m, "save f");
+    let Effect::Save { contents, .. } = &effects[0] else { panic!("no save") };
+    let (mut other, _) = model(Size::Eight);
+    update(&mut other, Msg::Loaded { path: "f".into(), result: Ok(contents.clone()) });
+    assert_eq!(other.position(), m.position());
+    assert_eq!(other.tree.transcript(), "c2b2");
+    // A bare transcript loads too, on the size where it is legal.
+    update(&mut other, Msg::Loaded { path: "g".into(), result: Ok("f5d6\n".into()) });
+    assert_eq!(other.position(), transcript::play(&Position::start(Size::Eight), "f5d6").unwrap().end());
+}
+
+#[test]
+fn auto_play_steps_through_the_perfect_line_after_the_delay() {
+    let (mut m, t0) = model(Size::Four);
+    solve_current(&mut m);
+    send(&mut m, [ch('p')]);
+    assert!(m.auto.is_some());
+    // Nothing before the delay.
+    update(&mut m, Msg::Tick(t0 + Duration::from_millis(100)));
+    assert_eq!(m.tree.depth(m.tree.current()), 0);
+    let delay = Config::default().auto_delay;
+    let mut t = t0 + delay;
+    update(&mut m, Msg::Tick(t));
+    assert_eq!(m.tree.depth(m.tree.current()), 1);
+    // The move played is the first of the perfect line the model shows.
+    let start_value = m.tree.position_of(m.tree.root());
+    let mut solver = Solver::new(SolverOptions::default());
+    let value = solver.solve(&start_value, &Limits::default()).unwrap().score;
+    // Without the next analysis it waits, and says so.
+    t += delay;
+    update(&mut m, Msg::Tick(t));
+    assert_eq!(m.tree.depth(m.tree.current()), 1);
+    assert!(m.status.as_ref().unwrap().text.contains("waits for the solver"));
+    // Given each analysis, it reaches the end of the game along the line and stops.
+    for _ in 0..40 {
+        solve_current(&mut m);
+        t += delay;
+        update(&mut m, Msg::Tick(t));
+        if m.auto.is_none() {
+            break;
+        }
+    }
+    assert!(m.auto.is_none());
+    assert!(m.position().is_game_over());
+    // Perfect play from the start ends on the start's value (black moved first).
+    assert_eq!(m.final_score(), Some(value));
+    assert!(m.status.as_ref().unwrap().text.starts_with("auto-play done: game over"));
+    // `p` twice: on, then off.
+    send(&mut m, [key(KeyCode::Home), ch('p'), ch('p')]);
+    assert!(m.auto.is_none());
+}
+
+#[test]
+fn stale_results_never_show_on_the_wrong_position() {
+    let (mut m, _) = model(Size::Eight);
+    let start = Position::start(Size::Eight);
+    let job1 = m.job.clone().unwrap();
+    assert_eq!(job1.position, start);
+    // Navigate away: a new job for the new position.
+    send(&mut m, [key(KeyCode::Enter)]);
+    let job2 = m.job.clone().unwrap();
+    let after_d3 = start.play(sq("d3")).unwrap();
+    assert_eq!(job2.position, after_d3);
+    assert_ne!(job1.id, job2.id);
+    // A late report of job 1 about the start position: filed there, not shown here.
+    update(&mut m, event(job1.id, start, EventKind::Child(ChildScore { square: sq("c4"), score: 0 })));
+    update(&mut m, event(job1.id, start, EventKind::Progress { nodes: 999, elapsed: Duration::from_secs(1) }));
+    for s in after_d3.legal_moves() {
+        assert_eq!(m.child_score(s), None);
+    }
+    assert_eq!(m.job.as_ref().unwrap().nodes, 0);
+    // A report that names a square illegal in its position is dropped.
+    update(&mut m, event(job2.id, after_d3, EventKind::Child(ChildScore { square: sq("a1"), score: 3 })));
+    assert!(m.analysis().is_none_or(|a| a.children.is_empty()));
+    // A report about this position (c3 is legal after d3) shows.
+    update(&mut m, event(job2.id, after_d3, EventKind::Child(ChildScore { square: sq("c3"), score: -2 })));
+    assert_eq!(m.child_score(sq("c3")).map(|s| s.value), Some(-2));
+    // Back at the start, the score proven there is shown again at once.
+    send(&mut m, [ch('u')]);
+    assert_eq!(m.child_score(sq("c4")).map(|s| s.value), Some(0));
+    assert_eq!(m.child_score(sq("c3")), None);
+}
+
+#[test]
+fn a_solved_position_is_not_searched_again() {
+    let (mut m, _) = model(Size::Four);
+    solve_current(&mut m);
+    assert!(m.job.is_none());
+    let effects = send(&mut m, [key(KeyCode::Enter)]);
+    assert!(matches!(effects[..], [Effect::Analyse { .. }]));
+    // Back: cached, so the running search is cancelled and none starts.
+    let effects = send(&mut m, [ch('u')]);
+    assert_eq!(effects, vec![Effect::Cancel]);
+    assert!(m.job.is_none());
+    assert!(m.best_edge().is_some());
+}
+
+/// A 4x4 transcript reaching a position whose side to move must pass, found by a plain search.
+fn pass_line() -> String {
+    fn walk(p: Position, moves: &mut Vec<Square>) -> bool {
+        if p.must_pass() {
+            return true;
+        }
+        for s in p.legal_moves().reading_order() {
+            moves.push(s);
+            if walk(p.play(s).unwrap(), moves) {
+                return true;
+            }
+            moves.pop();
+        }
+        false
+    }
+    let mut moves = Vec::new();
+    assert!(walk(Position::start(Size::Four), &mut moves));
+    transcript::format(&moves)
+}
+
+#[test]
+fn a_pass_is_stepped_over_explicitly() {
+    let (mut m, _) = model(Size::Four);
+    let line = pass_line();
+    command(&mut m, &format!("moves {line}"));
+    let here = m.position();
+    assert!(here.must_pass());
+    assert!(m.status.is_some());
+    // The solver analyses the position after the pass.
+    assert_eq!(m.job.as_ref().unwrap().position, here.pass());
+    assert_eq!(m.best_edge(), Some(Edge::Pass));
+    send(&mut m, [key(KeyCode::Enter)]);
+    assert_eq!(m.position(), here.pass());
+    assert_eq!(m.tree.edge(m.tree.current()), Some(Edge::Pass));
+    // The transcript leaves the pass out, and back returns to the pass node.
+    assert_eq!(m.tree.transcript(), line);
+    send(&mut m, [ch('u')]);
+    assert_eq!(m.position(), here);
+    // `b` plays the pass as the best (only) edge.
+    send(&mut m, [ch('b')]);
+    assert_eq!(m.position(), here.pass());
+}
+
+#[test]
+fn the_end_of_the_game_shows_the_final_score() {
+    let (mut m, _) = model(Size::Four);
+    // Play the first legal move (or the pass) until nobody can move.
+    while !m.position().is_game_over() {
+        send(&mut m, [key(KeyCode::Enter)]);
+    }
+    let p = m.position();
+    let black = p.black().count() as i32 - p.white().count() as i32;
+    let empties = p.empty_count() as i32;
+    let expected = black + black.signum() * empties;
+    assert_eq!(m.final_score(), Some(expected));
+    assert!(m.status.as_ref().unwrap().text.starts_with("game over: "));
+    assert!(m.job.is_none());
+    send(&mut m, [ch('b')]);
+    assert_eq!(m.status.as_ref().unwrap().text, "the game is over");
+    send(&mut m, [ch('p')]);
+    assert!(m.auto.is_none());
+}
+
+#[test]
+fn best_waits_for_the_solver() {
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [ch('b')]);
+    assert_eq!(m.position(), Position::start(Size::Eight));
+    assert!(m.status.as_ref().unwrap().error);
+}
+
+#[test]
+fn quitting_help_and_yank() {
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [ch('?')]);
+    assert_eq!(m.mode, Mode::Help);
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.mode, Mode::Normal);
+    assert!(!m.quit);
+    send(&mut m, [ch('o')]);
+    assert!(m.overlay.is_some());
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert!(m.overlay.is_none() && !m.quit);
+    command(&mut m, "moves f5");
+    let effects = send(&mut m, [ch('y')]);
+    let board = Position::start(Size::Eight).play(sq("f5")).unwrap().to_string();
+    assert_eq!(effects, vec![Effect::Yank(format!("{board}\nf5"))]);
+    assert!(m.status.as_ref().unwrap().text.contains(&board));
+    let effects = send(&mut m, [Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL))]);
+    assert_eq!(effects, vec![Effect::Quit]);
+    assert!(m.quit);
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [ch('?'), ch('q')]);
+    assert!(m.quit);
+}
