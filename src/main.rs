@@ -16,9 +16,13 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             // One line, naming the problem: clap's first line without its usage block.
+            // One line naming the problem: clap's first paragraph (which may list the missing
+            // arguments on lines of their own), without the usage block and the tip.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("othello-explorer: {}", first.trim_start_matches("error: "));
+            let first: Vec<&str> =
+                text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).filter(|l| !l.starts_with("tip:")).collect();
+            let line = first.join(" ");
+            eprintln!("othello-explorer: {}", line.trim_start_matches("error: "));
             return ExitCode::from(2);
         }
     };

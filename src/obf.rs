@@ -217,7 +217,8 @@ pub fn parse_problem(line: &str) -> Result<Problem, ProblemError> {
                 let bad = || ProblemError::BadScore { column, found: trimmed.to_string() };
                 let (mv, score) = trimmed.split_once(':').ok_or_else(bad)?;
                 let square: Square = mv.trim().parse().map_err(|_| bad())?;
-                let score: i32 = score.trim().trim_start_matches('+').parse().map_err(|_| bad())?;
+                let score = score.trim();
+                let score: i32 = score.strip_prefix('+').unwrap_or(score).parse().map_err(|_| bad())?;
                 scores.push((square, score));
             }
             offset += part.chars().count() + 1;

@@ -14,7 +14,7 @@ pub struct PositionArgs {
     #[arg(long, value_name = "T", conflicts_with = "board")]
     pub moves: Option<String>,
     /// A board string: N*N characters X/O/- from a1, a space, then X or O to move.
-    #[arg(long, value_name = "B")]
+    #[arg(long, value_name = "B", allow_hyphen_values = true)]
     pub board: Option<String>,
 }
 

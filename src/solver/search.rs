@@ -28,6 +28,9 @@ use std::time::Instant;
 /// Empties at and below which the search leaves the table and sorting behind.
 pub const SHALLOW: u32 = 7;
 
+/// Empties from which null-window nodes look up their children in the table first.
+const ETC_MIN: u32 = 11;
+
 /// Nodes between two looks at the stop flag and the limits.
 const CHECK_EVERY: u64 = 4096;
 
@@ -96,6 +99,8 @@ impl<const N: usize> Masks<N> {
     const NEXT_TO_CORNER: u64 = neighbours(N, Self::CORNERS);
     /// The four quadrants (every size is even, so they are equal).
     pub const QUADRANTS: [u64; 4] = quadrants(N);
+    /// The squares beside a corner along an edge (the C squares).
+    pub const EDGE_NEIGHBOURS_OF_CORNERS_MASK: u64 = c_squares(N);
     /// For each square (by bit), its neighbours: a move there flips nothing unless one of them
     /// holds an opponent disc.
     pub const NEIGHBOURS: [u64; 64] = neighbour_table(N);
@@ -126,6 +131,28 @@ const fn neighbours(n: usize, m: u64) -> u64 {
         row += 1;
     }
     out & !m
+}
+
+const fn c_squares(n: usize) -> u64 {
+    let last = n - 1;
+    1 << bit(n, 1, 0)
+        | 1 << bit(n, 0, 1)
+        | 1 << bit(n, last - 1, 0)
+        | 1 << bit(n, last, 1)
+        | 1 << bit(n, 0, last - 1)
+        | 1 << bit(n, 1, last)
+        | 1 << bit(n, last, last - 1)
+        | 1 << bit(n, last - 1, last)
+}
+
+/// The C squares whose corner holds a disc of `m`.
+#[inline(always)]
+fn edge_adjacent_to_corners<const N: usize>(m: u64) -> u64 {
+    let c = m & Masks::<N>::CORNERS;
+    let n = N as u32;
+    // Each corner's edge neighbours, one column and one row inward; out-of-board bits are masked
+    // by the C-square mask.
+    ((c << 1) | (c >> 1) | (c << n) | (c >> n)) & Masks::<N>::EDGE_NEIGHBOURS_OF_CORNERS_MASK
 }
 
 const fn neighbour_table(n: usize) -> [u64; 64] {
@@ -180,7 +207,7 @@ fn adjacent<const N: usize>(m: u64) -> u64 {
 
 /// A move with its flips and sort key.
 #[derive(Clone, Copy, Default)]
-struct Move {
+pub(crate) struct Move {
     sq: u32,
     flips: u64,
     key: i32,
@@ -363,7 +390,21 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     /// The legal moves of `p` with their flips, sorted best first: the table's move, then
     /// fastest-first.
     #[inline]
-    fn sorted_moves(&self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
+    ///
+    /// With `etc` set to alpha (deep nodes), each child is looked up in the table first: a child
+    /// bounded low enough for the opponent settles the node at once (`Err(score)`, enhanced
+    /// transposition cutoff), and a child already proven no better than alpha is left out, its
+    /// bound kept in `skipped` for the fail-soft result.
+    pub(crate) fn sorted_moves(
+        &self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        tt_move: u8,
+        list: &mut [Move; 64],
+        etc: Option<i32>,
+        skipped: &mut i32,
+    ) -> Result<usize, i32> {
         let corners = Masks::<N>::CORNERS;
         let mut count = 0;
         let mut rest = moves;
@@ -374,16 +415,35 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             let x = 1u64 << sq;
             rest &= rest - 1;
             let f = flips::<N>(p, o, sq);
+            if let Some(alpha) = etc {
+                if let Some(e) = self.table.probe(hash(o ^ f, p ^ f ^ x)) {
+                    if -(e.upper as i32) > alpha {
+                        return Err(-(e.upper as i32));
+                    }
+                    if -(e.lower as i32) <= alpha {
+                        *skipped = (*skipped).max(-(e.lower as i32));
+                        continue;
+                    }
+                }
+            }
             let key = if sq == tt_move as u32 {
                 i32::MAX
             } else {
                 let (np, no) = (o ^ f, p ^ f ^ x);
-                let replies = legal_moves::<N>(np, no);
-                let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
-                let potential = (adjacent::<N>(no) & empty & !x).count_ones() as i32;
-                let parity = (x & odd != 0) as i32;
-                let corner = (x & corners != 0) as i32;
-                -(mobility << 12) - (potential << 4) + (parity << 2) + (corner << 3)
+                if np == 0 {
+                    // A wipe-out: nothing can beat it.
+                    i32::MAX - 1
+                } else {
+                    let replies = legal_moves::<N>(np, no);
+                    let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
+                    let potential = (adjacent::<N>(no) & empty & !x).count_ones() as i32;
+                    let anchored = (((Masks::<N>::EDGE_NEIGHBOURS_OF_CORNERS_MASK & edge_adjacent_to_corners::<N>(no))
+                        | corners)
+                        & no)
+                        .count_ones() as i32;
+                    let parity = (x & odd != 0) as i32;
+                    -(mobility << 15) + (anchored << 11) - (potential << 5) + (parity << 3)
+                }
             };
             list[count] = Move { sq, flips: f, key };
             count += 1;
@@ -398,7 +458,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             }
             list[j] = m;
         }
-        count
+        Ok(count)
     }
 
     /// The null-window search: is the score above `alpha`? (`beta = alpha + 1`.) `n` empties.
@@ -436,8 +496,12 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             tt_move = e.best;
         }
         let mut list = [Move::default(); 64];
-        let count = self.sorted_moves(p, o, moves, tt_move, &mut list);
         let mut best = -Self::MAX - 1;
+        let etc = if n >= ETC_MIN { Some(alpha) } else { None };
+        let count = match self.sorted_moves(p, o, moves, tt_move, &mut list, etc, &mut best) {
+            Ok(count) => count,
+            Err(cut) => return cut,
+        };
         let mut best_move = NO_MOVE;
         for m in &list[..count] {
             let v = -self.nws(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), -alpha - 1, n - 1);
@@ -491,8 +555,8 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         }
         let alpha0 = alpha;
         let mut list = [Move::default(); 64];
-        let count = self.sorted_moves(p, o, moves, tt_move, &mut list);
         let mut best = -Self::MAX - 1;
+        let count = self.sorted_moves(p, o, moves, tt_move, &mut list, None, &mut best).unwrap_or_default();
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
@@ -547,8 +611,10 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 }
 
-/// The exact score of (`p`, `o`) searched by `threads` threads sharing the table. (One thread:
-/// the plain principal-variation search.)
+/// Empties above which principal-variation nodes are split between threads.
+const SPLIT_MIN: u32 = 12;
+
+/// The exact score of (`p`, `o`) searched by `threads` threads sharing the table.
 pub fn parallel_exact<const N: usize, const D: bool>(
     table: &Table,
     control: &Control,
@@ -556,9 +622,136 @@ pub fn parallel_exact<const N: usize, const D: bool>(
     o: u64,
     threads: usize,
 ) -> i32 {
-    let _ = threads;
+    let n = (!(p | o) & full_mask(N)).count_ones();
+    let max = Searcher::<N, D>::MAX;
+    if threads <= 1 || n <= SPLIT_MIN {
+        let mut searcher = Searcher::<N, D>::new(table, control);
+        let v = searcher.exact(p, o);
+        searcher.flush_nodes();
+        return v;
+    }
+    parallel_pvs::<N, D>(table, control, p, o, -max, max, n, threads)
+}
+
+/// The principal-variation search with the siblings of the first move shared among `threads`
+/// threads (young brothers wait: the first child is searched, in parallel itself, before the
+/// others start). Same contract as [`Searcher::pvs`].
+#[allow(clippy::too_many_arguments)]
+fn parallel_pvs<const N: usize, const D: bool>(
+    table: &Table,
+    control: &Control,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    n: u32,
+    threads: usize,
+) -> i32 {
     let mut searcher = Searcher::<N, D>::new(table, control);
-    let v = searcher.exact(p, o);
+    if n <= SPLIT_MIN {
+        let v = searcher.pvs(p, o, alpha, beta, n);
+        searcher.flush_nodes();
+        return v;
+    }
+    searcher.nodes += 1;
+    let moves = legal_moves::<N>(p, o);
+    if moves == 0 {
+        searcher.flush_nodes();
+        if legal_moves::<N>(o, p) == 0 {
+            return Searcher::<N, D>::final_score(p, o);
+        }
+        return -parallel_pvs::<N, D>(table, control, o, p, -beta, -alpha, n, threads);
+    }
+    let h = hash(p, o);
+    let mut tt_move = NO_MOVE;
+    if let Some(e) = table.probe(h) {
+        let (lower, upper) = (e.lower as i32, e.upper as i32);
+        if lower >= beta || lower == upper || upper <= alpha {
+            searcher.flush_nodes();
+            return if lower >= beta || lower == upper { lower } else { upper };
+        }
+        tt_move = e.best;
+    }
+    let mut list = [Move::default(); 64];
+    let mut unused = 0;
+    let count = searcher.sorted_moves(p, o, moves, tt_move, &mut list, None, &mut unused).unwrap_or_default();
     searcher.flush_nodes();
-    v
+    let list = &list[..count];
+    let first = list[0];
+    let v = -parallel_pvs::<N, D>(
+        table,
+        control,
+        o ^ first.flips,
+        p ^ first.flips ^ (1 << first.sq),
+        -beta,
+        -alpha,
+        n - 1,
+        threads,
+    );
+    if control.halt.load(Ordering::Relaxed) {
+        return 0;
+    }
+    // (alpha, best, best move), shared by the threads searching the siblings.
+    let state = Mutex::new((alpha.max(v), v, first.sq as u8));
+    if v < beta && count > 1 {
+        let next = AtomicU64::new(1);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    let mut s = Searcher::<N, D>::new(table, control);
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
+                        let a = state.lock().unwrap_or_else(|e| e.into_inner()).0;
+                        if i >= count || a >= beta || s.stopped {
+                            break;
+                        }
+                        let m = list[i];
+                        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                        let mut a = a;
+                        let mut v = -s.nws(np, no, -a - 1, n - 1);
+                        // Above the alpha it was tested against: settle it against the alpha of
+                        // now, which other threads may have raised meanwhile.
+                        while v > a && !s.stopped {
+                            let a_now = state.lock().unwrap_or_else(|e| e.into_inner()).0;
+                            if a_now >= beta {
+                                break;
+                            }
+                            if v > a_now {
+                                v = -s.pvs(np, no, -beta, -a_now, n - 1);
+                                break;
+                            }
+                            a = a_now;
+                            v = -s.nws(np, no, -a - 1, n - 1);
+                        }
+                        if s.stopped {
+                            break;
+                        }
+                        let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
+                        if v > st.1 {
+                            st.1 = v;
+                            st.2 = m.sq as u8;
+                        }
+                        if v > st.0 {
+                            st.0 = v;
+                        }
+                    }
+                    s.flush_nodes();
+                });
+            }
+        });
+    }
+    if control.halt.load(Ordering::Relaxed) {
+        return 0;
+    }
+    let (_, best, best_move) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let max = Searcher::<N, D>::MAX as i8;
+    let (lower, upper) = if best >= beta {
+        (best as i8, max)
+    } else if best <= alpha {
+        (-max, best as i8)
+    } else {
+        (best as i8, best as i8)
+    };
+    table.store(h, lower, upper, best_move, n as u8);
+    best
 }
