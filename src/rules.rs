@@ -381,8 +381,8 @@ mod tests {
         (0..count)
             .map(|_| {
                 let occupied = rng.next() | rng.next() & rng.next(); // ~5/8 of the squares
-                let occupied = if rng.next() % 4 == 0 { occupied | rng.next() } else { occupied };
-                let mine = if rng.next() % 3 == 0 { rng.next() & rng.next() } else { rng.next() };
+                let occupied = if rng.next().is_multiple_of(4) { occupied | rng.next() } else { occupied };
+                let mine = if rng.next().is_multiple_of(3) { rng.next() & rng.next() } else { rng.next() };
                 let p = occupied & mine & full_mask(N);
                 let o = occupied & !mine & full_mask(N);
                 (p, o)
