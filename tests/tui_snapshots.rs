@@ -1,0 +1,310 @@
+//! Whole screens at 80x24 and 120x40 (insta snapshots of a `TestBackend`), and widget tests
+//! against a `Buffer`. Solver results are injected as messages, so every screen is deterministic.
+
+use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::tui::app::{BoardGeometry, Config, Model, Msg, update};
+use othello_explorer::tui::keys::{self, BINDINGS};
+use othello_explorer::tui::theme::Theme;
+use othello_explorer::tui::view;
+use othello_explorer::tui::widgets::board::{BoardWidget, Zoom};
+use othello_explorer::tui::widgets::help;
+use othello_explorer::tui::worker::{EventKind, SolverEvent};
+use othello_explorer::{Position, Size, Square, transcript};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
+use std::time::{Duration, Instant};
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn model_at(size: Size, moves: &str, color: bool) -> Model {
+    let start = Position::start(size);
+    let line = transcript::play(&start, moves).unwrap();
+    let mut m = Model::new(start, &line.moves, Config { color, ..Config::default() }, Instant::now());
+    m.init();
+    m
+}
+
+/// Feeds the model what the solver proves for the position it asked about, with fixed counts.
+fn solve_current(m: &mut Model) {
+    let Some(job) = m.job.clone() else { return };
+    let mut solver = Solver::new(SolverOptions { hash_mb: 16, ..SolverOptions::default() });
+    let mut children = Vec::new();
+    solver.score_children(&job.position, &Limits::default(), &mut |c| children.push(c)).unwrap();
+    let pv = solver.principal_variation(&job.position, &Limits::default()).unwrap();
+    let ev = |kind| Msg::Solver(SolverEvent { job: job.id, position: job.position, kind });
+    for c in children {
+        update(m, ev(EventKind::Child(c)));
+    }
+    let elapsed = Duration::from_millis(4);
+    update(m, ev(EventKind::ChildrenDone { nodes: 2_000, elapsed }));
+    update(m, ev(EventKind::Pv { moves: pv, nodes: 2_500, elapsed }));
+}
+
+fn screen(m: &mut Model, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut hits = None;
+    terminal.draw(|f| hits = Some(view::view(m, f))).unwrap();
+    m.hits = hits.unwrap();
+    terminal.backend().to_string()
+}
+
+fn both_sizes(name: &str, m: &mut Model) {
+    insta::assert_snapshot!(format!("{name}_80x24"), screen(m, 80, 24));
+    insta::assert_snapshot!(format!("{name}_120x40"), screen(m, 120, 40));
+}
+
+#[test]
+fn start_8x8() {
+    let mut m = model_at(Size::Eight, "", true);
+    both_sizes("start_8x8", &mut m);
+}
+
+#[test]
+fn four_by_four_with_every_score() {
+    let mut m = model_at(Size::Four, "", true);
+    solve_current(&mut m);
+    // Every child of the 4x4 start loses by 10 for black under the standard rule.
+    let p = m.position();
+    for s in p.legal_moves() {
+        assert_eq!(m.child_score(s).unwrap().value, -10);
+    }
+    both_sizes("four_by_four_scores", &mut m);
+}
+
+#[test]
+fn a_move_selected_with_its_flips() {
+    let mut m = model_at(Size::Eight, "f5d6c3d3c4", true);
+    // f4 flips three discs for white here... whichever it flips, the screen shows it.
+    m.cursor = sq("f4");
+    assert!(m.selected().is_some());
+    both_sizes("move_selected", &mut m);
+    update(&mut m, Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)));
+    for _ in 0..4 {
+        update(&mut m, Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)));
+    }
+    assert_eq!(m.overlay.map(|o| o.name()), Some("flips"));
+    insta::assert_snapshot!("flips_mask_drawn_120x40", screen(&mut m, 120, 40));
+}
+
+#[test]
+fn help_open() {
+    let mut m = model_at(Size::Eight, "", true);
+    update(&mut m, key(KeyCode::Char('?')));
+    both_sizes("help_open", &mut m);
+}
+
+/// A 4x4 transcript reaching a forced pass, found by a plain depth-first walk.
+fn pass_line() -> String {
+    fn walk(p: Position, moves: &mut Vec<Square>) -> bool {
+        if p.must_pass() {
+            return true;
+        }
+        for s in p.legal_moves().reading_order() {
+            moves.push(s);
+            if walk(p.play(s).unwrap(), moves) {
+                return true;
+            }
+            moves.pop();
+        }
+        false
+    }
+    let mut moves = Vec::new();
+    assert!(walk(Position::start(Size::Four), &mut moves));
+    transcript::format(&moves)
+}
+
+#[test]
+fn a_pass() {
+    let mut m = model_at(Size::Four, &pass_line(), true);
+    solve_current(&mut m);
+    assert!(m.position().must_pass());
+    both_sizes("pass", &mut m);
+}
+
+#[test]
+fn game_over() {
+    let mut m = model_at(Size::Four, "", true);
+    for _ in 0..20 {
+        solve_current(&mut m);
+        if m.position().is_game_over() {
+            break;
+        }
+        update(&mut m, key(KeyCode::Char('b')));
+    }
+    assert!(m.position().is_game_over());
+    both_sizes("game_over", &mut m);
+}
+
+#[test]
+fn bad_command_in_the_status_line() {
+    let mut m = model_at(Size::Eight, "f5", true);
+    for c in ":moves f5f5".chars() {
+        update(&mut m, key(KeyCode::Char(c)));
+    }
+    insta::assert_snapshot!("command_line_open_80x24", screen(&mut m, 80, 24));
+    update(&mut m, key(KeyCode::Enter));
+    insta::assert_snapshot!("bad_command_80x24", screen(&mut m, 80, 24));
+}
+
+#[test]
+fn too_small() {
+    let mut m = model_at(Size::Eight, "", true);
+    insta::assert_snapshot!("too_small_60x20", screen(&mut m, 60, 20));
+    insta::assert_snapshot!("too_small_79x24", screen(&mut m, 79, 24));
+    // Even absurd sizes draw without a panic.
+    for (w, h) in [(0, 0), (1, 1), (80, 1), (1, 40), (80, 23)] {
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        view::draw(&m, area, &mut buf);
+    }
+}
+
+// Widget tests against a Buffer.
+
+fn draw_board(m: &Model, zoom: Zoom, color: bool) -> (Buffer, BoardGeometry) {
+    let area = Rect::new(0, 0, 40, 20);
+    let mut buf = Buffer::empty(area);
+    let geometry = BoardWidget { model: m, theme: Theme::new(color), zoom }.render(area, &mut buf).unwrap();
+    (buf, geometry)
+}
+
+fn cell_text(buf: &Buffer, g: &BoardGeometry, s: Square) -> String {
+    let x = g.squares.x + s.col() as u16 * g.cell_width;
+    let y = g.squares.y + s.row() as u16 * g.cell_height;
+    (0..g.cell_width).map(|dx| buf[(x + dx, y)].symbol().to_string()).collect()
+}
+
+#[test]
+fn board_widget_draws_discs_moves_and_scores() {
+    let mut m = model_at(Size::Four, "", true);
+    let (buf, g) = draw_board(&m, Zoom::Compact, true);
+    assert_eq!((g.cell_width, g.cell_height), (2, 1));
+    // White on b2 and c3, black on c2 and b3; the four legal moves unproven.
+    assert_eq!(cell_text(&buf, &g, sq("c3")), "○ ");
+    assert_eq!(cell_text(&buf, &g, sq("c2")), "● ");
+    assert_eq!(cell_text(&buf, &g, sq("b3")), "● ");
+    for s in ["b1", "a2", "d3", "c4"] {
+        assert_eq!(cell_text(&buf, &g, sq(s)), "? ", "{s}");
+    }
+    assert_eq!(cell_text(&buf, &g, sq("a1")), "· ");
+    // The cursor (on b1, the first legal move) is reversed; b2, which b1 flips, is marked.
+    assert_eq!(m.cursor, sq("b1"));
+    assert!(buf[(g.squares.x + 2, g.squares.y)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(cell_text(&buf, &g, sq("b2")), "○x");
+    m.cursor = sq("c4");
+    let (buf, g) = draw_board(&m, Zoom::Compact, true);
+    assert_eq!(cell_text(&buf, &g, sq("c3")), "○x");
+    // Scores once proven: signed in the large board, digits (underlined: a loss) in the compact one.
+    solve_current(&mut m);
+    let (buf, g) = draw_board(&m, Zoom::Large, true);
+    assert_eq!(cell_text(&buf, &g, sq("a2")), "-10 ");
+    let (buf, g) = draw_board(&m, Zoom::Compact, true);
+    assert_eq!(cell_text(&buf, &g, sq("a2")), "10");
+    let a2 = (g.squares.x, g.squares.y + 1);
+    assert!(buf[a2].modifier.contains(Modifier::UNDERLINED));
+}
+
+#[test]
+fn hit_testing_uses_the_rects_of_the_last_render() {
+    for (size, w, h) in [(Size::Eight, 80, 24), (Size::Eight, 120, 40), (Size::Four, 80, 24), (Size::Six, 100, 30)] {
+        let mut m = model_at(size, "", true);
+        screen(&mut m, w, h);
+        let g = m.hits.board.expect("the board was drawn");
+        for s in Square::all(size) {
+            for dx in 0..g.cell_width {
+                for dy in 0..g.cell_height {
+                    let x = g.squares.x + s.col() as u16 * g.cell_width + dx;
+                    let y = g.squares.y + s.row() as u16 * g.cell_height + dy;
+                    assert_eq!(g.square_at(size, x, y), Some(s));
+                }
+            }
+        }
+        assert_eq!(g.square_at(size, g.squares.x.saturating_sub(1), g.squares.y), None);
+        assert_eq!(g.square_at(size, g.squares.right(), g.squares.y), None);
+    }
+}
+
+fn click(x: u16, y: u16) -> Msg {
+    Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    })
+}
+
+#[test]
+fn clicking_a_legal_square_plays_it_and_clicking_history_goes_back() {
+    let mut m = model_at(Size::Eight, "", true);
+    screen(&mut m, 120, 40);
+    let g = m.hits.board.unwrap();
+    let f5 = sq("f5");
+    update(&mut m, click(g.squares.x + 5 * g.cell_width + 1, g.squares.y + 4 * g.cell_height));
+    assert_eq!(m.position(), Position::start(Size::Eight).play(f5).unwrap());
+    // A click on an empty non-legal square only moves the cursor.
+    screen(&mut m, 120, 40);
+    let g = m.hits.board.unwrap();
+    update(&mut m, click(g.squares.x, g.squares.y));
+    assert_eq!(m.cursor, sq("a1"));
+    assert_eq!(m.tree.depth(m.tree.current()), 1);
+    // The history entry "start" takes the tree back to the root.
+    screen(&mut m, 120, 40);
+    let (rect, _) = m.hits.history.iter().find(|(_, id)| *id == m.tree.root()).copied().unwrap();
+    update(&mut m, click(rect.x, rect.y));
+    assert_eq!(m.position(), Position::start(Size::Eight));
+    // A row of the children table plays its move.
+    screen(&mut m, 80, 24);
+    let (rect, edge) = m.hits.children[1];
+    update(&mut m, click(rect.x + 1, rect.y));
+    assert_eq!(m.tree.edge(m.tree.current()), Some(edge));
+}
+
+#[test]
+fn without_colour_only_modifiers_are_drawn() {
+    let mut m = model_at(Size::Four, "", false);
+    solve_current(&mut m);
+    let area = Rect::new(0, 0, 120, 40);
+    let mut buf = Buffer::empty(area);
+    view::draw(&m, area, &mut buf);
+    for y in 0..40 {
+        for x in 0..120 {
+            let c = &buf[(x, y)];
+            assert_eq!((c.fg, c.bg), (Color::Reset, Color::Reset), "colour at {x},{y}");
+        }
+    }
+    // The cursor still shows: reversed.
+    let g = view::draw(&m, area, &mut buf).board.unwrap();
+    let (cx, cy) = (g.squares.x + m.cursor.col() as u16 * 4, g.squares.y + m.cursor.row() as u16 * 2);
+    assert!(buf[(cx, cy)].modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn key_bar_and_help_come_from_the_key_table() {
+    let help: String = help::help_text(Theme::new(false))
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect::<String>() + "\n")
+        .collect();
+    for b in BINDINGS {
+        assert!(help.contains(b.help), "help lacks {:?}", b.action);
+        for k in b.keys {
+            assert!(help.contains(k.name), "help lacks key {}", k.name);
+            let ev = KeyEvent::new(k.code, if k.ctrl { KeyModifiers::CONTROL } else { KeyModifiers::NONE });
+            assert_eq!(keys::action_for(&ev), Some(b.action), "{} dispatches elsewhere", k.name);
+        }
+    }
+    let bar = keys::key_bar(500);
+    assert_eq!(bar.len(), BINDINGS.iter().filter(|b| b.bar.is_some()).count());
+    let narrow = keys::key_bar(80);
+    assert!(!narrow.is_empty() && narrow.len() < bar.len());
+    assert_eq!(narrow[0].1, "help");
+}

@@ -1,0 +1,127 @@
+//! End to end: the real binary in a detached tmux session of a fixed size with `NO_COLOR=1`. It
+//! waits for expected text by polling `capture-pane` (never a fixed sleep), plays moves with
+//! `send-keys`, quits, and checks the terminal came back sane: not in raw mode (`stty -a` shows
+//! `icanon` and `echo`), alternate screen left, mouse reporting off. Skipped with a notice when
+//! tmux is not installed.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    fn display(&self, format: &str) -> String {
+        String::from_utf8_lossy(&self.run(&["display-message", "-p", "-t", "t", format]).stdout).trim().to_string()
+    }
+
+    /// Polls the pane until `pred` holds, failing with the screen after `timeout`.
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn wait_text(&self, text: &str) -> String {
+        self.wait_for(text, |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn tmux_available() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn the_explorer_runs_in_a_real_terminal_and_restores_it() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the end-to-end explorer test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let tmux = Tmux { socket: format!("oe-tui-test-{}", std::process::id()) };
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "sh"]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
+    // The shell marks the start and, after the explorer, prints the terminal modes.
+    tmux.keys(&[&format!("echo BEFORE; NO_COLOR=1 '{bin}' --size 4; echo EXIT=$?; stty -a; echo AFTER"), "Enter"]);
+
+    // 4x4 is solved at once: every child scored, exact.
+    let screen = tmux.wait_text("moves · exact");
+    assert!(screen.contains("othello-explorer · 4x4"), "{screen}");
+    assert!(screen.contains("-10★"), "{screen}");
+    assert_eq!(tmux.display("#{alternate_on}"), "1");
+
+    // Play the best move, then a move chosen with Tab and Enter.
+    tmux.keys(&["b"]);
+    tmux.wait_text("ply 1");
+    tmux.keys(&["Tab", "Enter"]);
+    let screen = tmux.wait_text("ply 2");
+    assert!(screen.contains("1."), "{screen}");
+
+    // A wrong command reports in the status line and changes nothing.
+    tmux.keys(&[":", "moves z9", "Enter"]);
+    let screen = tmux.wait_text("✗ moves: move 1 at column 1: bad column 'z'");
+    assert!(screen.contains("ply 2"), "{screen}");
+
+    // Back, help, close help, resize to 80x24 and a too small size.
+    tmux.keys(&["u"]);
+    tmux.wait_text("ply 1");
+    tmux.keys(&["?"]);
+    tmux.wait_text("Esc or ? closes");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("help closed", |s| !s.contains("Esc or ? closes"));
+    let _ = tmux.run(&["resize-window", "-t", "t", "-x", "60", "-y", "20"]);
+    tmux.wait_text("terminal too small");
+    let _ = tmux.run(&["resize-window", "-t", "t", "-x", "80", "-y", "24"]);
+    tmux.wait_for("a redraw at 80x24", |s| s.contains("othello-explorer · 4x4") && !s.contains("too small"));
+
+    // Quit: the shell goes on in a sane terminal.
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the shell after the explorer", |s| s.lines().any(|l| l.trim() == "AFTER"));
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    assert!(screen.lines().any(|l| l.trim() == "BEFORE"), "the main screen is back: {screen}");
+    let words: Vec<&str> = screen.split_whitespace().collect();
+    assert!(words.contains(&"icanon") && !words.contains(&"-icanon"), "raw mode left on: {screen}");
+    assert!(words.contains(&"echo") && !words.contains(&"-echo"), "echo left off: {screen}");
+    assert_eq!(tmux.display("#{alternate_on}"), "0");
+    assert_eq!(tmux.display("#{mouse_any_flag}"), "0");
+    assert_eq!(tmux.display("#{cursor_flag}"), "1");
+}
+
+#[test]
+fn without_a_terminal_the_explorer_says_so_and_exits_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_othello-explorer")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("the explorer needs a terminal"), "{err}");
+}
