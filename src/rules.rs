@@ -10,6 +10,16 @@
 //! - [`flips`]: per direction, the ray from the square; toward the high bits the first
 //!   non-opponent square is found with one addition (the carry runs through the opponent discs),
 //!   toward the low bits with one leading-zero count.
+//! - [`legal_moves_x4`]: four positions at once, one per vector lane.
+//!
+//! Each has a plain `u64` twin ([`legal_moves_scalar`], [`flips_scalar`],
+//! [`legal_moves_x4_scalar`]), always compiled and used where the build enables no vector unit.
+//! With AVX2 (`-C target-cpu=native` on a recent x86-64) [`legal_moves`] runs the four shifts in
+//! the four lanes of one vector ([`legal_moves_avx2`], the Edax/Egaroucid layout); with AVX-512VL
+//! and AVX-512CD [`flips`] does the four rays toward the high bits in one vector and the four
+//! toward the low bits in another, with a vector leading-zero count ([`flips_avx512`]). Unit tests
+//! check every variant against its twin on random positions of every size. `docs/perft-notes.md`
+//! has the measured costs.
 
 use crate::geometry::{self, full_mask, inner_columns};
 
@@ -27,9 +37,10 @@ use crate::geometry::{self, full_mask, inner_columns};
 #[inline(always)]
 pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
     #[cfg(target_feature = "avx2")]
-    if N >= 6 {
-        return legal_moves_avx2::<N>(p, o);
+    {
+        legal_moves_avx2::<N>(p, o)
     }
+    #[cfg(not(target_feature = "avx2"))]
     legal_moves_scalar::<N>(p, o)
 }
 
@@ -47,9 +58,10 @@ pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
 #[inline(always)]
 pub fn flips<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
     #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-    if N >= 6 {
-        return flips_avx512::<N>(p, o, sq);
+    {
+        flips_avx512::<N>(p, o, sq)
     }
+    #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
     flips_scalar::<N>(p, o, sq)
 }
 
