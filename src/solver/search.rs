@@ -322,6 +322,22 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         -self.small(o, p, -beta, -alpha, empties)
     }
 
+    /// The stability cutoff: the opponent's stable discs cap our score; when the cap is no
+    /// better than `alpha`, it is the (upper-bound) result. Tried only when alpha is high enough
+    /// for the opponent's discs to matter.
+    #[inline(always)]
+    fn stability_cutoff(&self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+        // Edax's thresholds: with few empties the cap rarely reaches a low alpha.
+        let threshold = if n < 10 { 2 * n as i32 - 2 } else { 2 * n as i32 };
+        if alpha >= threshold && alpha >= Self::MAX - 2 * o.count_ones() as i32 {
+            let upper = Self::MAX - 2 * super::stability::stable_discs::<N>(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return Some(upper);
+            }
+        }
+        None
+    }
+
     /// The table-free search of the last few empties (`n` of them, at least 1).
     pub fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         let empty = !(p | o) & full_mask(N);
@@ -343,6 +359,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             return self.small(p, o, alpha, beta, &list[..k]);
         }
         self.nodes += 1;
+        if let Some(cut) = self.stability_cutoff(p, o, alpha, n) {
+            return cut;
+        }
         let corners = Masks::<N>::CORNERS;
         let late = Masks::<N>::NEXT_TO_CORNER;
         let mut best = -Self::MAX - 1;
@@ -477,12 +496,8 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             }
             return -self.nws(o, p, -alpha - 1, n);
         }
-        // Stability: the opponent's stable discs cap our score.
-        if alpha >= Self::MAX - 2 * o.count_ones() as i32 {
-            let upper = Self::MAX - 2 * super::stability::stable_discs::<N>(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
+        if let Some(cut) = self.stability_cutoff(p, o, alpha, n) {
+            return cut;
         }
         let h = hash(p, o);
         let mut tt_move = NO_MOVE;
