@@ -15,9 +15,9 @@
 //! Each has a plain `u64` twin ([`legal_moves_scalar`], [`flips_scalar`],
 //! [`legal_moves_x4_scalar`]), always compiled and used where the build enables no vector unit.
 //! With AVX2 (`-C target-cpu=native` on a recent x86-64) [`legal_moves`] runs the four shifts in
-//! the four lanes of one vector ([`legal_moves_avx2`], the Edax/Egaroucid layout); with AVX-512VL
+//! the four lanes of one vector (`legal_moves_avx2`, the Edax/Egaroucid layout); with AVX-512VL
 //! and AVX-512CD [`flips`] does the four rays toward the high bits in one vector and the four
-//! toward the low bits in another, with a vector leading-zero count ([`flips_avx512`]). Unit tests
+//! toward the low bits in another, with a vector leading-zero count (`flips_avx512`). Unit tests
 //! check every variant against its twin on random positions of every size. `docs/perft-notes.md`
 //! has the measured costs.
 
