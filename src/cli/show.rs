@@ -99,15 +99,9 @@ pub fn side_by_side(masks: &[(&str, Bitboard)]) -> String {
     let Some(first) = masks.first() else { return String::new() };
     let size = first.1.size();
     let width = (size.hex_digits() + 2).max(size.n()) + 2;
-    let mut out = String::from("    ");
-    for (name, _) in masks {
-        out.push_str(&format!("{name:<width$}"));
-    }
-    out.push_str("\n    ");
-    for (_, mask) in masks {
-        out.push_str(&format!("{:<width$}", mask.hex()));
-    }
-    out.push('\n');
+    let names: String = masks.iter().map(|(name, _)| format!("{name:<width$}")).collect();
+    let hexes: String = masks.iter().map(|(_, mask)| format!("{:<width$}", mask.hex())).collect();
+    let mut out = format!("    {}\n    {}\n", names.trim_end(), hexes.trim_end());
     let grids: Vec<Vec<String>> = masks.iter().map(|(_, m)| m.binary_rows()).collect();
     for row in 0..size.n() {
         out.push_str(&format!("{:>2}  ", row + 1));
