@@ -1,6 +1,6 @@
 //! The one-line bars (title, status, key bar) and the info panel under the board.
 
-use crate::tui::app::{Mode, Model, SolverState, game_over_text};
+use crate::tui::app::{Mode, Model, SolverState};
 use crate::tui::keys;
 use crate::tui::theme::Theme;
 use crate::{Color, Position};
@@ -105,16 +105,23 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(Span::styled(side_text(&p), t.heading())));
     lines.push(Line::from(format!("● {}  ○ {}  {} empty", p.black().count(), p.white().count(), p.empty_count())));
     if let Some(score) = m.final_score() {
-        lines.push(Line::from(Span::styled(game_over_text(&p, score), t.best())));
+        let verdict = match score.signum() {
+            1 => format!("black wins by {score}"),
+            -1 => format!("white wins by {}", -score),
+            _ => "a draw".to_string(),
+        };
+        lines.push(Line::from(Span::styled(verdict, t.best())));
     } else if let Some(score) = m.best_score() {
         let who = p.to_move();
         lines.push(Line::from(Span::styled(format!("value {score:+} for {who}"), t.exact())));
     }
-    let (state, details, exact) = solver_parts(m);
+    let (state, details, exact) = if p.is_game_over() { (String::new(), Vec::new(), true) } else { solver_parts(m) };
     let style = if exact { t.exact() } else { t.unproven() };
-    lines.push(Line::from(Span::styled(format!("solver {state}"), style)));
+    if !state.is_empty() {
+        lines.push(Line::from(Span::styled(format!("solver {state}"), style)));
+    }
     let joined = details.join(" · ");
-    if joined.chars().count() + 2 <= inner.width as usize {
+    if !joined.is_empty() && joined.chars().count() + 2 <= inner.width as usize {
         lines.push(Line::from(Span::styled(format!("  {joined}"), t.dim())));
     } else if details.len() == 3 {
         lines.push(Line::from(Span::styled(format!("  {} · {}", details[0], details[2]), t.dim())));

@@ -64,7 +64,7 @@ impl ChildrenWidget<'_> {
         buf.set_line(inner.x, inner.y, &header, inner.width);
         if rows.is_empty() {
             let text = match m.final_score() {
-                Some(_) => " game over: no moves",
+                Some(_) => " game over",
                 None => " no moves",
             };
             buf.set_string(inner.x, inner.y + 1, text, t.dim());

@@ -15,7 +15,7 @@ pub fn help_text(t: Theme) -> Vec<Line<'static>> {
     for (section, entries) in keys::help_lines() {
         out.push(Line::from(Span::styled(section.to_string(), t.heading())));
         for (keys, text) in entries {
-            out.push(Line::from(vec![Span::styled(format!("  {keys:<18}"), t.label()), Span::raw(text)]));
+            out.push(Line::from(vec![Span::styled(format!("  {keys:<14}"), t.label()), Span::raw(text)]));
         }
     }
     out.push(Line::from(Span::styled("commands (after :)", t.heading())));
@@ -27,13 +27,13 @@ pub fn help_text(t: Theme) -> Vec<Line<'static>> {
         ("● ○", "black and white discs; · an empty square"),
         ("? ", "a legal move the solver has not proven yet"),
         ("+4 -2", "a move's exact score for the side to move (best: underlined, ★)"),
-        ("12 (compact)", "two-digit score on a small board: underlined and dim if a loss"),
+        ("12 (compact)", "a two-digit score: underlined and dim if a loss"),
         ("* / **", "the last move"),
         ("x / xx", "a disc the move under the cursor flips"),
         ("■", "a square of the mask drawn by o"),
-        ("reversed", "the cursor (board), the current node (history), highlighted bits"),
+        ("reversed", "cursor, current node, bits of the move and flips"),
     ] {
-        out.push(Line::from(vec![Span::styled(format!("  {glyph:<18}"), t.label()), Span::raw(text)]));
+        out.push(Line::from(vec![Span::styled(format!("  {glyph:<14}"), t.label()), Span::raw(text)]));
     }
     out
 }

@@ -36,7 +36,8 @@ impl LineWidget<'_> {
         let pv_text = match (m.pv(), m.best_score(), m.solver_state()) {
             (_, _, SolverState::GameOver) => "game over".to_string(),
             (Some(pv), Some(score), _) => {
-                let moves = if pv.is_empty() { "(pass to the end)".to_string() } else { spaced(pv) };
+                let pass = if m.position().must_pass() { "pass " } else { "" };
+                let moves = format!("{pass}{}", spaced(pv));
                 format!("{moves}  ({score:+})")
             }
             (_, _, SolverState::Solving { .. }) => "solving…".to_string(),
