@@ -8,7 +8,7 @@
 use crate::{Position, Scoring, Square};
 use search::{Control, Searcher};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 use table::Table;
@@ -46,6 +46,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Stop after about this long.
     pub max_time: Option<Duration>,
+    /// If set, kept equal to the nodes this call has searched so far (updated every few thousand
+    /// nodes), so another thread can show progress while the search runs.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// The exact score of one legal move, from the side to move at the parent.
@@ -331,10 +334,10 @@ impl Solver {
             while !searcher.stopped && !pos.is_game_over() {
                 let mut moves = pos.legal_moves().reading_order();
                 let (p, o) = pos.raw();
-                if let Some(e) = table.probe(table::hash(p, o)) {
-                    if let Some(i) = moves.iter().position(|m| m.bit(pos.size()) == e.best as u32) {
-                        moves[..=i].rotate_right(1);
-                    }
+                if let Some(e) = table.probe(table::hash(p, o))
+                    && let Some(i) = moves.iter().position(|m| m.bit(pos.size()) == e.best as u32)
+                {
+                    moves[..=i].rotate_right(1);
                 }
                 let mut found = None;
                 for square in moves {

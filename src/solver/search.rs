@@ -76,6 +76,9 @@ impl Control {
     /// Whether the search must stop now, looking at the flag and the limits.
     fn poll(&self, new_nodes: u64) -> bool {
         let total = self.nodes.fetch_add(new_nodes, Ordering::Relaxed) + new_nodes;
+        if let Some(progress) = &self.limits.progress {
+            progress.store(total, Ordering::Relaxed);
+        }
         if self.halt.load(Ordering::Relaxed) {
             return true;
         }
@@ -313,9 +316,8 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             return best;
         }
         // No move: the opponent plays if it can, else the game is over.
-        let opponent_can = empties
-            .iter()
-            .any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && flips::<N>(o, p, sq) != 0);
+        let opponent_can =
+            empties.iter().any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && flips::<N>(o, p, sq) != 0);
         if !opponent_can {
             return Self::final_score(p, o);
         }
@@ -410,10 +412,10 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     /// fastest-first.
     #[inline]
     ///
-    /// With `etc` set to alpha (deep nodes), each child is looked up in the table first: a child
-    /// bounded low enough for the opponent settles the node at once (`Err(score)`, enhanced
-    /// transposition cutoff), and a child already proven no better than alpha is left out, its
-    /// bound kept in `skipped` for the fail-soft result.
+    /// With `etc` set to alpha and a best score (deep nodes), each child is looked up in the table
+    /// first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
+    /// enhanced transposition cutoff), and a child already proven no better than alpha is left
+    /// out, its bound raising the best score for the fail-soft result.
     pub(crate) fn sorted_moves(
         &self,
         p: u64,
@@ -421,8 +423,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         moves: u64,
         tt_move: u8,
         list: &mut [Move; 64],
-        etc: Option<i32>,
-        skipped: &mut i32,
+        mut etc: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32> {
         let corners = Masks::<N>::CORNERS;
         let mut count = 0;
@@ -434,15 +435,15 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             let x = 1u64 << sq;
             rest &= rest - 1;
             let f = flips::<N>(p, o, sq);
-            if let Some(alpha) = etc {
-                if let Some(e) = self.table.probe(hash(o ^ f, p ^ f ^ x)) {
-                    if -(e.upper as i32) > alpha {
-                        return Err(-(e.upper as i32));
-                    }
-                    if -(e.lower as i32) <= alpha {
-                        *skipped = (*skipped).max(-(e.lower as i32));
-                        continue;
-                    }
+            if let Some((alpha, skipped)) = etc.as_mut()
+                && let Some(e) = self.table.probe(hash(o ^ f, p ^ f ^ x))
+            {
+                if -(e.upper as i32) > *alpha {
+                    return Err(-(e.upper as i32));
+                }
+                if -(e.lower as i32) <= *alpha {
+                    **skipped = (**skipped).max(-(e.lower as i32));
+                    continue;
                 }
             }
             let key = if sq == tt_move as u32 {
@@ -512,8 +513,8 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         }
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let etc = if n >= ETC_MIN { Some(alpha) } else { None };
-        let count = match self.sorted_moves(p, o, moves, tt_move, &mut list, etc, &mut best) {
+        let etc = if n >= ETC_MIN { Some((alpha, &mut best)) } else { None };
+        let count = match self.sorted_moves(p, o, moves, tt_move, &mut list, etc) {
             Ok(count) => count,
             Err(cut) => return cut,
         };
@@ -571,7 +572,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         let alpha0 = alpha;
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let count = self.sorted_moves(p, o, moves, tt_move, &mut list, None, &mut best).unwrap_or_default();
+        let count = self.sorted_moves(p, o, moves, tt_move, &mut list, None).unwrap_or_default();
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
@@ -688,8 +689,7 @@ fn parallel_pvs<const N: usize, const D: bool>(
         tt_move = e.best;
     }
     let mut list = [Move::default(); 64];
-    let mut unused = 0;
-    let count = searcher.sorted_moves(p, o, moves, tt_move, &mut list, None, &mut unused).unwrap_or_default();
+    let count = searcher.sorted_moves(p, o, moves, tt_move, &mut list, None).unwrap_or_default();
     searcher.flush_nodes();
     let list = &list[..count];
     let first = list[0];

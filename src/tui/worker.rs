@@ -7,15 +7,14 @@
 //! *and the position*: the UI files results under the position they belong to and never shows them
 //! anywhere else.
 //!
-//! The solver reports its node count only when a call returns, so the thread searches in time
-//! slices that double (0.1 s, 0.2 s, 0.4 s, …) and sends [`EventKind::Progress`] between them; the
-//! solver's transposition table carries the work of one slice into the next, and doubling bounds
-//! what a restart can cost.
+//! While a search runs, a small ticker thread reads the solver's live node counter
+//! ([`Limits::progress`]) and sends [`EventKind::Progress`] a few times a second, so the screen
+//! shows nodes and nodes per second without interrupting the search.
 
-use crate::solver::{ChildScore, Limits, Solver, SolverOptions, StopReason, Stopped};
+use crate::solver::{ChildScore, Limits, Solver, SolverOptions};
 use crate::{Position, Square};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -75,8 +74,8 @@ pub struct Worker {
     thread: Option<JoinHandle<()>>,
 }
 
-/// The first time slice.
-const FIRST_SLICE: Duration = Duration::from_millis(100);
+/// How often progress is reported while a search runs.
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 impl Worker {
     /// Starts the thread with a solver built from `options`; its reports go to `events`.
@@ -140,43 +139,51 @@ fn run_job(
     let start = Instant::now();
     let first_nodes = solver.total_nodes();
     let nodes = |s: &Solver| s.total_nodes() - first_nodes;
-    let mut slice = FIRST_SLICE;
+    let progress = Arc::new(AtomicU64::new(0));
+    let limits = Limits { stop: Some(stop.clone()), progress: Some(progress.clone()), ..Limits::default() };
+    let done = AtomicBool::new(false);
     let mut gone = false;
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return send(EventKind::Cancelled);
-        }
-        let limits = Limits { stop: Some(stop.clone()), max_time: Some(slice), ..Limits::default() };
+    let outcome = std::thread::scope(|scope| {
+        // The ticker: reports the live node count until the search below returns.
+        scope.spawn(|| {
+            let mut base = 0;
+            loop {
+                let deadline = Instant::now() + PROGRESS_EVERY;
+                while Instant::now() < deadline {
+                    if done.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                // The counter restarts at each solver call; keep the total for the whole job.
+                let now = progress.load(Ordering::Relaxed);
+                let kind = EventKind::Progress { nodes: base.max(now), elapsed: start.elapsed() };
+                base = base.max(now);
+                if events.send(SolverEvent { job, position, kind }).is_err() {
+                    return;
+                }
+            }
+        });
         let result = solver.score_children(&position, &limits, &mut |c| {
             gone |= events.send(SolverEvent { job, position, kind: EventKind::Child(c) }).is_err();
         });
-        if gone {
-            return Err(Disconnected);
-        }
-        match result {
-            Ok(_) => {
-                send(EventKind::ChildrenDone { nodes: nodes(solver), elapsed: start.elapsed() })?;
-                break;
+        let children_nodes = nodes(solver);
+        let pv = match result {
+            Ok(_) if !gone => {
+                let sent = send(EventKind::ChildrenDone { nodes: children_nodes, elapsed: start.elapsed() });
+                gone |= sent.is_err();
+                Some(solver.principal_variation(&position, &limits))
             }
-            Err(Stopped { reason: StopReason::TimeLimit, .. }) => {
-                send(EventKind::Progress { nodes: nodes(solver), elapsed: start.elapsed() })?;
-                slice *= 2;
-            }
-            Err(_) => return send(EventKind::Cancelled),
-        }
+            _ => None,
+        };
+        done.store(true, Ordering::Relaxed);
+        pv
+    });
+    if gone {
+        return Err(Disconnected);
     }
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            return send(EventKind::Cancelled);
-        }
-        let limits = Limits { stop: Some(stop.clone()), max_time: Some(slice), ..Limits::default() };
-        match solver.principal_variation(&position, &limits) {
-            Ok(moves) => return send(EventKind::Pv { moves, nodes: nodes(solver), elapsed: start.elapsed() }),
-            Err(Stopped { reason: StopReason::TimeLimit, .. }) => {
-                send(EventKind::Progress { nodes: nodes(solver), elapsed: start.elapsed() })?;
-                slice *= 2;
-            }
-            Err(_) => return send(EventKind::Cancelled),
-        }
+    match outcome {
+        Some(Ok(moves)) => send(EventKind::Pv { moves, nodes: nodes(solver), elapsed: start.elapsed() }),
+        _ => send(EventKind::Cancelled),
     }
 }
