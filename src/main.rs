@@ -19,8 +19,12 @@ fn main() -> ExitCode {
             // One line naming the problem: clap's first paragraph (which may list the missing
             // arguments on lines of their own), without the usage block and the tip.
             let text = e.render().to_string();
-            let first: Vec<&str> =
-                text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).filter(|l| !l.starts_with("tip:")).collect();
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .filter(|l| !l.starts_with("tip:"))
+                .collect();
             let line = first.join(" ");
             eprintln!("othello-explorer: {}", line.trim_start_matches("error: "));
             return ExitCode::from(2);
