@@ -446,16 +446,32 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
                     continue;
                 }
             }
-            let key = if sq == tt_move as u32 {
-                i32::MAX
-            } else {
-                let (np, no) = (o ^ f, p ^ f ^ x);
-                if np == 0 {
+            list[count] = Move { sq, flips: f, key: 0 };
+            count += 1;
+        }
+        // The opponent's replies after each move, four children at a time.
+        let mut i = 0;
+        while i < count {
+            let mut ps = [0u64; 4];
+            let mut os = [0u64; 4];
+            for k in 0..4 {
+                let m = list[(i + k).min(count - 1)];
+                ps[k] = o ^ m.flips;
+                os[k] = p ^ m.flips ^ (1 << m.sq);
+            }
+            let replies = crate::rules::legal_moves_x4::<N>(ps, os);
+            for k in 0..4.min(count - i) {
+                let m = &mut list[i + k];
+                let x = 1u64 << m.sq;
+                let (np, no) = (ps[k], os[k]);
+                m.key = if m.sq == tt_move as u32 {
+                    i32::MAX
+                } else if np == 0 {
                     // A wipe-out: nothing can beat it.
                     i32::MAX - 1
                 } else {
-                    let replies = legal_moves::<N>(np, no);
-                    let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
+                    let r = replies[k];
+                    let mobility = (r.count_ones() + (r & corners).count_ones()) as i32;
                     let potential = (adjacent::<N>(no) & empty & !x).count_ones() as i32;
                     let anchored = (((Masks::<N>::EDGE_NEIGHBOURS_OF_CORNERS_MASK & edge_adjacent_to_corners::<N>(no))
                         | corners)
@@ -463,10 +479,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
                         .count_ones() as i32;
                     let parity = (x & odd != 0) as i32;
                     -(mobility << 15) + (anchored << 11) - (potential << 5) + (parity << 3)
-                }
-            };
-            list[count] = Move { sq, flips: f, key };
-            count += 1;
+                };
+            }
+            i += 4;
         }
         // Insertion sort: the lists are short.
         for i in 1..count {
