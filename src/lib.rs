@@ -31,6 +31,7 @@
 
 pub mod bitboard;
 pub mod geometry;
+pub mod lab;
 pub mod obf;
 pub mod perft;
 pub mod position;
@@ -39,6 +40,7 @@ pub mod size;
 pub mod solver;
 pub mod square;
 pub mod symmetry;
+pub mod trace;
 pub mod transcript;
 #[cfg(feature = "tui")]
 pub mod tui;

@@ -3,6 +3,7 @@
 
 mod args;
 mod bench;
+mod explain;
 mod explore;
 mod perft;
 mod show;
@@ -72,6 +73,20 @@ pub enum Command {
         positions: Option<String>,
         #[command(flatten)]
         solver: SolverArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Explain a bitboard technique step by step on a position: legal, flips, play, popcount,
+    /// empties, symmetry, or search (the search lab: four ways to solve it, nodes and time).
+    Explain {
+        /// The topic: legal, flips, play, popcount, empties, symmetry or search.
+        topic: String,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// The move for flips and play (default: the first legal move in reading order).
+        #[arg(long = "move", value_name = "SQ")]
+        mv: Option<String>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -148,6 +163,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Solve { position, solver, json }) => solve::run(&position.resolve()?, solver.options(), json),
         Some(Command::Bench { file, positions, solver, json }) => {
             bench::run(&file, positions.as_deref(), solver.options(), json)
+        }
+        Some(Command::Explain { topic, position, mv, json }) => {
+            explain::run(&topic, &position.resolve()?, mv.as_deref(), json)
         }
         None => explore::run(&cli.position.resolve()?, &cli.explore),
     }

@@ -1,0 +1,339 @@
+//! `explain`: the bitboard techniques step by step on a position, as text for a handout or as
+//! JSON. The steps come from [`othello_explorer::trace`]; `search` runs the [`othello_explorer::lab`].
+
+use super::CliError;
+use super::args::Resolved;
+use othello_explorer::lab::{self, LabError, Method, Run};
+use othello_explorer::trace::{self, Step, Topic, Trace, Value};
+use othello_explorer::{Bitboard, Position, Scoring, Square};
+use serde_json::json;
+use std::sync::atomic::AtomicBool;
+
+/// The widest line the text aims for (notes wrap there, grids go side by side up to it).
+const WIDTH: usize = 78;
+
+/// What `explain` was asked about: a traced topic or the search lab.
+enum Subject {
+    Trace(Topic),
+    Search,
+}
+
+fn subject(name: &str) -> Result<Subject, CliError> {
+    if name.trim().eq_ignore_ascii_case("search") {
+        return Ok(Subject::Search);
+    }
+    name.parse::<Topic>().map(Subject::Trace).map_err(|e| CliError::Usage(format!("{e}, search")))
+}
+
+pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, json: bool) -> Result<(), CliError> {
+    let subject = subject(topic)?;
+    let position = resolved.position;
+    let square = match mv {
+        None => None,
+        Some(text) => {
+            let sq: Square = text.parse().map_err(|e| CliError::Usage(format!("--move {text}: {e}")))?;
+            if !sq.is_on(position.size()) {
+                return Err(CliError::Usage(format!("--move {sq}: not a square of the {} board", position.size())));
+            }
+            Some(sq)
+        }
+    };
+    match subject {
+        Subject::Search => {
+            if square.is_some() {
+                return Err(CliError::Usage("--move: the search topic takes no move".into()));
+            }
+            search(&position, json);
+        }
+        Subject::Trace(topic) => {
+            if square.is_some() && !topic.needs_move() {
+                return Err(CliError::Usage(format!("--move: only flips and play take a move, not {topic}")));
+            }
+            let t = trace::trace(topic, &position, square).map_err(|e| CliError::Usage(format!("{topic}: {e}")))?;
+            if json {
+                emit(&format!("{}\n", trace_json(&t)));
+            } else {
+                emit(&trace_text(&t));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A value as JSON: masks and words as hex strings of the board's width, numbers as numbers.
+fn value_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Mask(m) => json!(m.hex()),
+        Value::Word { bits, size, .. } => json!(Bitboard::new(*size, *bits).hex()),
+        Value::Number(n) => json!(n),
+        Value::Position(p) => json!({
+            "board": p.to_string(),
+            "black": p.black().hex(),
+            "white": p.white().hex(),
+            "to_move": p.to_move().name(),
+        }),
+        Value::Key { player, opponent, symmetry } => json!({
+            "player": player.hex(),
+            "opponent": opponent.hex(),
+            "symmetry": symmetry.name(),
+        }),
+    }
+}
+
+/// `{topic, steps: [{name, expression, value}], result}` (plus the position and the move).
+pub fn trace_json(t: &Trace) -> serde_json::Value {
+    let steps: Vec<_> = t
+        .steps
+        .iter()
+        .map(|s| json!({ "name": s.full_name(), "expression": s.expression, "value": value_json(&s.value) }))
+        .collect();
+    json!({
+        "topic": t.topic.name(),
+        "board": t.position.to_string(),
+        "move": t.square.map(|s| s.to_string()),
+        "steps": steps,
+        "result": value_json(&t.result),
+    })
+}
+
+/// Splits `text` into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+fn indent(text: &str, by: &str) -> String {
+    text.lines().map(|l| if l.is_empty() { "\n".to_string() } else { format!("{by}{l}\n") }).collect()
+}
+
+/// The grids of `masks` side by side, as many per row as fit in [`WIDTH`]: each with its name,
+/// its hex value and its N rows of bits, row numbers on the left.
+fn grids(masks: &[(&str, Bitboard)]) -> String {
+    let Some(first) = masks.first() else { return String::new() };
+    let size = first.1.size();
+    let names = masks.iter().map(|(name, _)| name.chars().count()).max().unwrap_or(0);
+    let width = (size.hex_digits() + 2).max(size.n()).max(names) + 2;
+    let per = ((WIDTH - 4) / width).max(1);
+    let mut out = String::new();
+    for (i, chunk) in masks.chunks(per).enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut lines = vec![String::from("    "), String::from("    ")];
+        lines.extend((1..=size.n()).map(|r| format!("{r:>2}  ")));
+        for (name, mask) in chunk {
+            lines[0].push_str(&format!("{name:<width$}"));
+            lines[1].push_str(&format!("{:<width$}", mask.hex()));
+            for (r, row) in mask.binary_rows().iter().enumerate() {
+                lines[2 + r].push_str(&format!("{row:<width$}"));
+            }
+        }
+        for l in lines {
+            out.push_str(l.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+macro_rules! emit_line {
+    ($($t:tt)*) => {
+        emit(&format!("{}\n", format!($($t)*)))
+    };
+}
+
+/// Writes `text` to stdout; a closed pipe (`explain ... | head`) is not an error.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+fn heading(t: &Trace) -> String {
+    let p = &t.position;
+    let mut out = format!("explain {}: {}\n", t.topic.name(), t.topic.title());
+    out.push_str(&format!("{} {}, {} to move", p.size(), p, p.to_move().name()));
+    if let Some(sq) = t.square {
+        out.push_str(&format!(", move {sq}"));
+    }
+    out.push_str("\n\n");
+    out.push_str(&p.diagram());
+    out
+}
+
+fn step_line(s: &Step, name_w: usize, expr_w: usize) -> String {
+    let value = match &s.value {
+        Value::Position(_) | Value::Key { .. } => String::new(),
+        v => v.to_string(),
+    };
+    let line = format!("  {:<name_w$}  {:<expr_w$}  {value}", s.name, s.expression);
+    format!("{}\n", line.trim_end())
+}
+
+/// The text of a trace: a heading and the position, then group by group each step's name,
+/// expression and value, its note, and the grids of the group's masks side by side.
+pub fn trace_text(t: &Trace) -> String {
+    let mut out = heading(t);
+    let name_w = t.steps.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
+    let expr_w = t.steps.iter().map(|s| s.expression.chars().count()).max().unwrap_or(0).min(56);
+    let mut i = 0;
+    while i < t.steps.len() {
+        let group = &t.steps[i].group;
+        let end = t.steps[i..].iter().position(|s| &s.group != group).map_or(t.steps.len(), |k| i + k);
+        let steps = &t.steps[i..end];
+        out.push('\n');
+        if !group.is_empty() {
+            out.push_str(&format!("{group}\n"));
+        }
+        for s in steps {
+            out.push_str(&step_line(s, name_w, expr_w));
+            if let Value::Word { .. } = s.value {
+                out.push_str(&format!("  {:<name_w$}  {}\n", "", s.value.binary_rows().join("")));
+            }
+            for l in wrap(&s.note, WIDTH - 6) {
+                out.push_str(&format!("      {l}\n"));
+            }
+        }
+        let masks: Vec<(&str, Bitboard)> = steps
+            .iter()
+            .filter_map(|s| if let Value::Mask(m) = s.value { Some((s.name.as_str(), m)) } else { None })
+            .collect();
+        if !masks.is_empty() {
+            out.push('\n');
+            out.push_str(&grids(&masks));
+        }
+        for s in steps {
+            match s.value {
+                Value::Position(p) => {
+                    out.push('\n');
+                    out.push_str(&format!("  {p}\n\n"));
+                    out.push_str(&indent(&p.diagram(), "  "));
+                }
+                Value::Key { player, opponent, symmetry } => {
+                    out.push('\n');
+                    out.push_str(&format!("  by {}\n", symmetry.name()));
+                    out.push_str(&grids(&[("player", player), ("opponent", opponent)]));
+                }
+                _ => {}
+            }
+        }
+        i = end;
+    }
+    out.push_str(&format!("\nresult: {}\n", result_text(t)));
+    out
+}
+
+fn result_text(t: &Trace) -> String {
+    match (&t.result, t.topic) {
+        (Value::Mask(m), Topic::Empties) => format!("{m} ({} empty squares visited)", m.count()),
+        (Value::Mask(m), _) => format!("{m} ({})", names(*m)),
+        (Value::Number(n), Topic::Popcount) => format!("{n} black discs"),
+        (Value::Position(p), _) => format!("{p}"),
+        (Value::Key { player, opponent, symmetry }, _) => {
+            format!("({player}, {opponent}), the {} image", symmetry.name())
+        }
+        (v, _) => v.to_string(),
+    }
+}
+
+fn names(m: Bitboard) -> String {
+    let v: Vec<String> = m.reading_order().iter().map(|s| s.to_string()).collect();
+    if v.is_empty() { "none".into() } else { v.join(" ") }
+}
+
+/// Runs the lab and prints one line per method as it finishes (or one JSON object at the end).
+fn search(position: &Position, json: bool) {
+    let stop = AtomicBool::new(false);
+    let scoring = Scoring::Standard;
+    let mut results: Vec<Result<Run, LabError>> = Vec::new();
+    if !json {
+        emit_line!(
+            "explain search: one position solved four ways (scores from the side to move, empties to the winner)"
+        );
+        emit_line!(
+            "{} {}, {} to move, {} empty squares\n",
+            position.size(),
+            position,
+            position.to_move().name(),
+            position.empty_count()
+        );
+        emit_line!("  {:<14} {:<34} {:>6} {:>14} {:>10}", "method", "what", "score", "nodes", "time");
+    }
+    lab::compare(position, scoring, &stop, &mut |r| {
+        if !json {
+            emit_line!("{}", lab_line(&r));
+        }
+        results.push(r);
+    });
+    let scores: Vec<i32> = results.iter().filter_map(|r| r.as_ref().ok().map(|r| r.score)).collect();
+    let agreed = scores.first().copied().filter(|s| scores.iter().all(|x| x == s));
+    if json {
+        let steps: Vec<_> = results
+            .iter()
+            .zip(Method::ALL)
+            .map(|(r, m)| match r {
+                Ok(run) => json!({
+                    "name": m.name(),
+                    "expression": format!("lab::run(Method::{m:?}, &position, Scoring::Standard, &stop)"),
+                    "value": run.score,
+                    "nodes": run.nodes,
+                    "seconds": run.elapsed.as_secs_f64(),
+                }),
+                Err(e) => json!({
+                    "name": m.name(),
+                    "expression": format!("lab::run(Method::{m:?}, &position, Scoring::Standard, &stop)"),
+                    "value": null,
+                    "error": e.to_string(),
+                }),
+            })
+            .collect();
+        emit_line!("{}", json!({ "topic": "search", "board": position.to_string(), "steps": steps, "result": agreed }));
+    } else if let Some(score) = agreed {
+        emit_line!("\nresult: {score:+} for {}; every method that ran agrees", position.to_move().name());
+    }
+}
+
+/// One row of the lab's table.
+pub fn lab_line(r: &Result<Run, LabError>) -> String {
+    match r {
+        Ok(run) => format!(
+            "  {:<14} {:<34} {:>+6} {:>14} {:>8.3} s",
+            run.method.name(),
+            run.method.description(),
+            run.score,
+            thousands(run.nodes),
+            run.elapsed.as_secs_f64()
+        ),
+        Err(e) => {
+            let method = match e {
+                LabError::TooDeep { method, .. } | LabError::Cancelled { method, .. } => *method,
+            };
+            format!("  {:<14} {e}", method.name())
+        }
+    }
+}
+
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

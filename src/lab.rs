@@ -1,0 +1,359 @@
+//! The search lab: the same position solved four ways, to see what each idea of the exact solver
+//! buys, as in the comparison tables of the research on Othello endgame search.
+//!
+//! 1. [`Method::Negamax`]: plain negamax, every move searched to the end of the game.
+//! 2. [`Method::AlphaBeta`]: negamax with alpha-beta cut-offs, moves tried in bit order.
+//! 3. [`Method::FastestFirst`]: alpha-beta with the children sorted by the opponent's mobility,
+//!    fewest replies first ("fastest-first").
+//! 4. [`Method::Solver`]: the full [`crate::solver::Solver`] (transposition table, principal
+//!    variation search, Edax's ordering, stability cut-offs, dedicated last-move solvers).
+//!
+//! The first three are written plainly here, generic over the board side like the engine, on the
+//! engine's own [`crate::rules::legal_moves`] and [`crate::rules::flips`]. Each counts its nodes
+//! (positions visited, passes included) and looks at a stop flag every 4096 nodes. Plain negamax
+//! and unordered alpha-beta grow so fast with the number of empty squares that [`run`] refuses
+//! positions deeper than [`Method::max_empties`] with a clear message instead of running for hours.
+//!
+//! ```
+//! use othello_explorer::lab::{Method, run};
+//! use othello_explorer::{Position, Scoring, Size};
+//! use std::sync::atomic::AtomicBool;
+//!
+//! let start = Position::start(Size::Four);
+//! let stop = AtomicBool::new(false);
+//! let plain = run(Method::Negamax, &start, Scoring::Standard, &stop).unwrap();
+//! let ordered = run(Method::FastestFirst, &start, Scoring::Standard, &stop).unwrap();
+//! assert_eq!((plain.score, ordered.score), (-10, -10));
+//! assert!(ordered.nodes < plain.nodes);
+//! ```
+
+use crate::rules::{final_score, flips, legal_moves};
+use crate::solver::{Limits, Solver, SolverOptions};
+use crate::{Position, Scoring, with_size};
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A way to solve a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// Plain negamax.
+    Negamax,
+    /// Alpha-beta, moves in bit order.
+    AlphaBeta,
+    /// Alpha-beta, fewest opponent replies first.
+    FastestFirst,
+    /// The full exact solver.
+    Solver,
+}
+
+impl Method {
+    /// The four, simplest first.
+    pub const ALL: [Method; 4] = [Method::Negamax, Method::AlphaBeta, Method::FastestFirst, Method::Solver];
+
+    /// A short name for tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Negamax => "negamax",
+            Method::AlphaBeta => "alpha-beta",
+            Method::FastestFirst => "fastest-first",
+            Method::Solver => "solver",
+        }
+    }
+
+    /// What it does, in a few words.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Method::Negamax => "every move searched to the end",
+            Method::AlphaBeta => "cut-offs, moves in bit order",
+            Method::FastestFirst => "cut-offs, fewest replies first",
+            Method::Solver => "table, PVS, ordering, stability",
+        }
+    }
+
+    /// The most empty squares it accepts: plain negamax visits about every game to the end, and
+    /// alpha-beta without ordering not many fewer, so deeper positions would take minutes to
+    /// hours. Fastest-first and the solver take any position (and can be cancelled).
+    pub const fn max_empties(self) -> Option<u32> {
+        match self {
+            Method::Negamax => Some(MAX_EMPTIES_NEGAMAX),
+            Method::AlphaBeta => Some(MAX_EMPTIES_ALPHA_BETA),
+            Method::FastestFirst | Method::Solver => None,
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The deepest position plain negamax is run on: 12 empties take a few seconds at worst (the
+/// 4x4 start, about 10 million nodes, takes well under one).
+pub const MAX_EMPTIES_NEGAMAX: u32 = 12;
+/// The deepest position unordered alpha-beta is run on.
+pub const MAX_EMPTIES_ALPHA_BETA: u32 = 16;
+
+/// A finished solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// The method.
+    pub method: Method,
+    /// The exact score from the side to move.
+    pub score: i32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// Why a method gave no score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabError {
+    /// The position has more empty squares than the method accepts.
+    TooDeep {
+        /// The method.
+        method: Method,
+        /// The position's empty squares.
+        empties: u32,
+        /// The most it accepts.
+        limit: u32,
+    },
+    /// The stop flag was raised.
+    Cancelled {
+        /// The method.
+        method: Method,
+        /// Nodes visited before the stop.
+        nodes: u64,
+    },
+}
+
+impl fmt::Display for LabError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LabError::TooDeep { method, empties, limit } => write!(
+                f,
+                "{method} refuses positions with more than {limit} empty squares (this one has {empties}): it would \
+                 run for minutes or hours"
+            ),
+            LabError::Cancelled { method, nodes } => write!(f, "{method} cancelled after {nodes} nodes"),
+        }
+    }
+}
+
+impl std::error::Error for LabError {}
+
+/// The plain searches, on raw bitboards of an `N x N` board.
+struct Plain<'a, const N: usize> {
+    nodes: u64,
+    stop: &'a AtomicBool,
+    stopped: bool,
+    discs: bool,
+}
+
+impl<const N: usize> Plain<'_, N> {
+    /// Counts a node; `true` when the search must end.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(4096) && self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn end_score(&self, p: u64, o: u64) -> i32 {
+        if self.discs { p.count_ones() as i32 - o.count_ones() as i32 } else { final_score::<N>(p, o) }
+    }
+
+    /// Plain negamax: the best of minus every child's score.
+    fn negamax(&mut self, p: u64, o: u64) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let mut moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return self.end_score(p, o);
+            }
+            return -self.negamax(o, p);
+        }
+        let mut best = i32::MIN;
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let f = flips::<N>(p, o, sq);
+            best = best.max(-self.negamax(o ^ f, p ^ f ^ (1 << sq)));
+        }
+        best
+    }
+
+    /// Fail-soft alpha-beta, moves in bit order (lowest bit first).
+    fn alpha_beta(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let mut moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return self.end_score(p, o);
+            }
+            return -self.alpha_beta(o, p, -beta, -alpha);
+        }
+        let mut best = i32::MIN;
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let f = flips::<N>(p, o, sq);
+            let v = -self.alpha_beta(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Fail-soft alpha-beta, children sorted by the opponent's number of replies, fewest first.
+    fn fastest_first(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        if self.visit() {
+            return 0;
+        }
+        let mut moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return self.end_score(p, o);
+            }
+            return -self.fastest_first(o, p, -beta, -alpha);
+        }
+        // (replies, child's player, child's opponent), at most one per square.
+        let mut children = [(0u32, 0u64, 0u64); 64];
+        let mut count = 0;
+        while moves != 0 {
+            let sq = moves.trailing_zeros();
+            moves &= moves - 1;
+            let f = flips::<N>(p, o, sq);
+            let (cp, co) = (o ^ f, p ^ f ^ (1 << sq));
+            children[count] = (legal_moves::<N>(cp, co).count_ones(), cp, co);
+            count += 1;
+        }
+        let children = &mut children[..count];
+        children.sort_unstable_by_key(|c| c.0);
+        let mut best = i32::MIN;
+        for &(_, cp, co) in children.iter() {
+            let v = -self.fastest_first(cp, co, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// The window wide enough for every score of an `N x N` board.
+const fn bound(n: usize) -> i32 {
+    (n * n) as i32 + 1
+}
+
+fn plain(method: Method, position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64, bool) {
+    let (p, o) = position.raw();
+    let discs = scoring == Scoring::Discs;
+    with_size!(position.size(), N => {
+        let mut s = Plain::<N> { nodes: 0, stop, stopped: false, discs };
+        let b = bound(N);
+        let score = match method {
+            Method::Negamax => s.negamax(p, o),
+            Method::AlphaBeta => s.alpha_beta(p, o, -b, b),
+            _ => s.fastest_first(p, o, -b, b),
+        };
+        (score, s.nodes, s.stopped)
+    })
+}
+
+/// Solves `position` with `method`: the exact score from the side to move (a forced pass
+/// included), under `scoring`. Refuses positions deeper than [`Method::max_empties`]; returns
+/// [`LabError::Cancelled`] soon after `stop` is raised. The solver runs on one thread with a
+/// fresh table (1 to 64 MiB by depth), so its node count compares fairly.
+pub fn run(method: Method, position: &Position, scoring: Scoring, stop: &AtomicBool) -> Result<Run, LabError> {
+    let empties = position.empty_count();
+    if let Some(limit) = method.max_empties()
+        && empties > limit
+    {
+        return Err(LabError::TooDeep { method, empties, limit });
+    }
+    let start = Instant::now();
+    let (score, nodes, stopped) = match method {
+        Method::Solver => solve(position, scoring, stop),
+        _ => plain(method, position, scoring, stop),
+    };
+    if stopped {
+        return Err(LabError::Cancelled { method, nodes });
+    }
+    Ok(Run { method, score, nodes, elapsed: start.elapsed() })
+}
+
+fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64, bool) {
+    if position.is_game_over() {
+        return (position.score(scoring), 1, false);
+    }
+    let (target, passed) = position.after_forced_pass();
+    // A table in proportion to the work: allocating and clearing 64 MiB would cost more than
+    // solving a small position.
+    let hash_mb = match target.empty_count() {
+        0..=16 => 1,
+        17..=24 => 16,
+        _ => 64,
+    };
+    let mut solver = Solver::new(SolverOptions { hash_mb, scoring, threads: 1 });
+    // The solver watches its own flag; a small thread copies ours into it.
+    let flag = Arc::new(AtomicBool::new(false));
+    let done = AtomicBool::new(false);
+    let limits = Limits { stop: Some(flag.clone()), ..Limits::default() };
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        let result = solver.score(&target, &limits);
+        done.store(true, Ordering::Relaxed);
+        match result {
+            Ok((score, _, nodes)) => (if passed { -score } else { score }, nodes, false),
+            Err(e) => (0, e.nodes, true),
+        }
+    })
+}
+
+/// Runs the four methods one after the other on `position`, reporting each result to `report` as
+/// it comes; stops early (every later method reported cancelled) once `stop` is raised.
+pub fn compare(
+    position: &Position,
+    scoring: Scoring,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(Result<Run, LabError>),
+) {
+    for method in Method::ALL {
+        if stop.load(Ordering::Relaxed) {
+            report(Err(LabError::Cancelled { method, nodes: 0 }));
+            continue;
+        }
+        report(run(method, position, scoring, stop));
+    }
+}
