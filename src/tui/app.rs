@@ -6,6 +6,8 @@
 
 use super::command::{self, Command};
 use super::keys::{self, Action};
+use super::lab_worker::LabEvent;
+use super::teach::{LabState, Lesson, Teach, lesson_trace};
 use super::tree::{Edge, NodeId, Tree};
 use super::worker::{EventKind, SolverEvent};
 use crate::solver::ChildScore;
@@ -226,6 +228,11 @@ pub struct Model {
     pub quit: bool,
     /// What the last frame drew where.
     pub hits: Hits,
+    /// The teaching view, while it is open.
+    pub teach: Option<Teach>,
+    /// The search lab's last run, if any.
+    pub lab: Option<LabState>,
+    next_lab_job: u64,
 }
 
 /// An input to [`update`].
@@ -241,6 +248,8 @@ pub enum Msg {
     Tick(Instant),
     /// A solver report.
     Solver(SolverEvent),
+    /// A search-lab result.
+    Lab(LabEvent),
     /// A save finished.
     Saved {
         /// The file.
@@ -269,6 +278,15 @@ pub enum Effect {
     },
     /// Cancel the running search.
     Cancel,
+    /// Cancel any search-lab run and run the lab on this position as job `job`.
+    Lab {
+        /// The job number.
+        job: u64,
+        /// The position.
+        position: Position,
+    },
+    /// Cancel the search lab.
+    CancelLab,
     /// Put this text on the clipboard (OSC 52).
     Yank(String),
     /// Write `contents` to `path`, then send [`Msg::Saved`].
@@ -348,6 +366,9 @@ impl Model {
             config,
             quit: false,
             hits: Hits::default(),
+            teach: None,
+            lab: None,
+            next_lab_job: 1,
         };
         m.fix_cursor();
         m
@@ -454,6 +475,33 @@ impl Model {
             Mask::Empty => p.empty(),
             Mask::Legal => p.legal_moves(),
             Mask::Flips => self.flips(),
+        }
+    }
+
+    /// The mask drawn onto the board: the teaching view's current step when it is open, else
+    /// the overlay chosen with `o`.
+    pub fn board_mask(&self) -> Option<Bitboard> {
+        match self.teach {
+            Some(teach) => match teach.lesson() {
+                Lesson::Trace(topic) => {
+                    let trace = lesson_trace(topic, &self.position(), self.cursor).ok()?;
+                    let step = trace.steps.get(teach.step.min(trace.steps.len().saturating_sub(1)))?;
+                    step.value.mask()
+                }
+                Lesson::Lab => None,
+            },
+            None => self.overlay.map(|mask| self.mask(mask)),
+        }
+    }
+
+    /// The number of steps of the teaching view's current trace (0 on the lab page or when the
+    /// trace cannot be made).
+    pub fn teach_steps(&self) -> usize {
+        match self.teach.map(|t| t.lesson()) {
+            Some(Lesson::Trace(topic)) => {
+                lesson_trace(topic, &self.position(), self.cursor).map_or(0, |t| t.steps.len())
+            }
+            _ => 0,
         }
     }
 
@@ -593,10 +641,39 @@ impl Model {
 
     fn act(&mut self, action: Action, code: KeyCode) -> Vec<Effect> {
         let history = self.focus == Focus::History;
+        // In the teaching view the arrows walk the trace: → ← steps, ↓ ↑ topics.
+        let action = match (self.teach.is_some(), action) {
+            (true, Action::Right) if code == KeyCode::Right => Action::NextStep,
+            (true, Action::Left) if code == KeyCode::Left => Action::PrevStep,
+            (true, Action::Down) if code == KeyCode::Down => Action::NextTopic,
+            (true, Action::Up) if code == KeyCode::Up => return self.topic_by(-1),
+            _ => action,
+        };
         match action {
+            Action::Teach => self.toggle_teach(),
+            Action::NextStep | Action::PrevStep => {
+                if self.teach.is_none() {
+                    self.say("e opens the teaching view");
+                    return Vec::new();
+                }
+                let total = self.teach_steps();
+                let Some(teach) = self.teach.as_mut() else { return Vec::new() };
+                teach.step = teach.step.min(total.saturating_sub(1));
+                if action == Action::NextStep {
+                    teach.step = (teach.step + 1).min(total.saturating_sub(1));
+                } else {
+                    teach.step = teach.step.saturating_sub(1);
+                }
+                Vec::new()
+            }
+            Action::NextTopic => self.topic_by(1),
+            Action::Lab => self.lab_key(),
             Action::ForceQuit => self.quit_now(),
             Action::Quit => {
                 if code == KeyCode::Esc {
+                    if self.teach.is_some() {
+                        return self.toggle_teach();
+                    }
                     if self.overlay.take().is_some() {
                         return Vec::new();
                     }
@@ -708,6 +785,67 @@ impl Model {
                 vec![Effect::Yank(format!("{board}\n{moves}"))]
             }
         }
+    }
+
+    fn toggle_teach(&mut self) -> Vec<Effect> {
+        if self.teach.take().is_some() {
+            self.say("teaching view closed");
+            return self.cancel_lab();
+        }
+        self.teach = Some(Teach::default());
+        self.say("teaching view: → ← steps · ↓ ↑ topics · s search lab · e or Esc leaves");
+        Vec::new()
+    }
+
+    fn topic_by(&mut self, by: isize) -> Vec<Effect> {
+        let Some(teach) = self.teach.as_mut() else {
+            self.say("e opens the teaching view");
+            return Vec::new();
+        };
+        let n = Lesson::ALL.len() as isize;
+        teach.lesson = (teach.lesson as isize + by).rem_euclid(n) as usize;
+        teach.step = 0;
+        Vec::new()
+    }
+
+    fn cancel_lab(&mut self) -> Vec<Effect> {
+        match self.lab.as_mut() {
+            Some(lab) if lab.running => {
+                lab.running = false;
+                vec![Effect::CancelLab]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// `s`: open the lab page; run the lab on the position on screen, or cancel it while it runs.
+    fn lab_key(&mut self) -> Vec<Effect> {
+        let lab_page = Lesson::ALL.iter().position(|&l| l == Lesson::Lab).unwrap_or(0);
+        self.teach = Some(Teach { lesson: lab_page, step: 0 });
+        let position = self.position();
+        if self.lab.as_ref().is_some_and(|l| l.running && l.position == position) {
+            self.say("search lab cancelled");
+            return self.cancel_lab();
+        }
+        let job = self.next_lab_job;
+        self.next_lab_job += 1;
+        self.lab = Some(LabState { job, position, results: Vec::new(), running: true });
+        self.say("search lab running: s again cancels");
+        vec![Effect::Lab { job, position }]
+    }
+
+    fn lab_event(&mut self, ev: LabEvent) -> Vec<Effect> {
+        let Some(lab) = self.lab.as_mut().filter(|l| l.job == ev.job && l.position == ev.position) else {
+            return Vec::new();
+        };
+        if lab.results.len() < crate::lab::Method::ALL.len() {
+            lab.results.push(ev.result);
+        }
+        if lab.results.len() == crate::lab::Method::ALL.len() && lab.running {
+            lab.running = false;
+            self.say("search lab done");
+        }
+        Vec::new()
     }
 
     fn delay(&self) -> f64 {
@@ -985,6 +1123,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Resize(..) => Vec::new(),
         Msg::Tick(now) => model.tick(now),
         Msg::Solver(ev) => model.solver(ev),
+        Msg::Lab(ev) => model.lab_event(ev),
         Msg::Saved { path, result } => {
             match result {
                 Ok(()) => model.say(format!("saved {path}")),

@@ -55,7 +55,21 @@ pub enum Action {
     Yank,
     /// Open or close the help.
     Help,
+    /// Enter or leave the teaching view.
+    Teach,
+    /// Teaching view: the next step of the trace.
+    NextStep,
+    /// Teaching view: the previous step.
+    PrevStep,
+    /// Teaching view: the next topic.
+    NextTopic,
+    /// Teaching view: run the search lab on this position, or cancel it while it runs.
+    Lab,
 }
+
+/// The help section of the teaching view's keys (the key bar shows them while the view is open;
+/// there the arrows walk the trace: → ← steps, ↓ ↑ topics).
+pub const TEACHING: &str = "teaching";
 
 /// A key as the table names it.
 #[derive(Clone, Copy, Debug)]
@@ -192,6 +206,13 @@ pub const BINDINGS: &[Binding] = &[
         section: "game tree",
     },
     Binding {
+        keys: &[c('e', "e")],
+        action: Action::Teach,
+        bar: Some("teach"),
+        help: "open or close the teaching view (bitboard techniques step by step)",
+        section: TEACHING,
+    },
+    Binding {
         keys: &[k(KeyCode::Home, "Home")],
         action: Action::Start,
         bar: None,
@@ -249,6 +270,34 @@ pub const BINDINGS: &[Binding] = &[
         help: "copy board string and moves (OSC 52)",
         section: "general",
     },
+    Binding {
+        keys: &[c('n', "n")],
+        action: Action::NextStep,
+        bar: Some("step"),
+        help: "teaching: next step of the trace (→ too)",
+        section: TEACHING,
+    },
+    Binding {
+        keys: &[c('N', "N")],
+        action: Action::PrevStep,
+        bar: Some("step back"),
+        help: "teaching: previous step (← too)",
+        section: TEACHING,
+    },
+    Binding {
+        keys: &[c('T', "T")],
+        action: Action::NextTopic,
+        bar: Some("topic"),
+        help: "teaching: next topic (↓ too, ↑ goes back): legal … symmetry, search lab",
+        section: TEACHING,
+    },
+    Binding {
+        keys: &[c('s', "s")],
+        action: Action::Lab,
+        bar: Some("search lab"),
+        help: "teaching: run the search lab on this position (again: cancel)",
+        section: TEACHING,
+    },
 ];
 
 impl Key {
@@ -280,9 +329,33 @@ pub fn binding(action: Action) -> Option<&'static Binding> {
 
 /// The key bar's entries that fit in `width` columns: `(keys, label)` pairs in table order.
 pub fn key_bar(width: usize) -> Vec<(String, &'static str)> {
+    bar_of(BINDINGS.iter(), width)
+}
+
+/// The teaching view's key bar: help, quit and the teaching keys, the arrows first.
+pub fn teaching_key_bar(width: usize) -> Vec<(String, &'static str)> {
+    let mut entries: Vec<(String, &'static str)> = vec![("→/←".into(), "step"), ("↓/↑".into(), "topic")];
+    for b in BINDINGS.iter().filter(|b| b.section == TEACHING || matches!(b.action, Action::Help | Action::Quit)) {
+        if let (Some(label), false) =
+            (b.bar, matches!(b.action, Action::NextStep | Action::PrevStep | Action::NextTopic))
+        {
+            entries.push((b.keys.iter().map(|k| k.name).collect::<Vec<_>>().join("/"), label));
+        }
+    }
+    let mut used = 0;
+    entries
+        .into_iter()
+        .take_while(|(k, l)| {
+            used += k.chars().count() + 1 + l.chars().count() + 2;
+            used <= width
+        })
+        .collect()
+}
+
+fn bar_of<'a>(bindings: impl Iterator<Item = &'a Binding>, width: usize) -> Vec<(String, &'static str)> {
     let mut out = Vec::new();
     let mut used = 0;
-    for b in BINDINGS {
+    for b in bindings {
         let Some(label) = b.bar else { continue };
         let keys =
             b.keys.iter().filter(|k| k.name != "Space" && k.name != "Backspace").map(|k| k.name).collect::<Vec<_>>();

@@ -11,6 +11,8 @@ pub mod app;
 pub mod clipboard;
 pub mod command;
 pub mod keys;
+pub mod lab_worker;
+pub mod teach;
 pub mod theme;
 pub mod tree;
 pub mod view;
@@ -20,6 +22,7 @@ pub mod worker;
 use crate::solver::SolverOptions;
 use crate::{Position, Scoring, Square};
 use app::{Config, Effect, Model, Msg, update};
+use lab_worker::{LabEvent, LabWorker};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
@@ -31,6 +34,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 use worker::{SolverEvent, Worker};
+
+/// The background threads: the solver and the search lab.
+struct Workers {
+    solver: Worker,
+    lab: LabWorker,
+    lab_events: Receiver<LabEvent>,
+}
 
 /// How the explorer starts.
 #[derive(Clone, Debug)]
@@ -167,7 +177,9 @@ pub fn run(options: Options) -> Result<(), TuiError> {
     let mut model = Model::new(options.root, &options.moves, config, Instant::now());
     let (tx, events) = channel();
     let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, ..SolverOptions::default() };
-    let mut worker = Worker::spawn(solver, tx)?;
+    let (lab_tx, lab_events) = channel();
+    let mut worker =
+        Workers { solver: Worker::spawn(solver, tx)?, lab: LabWorker::spawn(options.scoring, lab_tx)?, lab_events };
     let _guard = TerminalGuard::enter(options.mouse)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
@@ -182,7 +194,7 @@ type Term = Terminal<CrosstermBackend<io::Stdout>>;
 fn event_loop(
     terminal: &mut Term,
     model: &mut Model,
-    worker: &mut Worker,
+    worker: &mut Workers,
     events: &Receiver<SolverEvent>,
     mut queue: Vec<Msg>,
 ) -> Result<(), TuiError> {
@@ -212,10 +224,14 @@ fn event_loop(
         while let Ok(ev) = events.try_recv() {
             queue.push(Msg::Solver(ev));
         }
+        while let Ok(ev) = worker.lab_events.try_recv() {
+            queue.push(Msg::Lab(ev));
+        }
         while !queue.is_empty() {
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.
-                let visible = !matches!(msg, Msg::Tick(_)) || model.job.is_some() || model.auto.is_some();
+                let lab = model.lab.as_ref().is_some_and(|l| l.running);
+                let visible = !matches!(msg, Msg::Tick(_)) || model.job.is_some() || model.auto.is_some() || lab;
                 dirty |= visible;
                 let effects = update(model, msg);
                 dirty |= !effects.is_empty();
@@ -232,11 +248,13 @@ fn event_loop(
     }
 }
 
-fn perform(effects: Vec<Effect>, worker: &mut Worker, queue: &mut Vec<Msg>) -> Result<(), TuiError> {
+fn perform(effects: Vec<Effect>, worker: &mut Workers, queue: &mut Vec<Msg>) -> Result<(), TuiError> {
     for effect in effects {
         match effect {
-            Effect::Analyse { job, position } => worker.analyse(job, position),
-            Effect::Cancel => worker.cancel(),
+            Effect::Analyse { job, position } => worker.solver.analyse(job, position),
+            Effect::Cancel => worker.solver.cancel(),
+            Effect::Lab { job, position } => worker.lab.run(job, position),
+            Effect::CancelLab => worker.lab.cancel(),
             Effect::Yank(text) => clipboard::copy(&mut io::stdout(), &text)?,
             Effect::Save { path, contents } => {
                 let result = std::fs::write(&path, contents).map_err(|e| e.to_string().to_lowercase());

@@ -17,6 +17,7 @@ use super::widgets::bitboards::{self, BitboardsWidget};
 use super::widgets::board::{BoardWidget, Zoom, board_extent};
 use super::widgets::children::ChildrenWidget;
 use super::widgets::line::LineWidget;
+use super::widgets::teach::TeachWidget;
 use super::widgets::{bars, help};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -101,11 +102,21 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     bars::title(model, t, a.title, buf);
     let geometry = BoardWidget { model, theme: t, zoom: a.zoom }.render(a.board, buf);
     bars::info(model, t, a.info, buf);
-    let children = ChildrenWidget { model, theme: t }.render(a.children, buf);
-    BitboardsWidget { model, theme: t }.render(a.bitboards, buf);
-    let history = LineWidget { model, theme: t }.render(a.line, buf);
+    let (children, history) = if model.teach.is_some() {
+        // The teaching view takes the place of the moves, bitboards and line panels.
+        let right = Rect::new(a.children.x, a.children.y, area.right() - a.children.x, a.children.height);
+        let right = right.intersection(area);
+        TeachWidget { model, theme: t }.render(right, buf);
+        bars::teaching_key_bar(t, a.keys, buf);
+        (Vec::new(), Vec::new())
+    } else {
+        let children = ChildrenWidget { model, theme: t }.render(a.children, buf);
+        BitboardsWidget { model, theme: t }.render(a.bitboards, buf);
+        let history = LineWidget { model, theme: t }.render(a.line, buf);
+        bars::key_bar(t, a.keys, buf);
+        (children, history)
+    };
     bars::status(model, t, a.status, buf);
-    bars::key_bar(t, a.keys, buf);
     if model.mode == Mode::Help {
         help::render(t, model.help_scroll, area, buf);
         return Hits::default();

@@ -141,9 +141,10 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         None => "auto-play off".to_string(),
     };
     lines.push(Line::from(Span::styled(auto, t.dim())));
-    let overlay = match m.overlay {
-        Some(mask) => format!("mask on board: {}", mask.name()),
-        None => "mask on board: off".to_string(),
+    let overlay = match (m.teach, m.overlay) {
+        (Some(_), _) => "mask: the step's".to_string(),
+        (None, Some(mask)) => format!("mask on board: {}", mask.name()),
+        (None, None) => "mask on board: off".to_string(),
     };
     lines.push(Line::from(Span::styled(overlay, t.dim())));
     for (i, line) in lines.iter().enumerate() {
@@ -175,10 +176,19 @@ pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     buf.set_line(area.x, area.y, &line, area.width);
 }
 
-/// The key bar, generated from the key table.
+/// The key bar, generated from the key table (the teaching keys while the teaching view is open).
 pub fn key_bar(t: Theme, area: Rect, buf: &mut Buffer) {
+    key_bar_of(t, keys::key_bar(area.width as usize), area, buf);
+}
+
+/// The teaching view's key bar.
+pub fn teaching_key_bar(t: Theme, area: Rect, buf: &mut Buffer) {
+    key_bar_of(t, keys::teaching_key_bar(area.width as usize), area, buf);
+}
+
+fn key_bar_of(t: Theme, entries: Vec<(String, &'static str)>, area: Rect, buf: &mut Buffer) {
     let mut spans = Vec::new();
-    for (keys, label) in keys::key_bar(area.width as usize) {
+    for (keys, label) in entries {
         spans.push(Span::styled(keys, t.key()));
         spans.push(Span::styled(format!(" {label}  "), t.text()));
     }

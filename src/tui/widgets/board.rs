@@ -112,7 +112,7 @@ impl BoardWidget<'_> {
         let flips = m.flips();
         let best = m.best_moves();
         let last = m.last_move();
-        let overlay = m.overlay.map(|mask| m.mask(mask));
+        let overlay = m.board_mask();
         for sq in Square::all(size) {
             let x = ox + sq.col() as u16 * cw;
             let y = oy + sq.row() as u16 * ch;

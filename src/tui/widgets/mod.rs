@@ -9,3 +9,4 @@ pub mod board;
 pub mod children;
 pub mod help;
 pub mod line;
+pub mod teach;

@@ -1,0 +1,240 @@
+//! The teaching view's panel: the current step of the trace (its group and name, the expression,
+//! the value in hex and as a binary grid, the note) and the steps around it; or the search lab's
+//! table of the four methods with their scores, nodes and times. The board beside it draws the
+//! step's mask.
+
+use crate::lab::{LabError, Method};
+use crate::trace::Value;
+use crate::tui::app::Model;
+use crate::tui::teach::{Lesson, lesson_trace};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::bars::si;
+use crate::{Bitboard, Size};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+/// The teaching panel.
+pub struct TeachWidget<'a> {
+    /// The model drawn.
+    pub model: &'a Model,
+    /// The styles.
+    pub theme: Theme,
+}
+
+/// Splits `text` into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The N rows of a grid of bits, spaced: `0 1 0 0`.
+fn grid(mask: Bitboard) -> Vec<String> {
+    mask.binary_rows().iter().map(|r| r.chars().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")).collect()
+}
+
+fn grids_side_by_side(t: Theme, parts: &[(&str, Bitboard)], lines: &mut Vec<Line<'static>>) {
+    let Some(first) = parts.first() else { return };
+    let n = first.1.size().n();
+    let w = (2 * n - 1).max(first.1.size().hex_digits() + 2) + 2;
+    let mut head = Vec::new();
+    for (name, m) in parts {
+        head.push(Span::styled(format!("{:<w$}", format!("{name} {m}")), t.label()));
+    }
+    if parts.len() > 1 {
+        lines.push(Line::from(head));
+    }
+    let rows: Vec<Vec<String>> = parts.iter().map(|(_, m)| grid(*m)).collect();
+    for r in 0..n {
+        let mut spans = Vec::new();
+        for g in &rows {
+            for (i, c) in g[r].chars().enumerate() {
+                let style = if c == '1' {
+                    t.bit_on()
+                } else if c == '0' {
+                    t.bit_off()
+                } else {
+                    Style::new()
+                };
+                let _ = i;
+                spans.push(Span::styled(c.to_string(), style));
+            }
+            spans.push(Span::raw(" ".repeat(w - g[r].chars().count())));
+        }
+        lines.push(Line::from(spans));
+    }
+}
+
+impl TeachWidget<'_> {
+    /// Draws the panel into `area`.
+    pub fn render(self, area: Rect, buf: &mut Buffer) {
+        let m = self.model;
+        let t = self.theme;
+        let Some(teach) = m.teach else { return };
+        let lesson = teach.lesson();
+        let page = format!("{}/{}", teach.lesson + 1, Lesson::ALL.len());
+        let position = m.position();
+        let mut lines: Vec<Line<'static>> = Vec::new();
+        let title = match lesson {
+            Lesson::Trace(topic) => match lesson_trace(topic, &position, m.cursor) {
+                Ok(trace) => {
+                    let total = trace.steps.len();
+                    let k = teach.step.min(total.saturating_sub(1));
+                    let step = &trace.steps[k];
+                    let inner_w = area.width.saturating_sub(2) as usize;
+                    lines.push(Line::from(Span::styled(topic.title().to_string(), t.heading())));
+                    if let Some(sq) = trace.square {
+                        lines.push(Line::from(Span::styled(
+                            format!("move {sq} (the cursor's, or the first legal)"),
+                            t.dim(),
+                        )));
+                    }
+                    lines.push(Line::from(""));
+                    let where_ = if step.group.is_empty() { String::new() } else { format!("{} · ", step.group) };
+                    lines.push(Line::from(vec![
+                        Span::styled(where_, t.label()),
+                        Span::styled(step.name.clone(), t.heading()),
+                    ]));
+                    for l in wrap(&step.expression, inner_w.max(10)) {
+                        lines.push(Line::from(Span::styled(l, t.exact())));
+                    }
+                    let size = position.size();
+                    match step.value {
+                        Value::Mask(mask) => {
+                            let count = mask.count();
+                            let squares = if count == 1 { "square" } else { "squares" };
+                            lines.push(Line::from(format!("= {mask}  ({count} {squares})")));
+                            grids_side_by_side(t, &[("", mask)], &mut lines);
+                        }
+                        Value::Word { bits, .. } => {
+                            let b = Bitboard::new(size, bits);
+                            lines.push(Line::from(format!("= {b}")));
+                            grids_side_by_side(t, &[("", b)], &mut lines);
+                        }
+                        Value::Number(v) => lines.push(Line::from(Span::styled(format!("= {v}"), t.best()))),
+                        Value::Position(p) => {
+                            lines.push(Line::from(format!("= {p}")));
+                            grids_side_by_side(t, &[("black", p.black()), ("white", p.white())], &mut lines);
+                        }
+                        Value::Key { player, opponent, symmetry } => {
+                            lines.push(Line::from(format!("= the {} image", symmetry.name())));
+                            grids_side_by_side(t, &[("player", player), ("opponent", opponent)], &mut lines);
+                        }
+                    }
+                    for l in wrap(&step.note, inner_w.max(10)) {
+                        lines.push(Line::from(Span::styled(l, t.info())));
+                    }
+                    // The steps around the current one, while there is room.
+                    let room = (area.height as usize).saturating_sub(2 + lines.len() + 1);
+                    if room >= 3 {
+                        lines.push(Line::from(Span::styled("steps", t.label())));
+                        let first = k.saturating_sub(room / 2).min(total.saturating_sub(room - 1));
+                        for (i, s) in trace.steps.iter().enumerate().skip(first).take(room - 1) {
+                            let text = format!("{:>3} {}", i + 1, s.full_name());
+                            let style = if i == k { t.selected() } else { t.dim() };
+                            lines.push(Line::from(Span::styled(text, style)));
+                        }
+                    }
+                    format!(" teach · {} {page} · step {}/{total} ", topic.name(), k + 1)
+                }
+                Err(e) => {
+                    lines.push(Line::from(Span::styled(topic.title().to_string(), t.heading())));
+                    lines.push(Line::from(Span::styled(e.to_string(), t.error())));
+                    format!(" teach · {} {page} ", topic.name())
+                }
+            },
+            Lesson::Lab => {
+                self.lab_lines(&mut lines, position.size(), area.width.saturating_sub(2) as usize);
+                format!(" teach · search lab {page} ")
+            }
+        };
+        let block = Block::default().borders(Borders::ALL).border_style(t.border(true)).title(title);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        for (i, line) in lines.iter().enumerate() {
+            if i as u16 >= inner.height {
+                break;
+            }
+            buf.set_line(inner.x, inner.y + i as u16, line, inner.width);
+        }
+    }
+
+    fn lab_lines(&self, lines: &mut Vec<Line<'static>>, _size: Size, width: usize) {
+        let m = self.model;
+        let t = self.theme;
+        let p = m.position();
+        lines.push(Line::from(Span::styled("one position solved four ways", t.heading())));
+        lines.push(Line::from(Span::styled(
+            format!("{} · {} empty · {} to move", p.size(), p.empty_count(), p.to_move()),
+            t.dim(),
+        )));
+        lines.push(Line::from(""));
+        let lab = m.lab.as_ref().filter(|l| l.position == p);
+        let Some(lab) = lab else {
+            lines.push(Line::from("s runs the search lab on this position:"));
+            for method in Method::ALL {
+                lines.push(Line::from(Span::styled(
+                    format!("  {:<14} {}", method.name(), method.description()),
+                    t.dim(),
+                )));
+            }
+            return;
+        };
+        lines.push(Line::from(Span::styled(
+            format!("{:<14} {:>5} {:>8} {:>9}", "method", "score", "nodes", "time"),
+            t.label(),
+        )));
+        let mut notes = Vec::new();
+        for (i, method) in Method::ALL.iter().enumerate() {
+            let text = match lab.results.get(i) {
+                Some(Ok(run)) => format!(
+                    "{:<14} {:>+5} {:>8} {:>8.3}s",
+                    method.name(),
+                    run.score,
+                    si(run.nodes as f64),
+                    run.elapsed.as_secs_f64()
+                ),
+                Some(Err(e @ LabError::TooDeep { .. })) => {
+                    notes.push(e.to_string());
+                    format!("{:<14} refused", method.name())
+                }
+                Some(Err(LabError::Cancelled { nodes, .. })) => {
+                    format!("{:<14} cancelled after {} nodes", method.name(), si(*nodes as f64))
+                }
+                None if lab.current() == Some(*method) => format!("{:<14} running…", method.name()),
+                None if lab.running => format!("{:<14} waiting", method.name()),
+                None => format!("{:<14} cancelled", method.name()),
+            };
+            lines.push(Line::from(text));
+        }
+        let scores: Vec<i32> = lab.results.iter().filter_map(|r| r.as_ref().ok().map(|r| r.score)).collect();
+        lines.push(Line::from(""));
+        if !lab.running && !scores.is_empty() {
+            let agree = scores.iter().all(|&s| s == scores[0]);
+            let text = if agree { "every method that ran agrees on the score" } else { "the methods disagree!" };
+            lines.push(Line::from(Span::styled(text, if agree { t.best() } else { t.error() })));
+        }
+        for n in notes {
+            for l in wrap(&n, width.max(10)) {
+                lines.push(Line::from(Span::styled(l, t.dim())));
+            }
+        }
+        let hint = if lab.running { "s cancels" } else { "s runs it again" };
+        lines.push(Line::from(Span::styled(hint, t.dim())));
+    }
+}
