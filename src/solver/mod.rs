@@ -23,7 +23,7 @@ pub use stability::stable_discs;
 /// How a [`Solver`] is built.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
-    /// Memory for the transposition table, in MiB (default 256).
+    /// Memory for the transposition table, in MiB (default 256; at least 1).
     pub hash_mb: usize,
     /// How a finished game is scored.
     pub scoring: Scoring,
@@ -314,9 +314,14 @@ impl Solver {
         }
         let best = self
             .table
-            .probe(table::hash(p, o))
+            .probe(table::hash(position.size().n(), p, o))
             .and_then(|e| Square::from_bit(position.size(), e.best as u32))
             .filter(|&sq| position.legal_moves().contains(sq));
+        // Near the end the search skips the table: find a move that keeps the score.
+        let best = match best {
+            Some(sq) => Some(sq),
+            None => self.solve(position, limits)?.best.first().copied(),
+        };
         Ok((score, best, nodes))
     }
 
@@ -334,7 +339,7 @@ impl Solver {
             while !searcher.stopped && !pos.is_game_over() {
                 let mut moves = pos.legal_moves().reading_order();
                 let (p, o) = pos.raw();
-                if let Some(e) = table.probe(table::hash(p, o))
+                if let Some(e) = table.probe(table::hash(pos.size().n(), p, o))
                     && let Some(i) = moves.iter().position(|m| m.bit(pos.size()) == e.best as u32)
                 {
                     moves[..=i].rotate_right(1);
@@ -385,7 +390,7 @@ fn root_order(position: &Position, table: &Table) -> Vec<Square> {
         .map(|sq| {
             let child = position.play(sq).expect("a legal move");
             let (cp, co) = child.raw();
-            let key = match table.probe(table::hash(cp, co)) {
+            let key = match table.probe(table::hash(position.size().n(), cp, co)) {
                 // A known child score: lowest for the opponent first.
                 Some(e) if e.lower == e.upper => e.lower as i32 - 1000,
                 _ => child.legal_moves().count() as i32,

@@ -436,7 +436,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             rest &= rest - 1;
             let f = flips::<N>(p, o, sq);
             if let Some((alpha, skipped)) = etc.as_mut()
-                && let Some(e) = self.table.probe(hash(o ^ f, p ^ f ^ x))
+                && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
             {
                 if -(e.upper as i32) > *alpha {
                     return Err(-(e.upper as i32));
@@ -515,7 +515,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         if let Some(cut) = self.stability_cutoff(p, o, alpha, n) {
             return cut;
         }
-        let h = hash(p, o);
+        let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(h) {
             if e.lower as i32 > alpha {
@@ -572,7 +572,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             }
             return -self.pvs(o, p, -beta, -alpha, n);
         }
-        let h = hash(p, o);
+        let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(h) {
             let (lower, upper) = (e.lower as i32, e.upper as i32);
@@ -693,7 +693,7 @@ fn parallel_pvs<const N: usize, const D: bool>(
         }
         return -parallel_pvs::<N, D>(table, control, o, p, -beta, -alpha, n, threads);
     }
-    let h = hash(p, o);
+    let h = hash(N, p, o);
     let mut tt_move = NO_MOVE;
     if let Some(e) = table.probe(h) {
         let (lower, upper) = (e.lower as i32, e.upper as i32);

@@ -62,17 +62,18 @@ pub struct Table {
     generation: AtomicU64,
 }
 
-/// A 64-bit hash of a position (side to move's discs, opponent's discs).
+/// A 64-bit hash of a position on an `n x n` board (side to move's discs, opponent's discs).
+/// The size is part of the key: the same bits on two boards are two positions.
 #[inline(always)]
-pub fn hash(p: u64, o: u64) -> u64 {
+pub fn hash(n: usize, p: u64, o: u64) -> u64 {
     let a = p.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let b = o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    let h = a ^ b.rotate_left(29);
+    let h = a ^ b.rotate_left(29) ^ (n as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
     (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (h >> 29)
 }
 
 impl Table {
-    /// A table using at most `mb` MiB (at least one bucket); its size is the largest power of two
+    /// A table using at most `mb` MiB (at least 1 MiB, also for `mb = 0`); its size is the largest power of two
     /// of buckets that fits.
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) * 1024 * 1024;
@@ -181,7 +182,7 @@ mod tests {
     #[test]
     fn stores_merges_and_replaces() {
         let t = Table::new(1);
-        let h = hash(0x0240, 0x0420);
+        let h = hash(4, 0x0240, 0x0420);
         assert_eq!(t.probe(h), None);
         t.store(h, -4, 64, 3, 12);
         t.store(h, -64, 2, NO_MOVE, 12);
