@@ -1,6 +1,7 @@
 //! `bench`: solve the positions of an OBF problem file and compare with the listed scores.
 
 use super::CliError;
+use super::outln;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use serde_json::json;
@@ -51,9 +52,15 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
     let mut solver = Solver::new(options.clone());
     let limits = Limits::default();
     if !json {
-        println!(
+        outln!(
             "{:>5}  {:>7}  {:>5}  {:>4}  {:>9}  {:>14}  {:>12}",
-            "#", "empties", "score", "best", "seconds", "nodes", "nodes/s"
+            "#",
+            "empties",
+            "score",
+            "best",
+            "seconds",
+            "nodes",
+            "nodes/s"
         );
     }
     let (mut total_seconds, mut total_nodes, mut mismatches) = (0.0, 0u64, Vec::new());
@@ -84,7 +91,7 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
                 Some(e) if mismatch => format!("  MISMATCH: the file says {e:+}"),
                 _ => String::new(),
             };
-            println!(
+            outln!(
                 "{index:>5}  {:>7}  {score:>+5}  {best_name:>4}  {seconds:>9.3}  {nodes:>14}  {:>12.0}{note}",
                 position.empty_count(),
                 nodes as f64 / seconds.max(1e-9)
@@ -92,12 +99,12 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
         }
     }
     if json {
-        println!(
+        outln!(
             "{}",
             json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches })
         );
     } else {
-        println!(
+        outln!(
             "total  {:>7}  {:>5}  {:>4}  {total_seconds:>9.3}  {total_nodes:>14}  {:>12.0}",
             "",
             "",
@@ -105,7 +112,7 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
             total_nodes as f64 / total_seconds.max(1e-9)
         );
         if !mismatches.is_empty() {
-            println!("mismatches: {mismatches:?}");
+            outln!("mismatches: {mismatches:?}");
         }
     }
     if mismatches.is_empty() {

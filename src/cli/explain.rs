@@ -3,6 +3,7 @@
 
 use super::CliError;
 use super::args::Resolved;
+use super::outln;
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::trace::{self, Step, Topic, Trace, Value};
 use othello_explorer::{Bitboard, Position, Scoring, Square};
@@ -51,9 +52,9 @@ pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, json: bool) -> Re
             }
             let t = trace::trace(topic, &position, square).map_err(|e| CliError::Usage(format!("{topic}: {e}")))?;
             if json {
-                emit(&format!("{}\n", trace_json(&t)));
+                super::write_stdout(&format!("{}\n", trace_json(&t)));
             } else {
-                emit(&trace_text(&t));
+                super::write_stdout(&trace_text(&t));
             }
         }
     }
@@ -147,19 +148,6 @@ fn grids(masks: &[(&str, Bitboard)]) -> String {
         }
     }
     out
-}
-
-macro_rules! emit_line {
-    ($($t:tt)*) => {
-        emit(&format!("{}\n", format!($($t)*)))
-    };
-}
-
-/// Writes `text` to stdout; a closed pipe (`explain ... | head`) is not an error.
-fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 fn heading(t: &Trace) -> String {
@@ -260,21 +248,19 @@ fn search(position: &Position, json: bool) {
     let scoring = Scoring::Standard;
     let mut results: Vec<Result<Run, LabError>> = Vec::new();
     if !json {
-        emit_line!(
-            "explain search: one position solved four ways (scores from the side to move, empties to the winner)"
-        );
-        emit_line!(
+        outln!("explain search: one position solved four ways (scores from the side to move, empties to the winner)");
+        outln!(
             "{} {}, {} to move, {} empty squares\n",
             position.size(),
             position,
             position.to_move().name(),
             position.empty_count()
         );
-        emit_line!("  {:<14} {:<34} {:>6} {:>14} {:>10}", "method", "what", "score", "nodes", "time");
+        outln!("  {:<14} {:<34} {:>6} {:>14} {:>10}", "method", "what", "score", "nodes", "time");
     }
     lab::compare(position, scoring, &stop, &mut |r| {
         if !json {
-            emit_line!("{}", lab_line(&r));
+            outln!("{}", lab_line(&r));
         }
         results.push(r);
     });
@@ -300,9 +286,9 @@ fn search(position: &Position, json: bool) {
                 }),
             })
             .collect();
-        emit_line!("{}", json!({ "topic": "search", "board": position.to_string(), "steps": steps, "result": agreed }));
+        outln!("{}", json!({ "topic": "search", "board": position.to_string(), "steps": steps, "result": agreed }));
     } else if let Some(score) = agreed {
-        emit_line!("\nresult: {score:+} for {}; every method that ran agrees", position.to_move().name());
+        outln!("\nresult: {score:+} for {}; every method that ran agrees", position.to_move().name());
     }
 }
 

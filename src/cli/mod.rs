@@ -130,6 +130,37 @@ impl SolverArgs {
     }
 }
 
+/// Prints like `print!`; when the reader has gone (`show | head`), exits quietly instead of
+/// panicking on the broken pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(&format!($($arg)*))
+    };
+}
+
+/// Prints like `println!`, with [`out!`]'s handling of a closed pipe.
+macro_rules! outln {
+    () => { $crate::cli::write_stdout("\n") };
+    ($($arg:tt)*) => {
+        $crate::cli::write_stdout(&format!("{}\n", format!($($arg)*)))
+    };
+}
+
+pub(crate) use {out, outln};
+
+/// Writes `text` to stdout; a closed pipe ends the program quietly with success.
+pub fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("othello-explorer: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// A failure to report: one line, and the exit code that goes with it.
 #[derive(Debug)]
 pub enum CliError {

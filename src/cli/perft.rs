@@ -2,6 +2,7 @@
 
 use super::CliError;
 use super::args::Resolved;
+use super::outln;
 use othello_explorer::perft::perft;
 use serde_json::json;
 use std::time::Instant;
@@ -9,8 +10,8 @@ use std::time::Instant;
 pub fn run(resolved: &Resolved, depth: u32, json: bool) -> Result<(), CliError> {
     let position = resolved.position;
     if !json {
-        println!("perft from {position} ({})", position.size());
-        println!("{:>5}  {:>15}  {:>10}  {:>14}", "depth", "leaves", "seconds", "leaves/s");
+        outln!("perft from {position} ({})", position.size());
+        outln!("{:>5}  {:>15}  {:>10}  {:>14}", "depth", "leaves", "seconds", "leaves/s");
     }
     let mut results = Vec::new();
     for d in 1..=depth {
@@ -21,11 +22,11 @@ pub fn run(resolved: &Resolved, depth: u32, json: bool) -> Result<(), CliError> 
             results.push(json!({ "depth": d, "leaves": leaves, "seconds": seconds }));
         } else {
             let rate = if seconds > 0.0 { format!("{:.0}", leaves as f64 / seconds) } else { "-".into() };
-            println!("{d:>5}  {leaves:>15}  {seconds:>10.3}  {rate:>14}");
+            outln!("{d:>5}  {leaves:>15}  {seconds:>10.3}  {rate:>14}");
         }
     }
     if json {
-        println!("{}", json!({ "size": position.size().n(), "board": position.to_string(), "results": results }));
+        outln!("{}", json!({ "size": position.size().n(), "board": position.to_string(), "results": results }));
     }
     Ok(())
 }

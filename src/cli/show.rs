@@ -2,15 +2,16 @@
 
 use super::CliError;
 use super::args::Resolved;
+use super::{out, outln};
 use othello_explorer::{Bitboard, Position, Scoring, transcript};
 use serde_json::json;
 
 pub fn run(resolved: &Resolved, json: bool) -> Result<(), CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
     if json {
-        println!("{}", to_json(&position, passed, resolved));
+        outln!("{}", to_json(&position, passed, resolved));
     } else {
-        print!("{}", to_text(&position, passed, resolved));
+        out!("{}", to_text(&position, passed, resolved));
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use super::CliError;
 use super::args::Resolved;
+use super::outln;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Scoring, transcript};
 use serde_json::json;
@@ -40,13 +41,13 @@ pub fn run(resolved: &Resolved, options: SolverOptions, json: bool) -> Result<()
             "nodes": nodes,
             "seconds": seconds,
         });
-        println!("{value}");
+        outln!("{value}");
         return Ok(());
     }
     if passed {
-        println!("{} has no legal move and passes.", position.to_move().opponent().name());
+        outln!("{} has no legal move and passes.", position.to_move().opponent().name());
     }
-    println!(
+    outln!(
         "{} {} ({} empty), {} to move",
         position.size(),
         position,
@@ -54,25 +55,25 @@ pub fn run(resolved: &Resolved, options: SolverOptions, json: bool) -> Result<()
         position.to_move().name()
     );
     if let Some(line) = &resolved.line {
-        println!("moves: {}", transcript::format(&line.moves));
+        outln!("moves: {}", transcript::format(&line.moves));
     }
     let rule = match options.scoring {
         Scoring::Standard => "empties to the winner",
         Scoring::Discs => "discs only",
     };
     if position.is_game_over() {
-        println!("game over: final score {score:+} for {} ({rule})", position.to_move().name());
+        outln!("game over: final score {score:+} for {} ({rule})", position.to_move().name());
     } else {
-        println!("score: {score:+} for {} ({rule})", position.to_move().name());
+        outln!("score: {score:+} for {} ({rule})", position.to_move().name());
         let names: Vec<String> = best.iter().map(|s| s.to_string()).collect();
-        println!("best:  {}", names.join(" "));
-        println!("pv:    {}", transcript::format(&pv));
-        println!("children:");
+        outln!("best:  {}", names.join(" "));
+        outln!("pv:    {}", transcript::format(&pv));
+        outln!("children:");
         for c in &children {
             let mark = if c.score == score { " *" } else { "" };
-            println!("  {}  {:+3}{mark}", c.square, c.score);
+            outln!("  {}  {:+3}{mark}", c.square, c.score);
         }
     }
-    println!("nodes: {nodes}  time: {seconds:.3} s  nodes/s: {nps:.0}");
+    outln!("nodes: {nodes}  time: {seconds:.3} s  nodes/s: {nps:.0}");
     Ok(())
 }
