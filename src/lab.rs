@@ -74,12 +74,14 @@ impl Method {
 
     /// The most empty squares it accepts: plain negamax visits about every game to the end, and
     /// alpha-beta without ordering not many fewer, so deeper positions would take minutes to
-    /// hours. Fastest-first and the solver take any position (and can be cancelled).
+    /// hours; fastest-first without a table grows the same way a few plies later, and past 30
+    /// empties even the full solver takes hours (the 8x8 opening is out of its reach).
     pub const fn max_empties(self) -> Option<u32> {
         match self {
             Method::Negamax => Some(MAX_EMPTIES_NEGAMAX),
             Method::AlphaBeta => Some(MAX_EMPTIES_ALPHA_BETA),
-            Method::FastestFirst | Method::Solver => None,
+            Method::FastestFirst => Some(MAX_EMPTIES_FASTEST_FIRST),
+            Method::Solver => Some(MAX_EMPTIES_SOLVER),
         }
     }
 }
@@ -95,6 +97,10 @@ impl fmt::Display for Method {
 pub const MAX_EMPTIES_NEGAMAX: u32 = 12;
 /// The deepest position unordered alpha-beta is run on.
 pub const MAX_EMPTIES_ALPHA_BETA: u32 = 16;
+/// The deepest position fastest-first alpha-beta (no table) is run on.
+pub const MAX_EMPTIES_FASTEST_FIRST: u32 = 20;
+/// The deepest position the lab hands the full solver.
+pub const MAX_EMPTIES_SOLVER: u32 = 30;
 
 /// A finished solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

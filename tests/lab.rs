@@ -4,7 +4,10 @@
 
 mod reference;
 
-use othello_explorer::lab::{LabError, MAX_EMPTIES_ALPHA_BETA, MAX_EMPTIES_NEGAMAX, Method, compare, run};
+use othello_explorer::lab::{
+    LabError, MAX_EMPTIES_ALPHA_BETA, MAX_EMPTIES_FASTEST_FIRST, MAX_EMPTIES_NEGAMAX, MAX_EMPTIES_SOLVER, Method,
+    compare, run,
+};
 use othello_explorer::{Color, Position, Scoring, Size};
 use reference::{Board, Rng, Side, random_game};
 use std::sync::atomic::AtomicBool;
@@ -83,6 +86,15 @@ fn deep_positions_are_refused_and_a_raised_flag_cancels() {
     assert!(err.to_string().starts_with("negamax refuses positions with more than"), "{err}");
     let err = run(Method::AlphaBeta, &start, Scoring::Standard, &stop).unwrap_err();
     assert!(matches!(err, LabError::TooDeep { limit: MAX_EMPTIES_ALPHA_BETA, .. }));
+    let err = run(Method::FastestFirst, &start, Scoring::Standard, &stop).unwrap_err();
+    assert!(matches!(err, LabError::TooDeep { limit: MAX_EMPTIES_FASTEST_FIRST, .. }));
+    let err = run(Method::Solver, &start, Scoring::Standard, &stop).unwrap_err();
+    assert!(matches!(err, LabError::TooDeep { limit: MAX_EMPTIES_SOLVER, .. }));
+    // FFO #40: 20 empties, within the limits of the last two, which a raised flag stops.
+    let ffo40 =
+        othello_explorer::obf::parse_board("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
+            .unwrap();
+    let start = ffo40;
     let raised = AtomicBool::new(true);
     assert!(matches!(
         run(Method::FastestFirst, &start, Scoring::Standard, &raised),
