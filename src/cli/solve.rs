@@ -11,6 +11,13 @@ use std::time::Instant;
 
 pub fn run(resolved: &Resolved, options: SolverOptions, json: bool) -> Result<(), CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
+    if position.empty_count() > 30 {
+        // Not an error (it may finish, and a script may mean it), but a person should know.
+        eprintln!(
+            "othello-explorer: note: {} empty squares: an exact solve this deep may run for hours (Ctrl-C stops it)",
+            position.empty_count()
+        );
+    }
     let mut solver = Solver::new(options.clone());
     let limits = Limits::default();
     let start = Instant::now();
