@@ -2,20 +2,17 @@
 //! over the square-by-square reference rules; too-deep positions are refused; a raised stop flag
 //! cancels.
 
+mod common;
 mod reference;
 
+use common::to_position;
 use othello_explorer::lab::{
     LabError, MAX_EMPTIES_ALPHA_BETA, MAX_EMPTIES_FASTEST_FIRST, MAX_EMPTIES_NEGAMAX, MAX_EMPTIES_SOLVER, Method,
     compare, run,
 };
-use othello_explorer::{Color, Position, Scoring, Size};
-use reference::{Board, Rng, Side, random_game};
+use othello_explorer::{Position, Scoring, Size};
+use reference::{Board, Rng, random_game};
 use std::sync::atomic::AtomicBool;
-
-fn to_position(b: &Board) -> Position {
-    let to_move = if b.to_move == Side::Black { Color::Black } else { Color::White };
-    Position::new(Size::from_n(b.n).unwrap(), b.black_bits(), b.white_bits(), to_move).unwrap()
-}
 
 /// Negamax over the reference board: the exact score from the side to move, empties to the
 /// winner.

@@ -3,29 +3,17 @@
 //! arbitrary text never panics. Expected boards and masks come from the reference rules in
 //! `tests/reference` and from the conventions written out here, not from the library.
 
+mod common;
 mod reference;
 
+use common::{any_board, any_size, size_of, to_position};
 use othello_explorer::obf::{self, BoardStringError, ProblemError, parse_board, parse_board_line, parse_problem};
 use othello_explorer::transcript::{self, TranscriptError};
 use othello_explorer::{Bitboard, Color, IllegalMove, ParseSquareError, Position, PositionError, Size, Square};
 use proptest::prelude::*;
-use reference::{Board, Ply, Side, bit_of, hex, name};
+use reference::{Board, Ply, bit_of, hex, name};
 
 // ---- the boundary ----
-
-fn size_of(n: usize) -> Size {
-    match n {
-        4 => Size::Four,
-        6 => Size::Six,
-        8 => Size::Eight,
-        _ => unreachable!("no {n}x{n} board"),
-    }
-}
-
-fn to_position(b: &Board) -> Position {
-    let to_move = if b.to_move == Side::Black { Color::Black } else { Color::White };
-    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), to_move).expect("a well-formed board")
-}
 
 fn sq(name: &str) -> Square {
     name.parse().expect("a square name")
@@ -391,26 +379,6 @@ fn bitboard_display_of_the_start_positions() {
     assert_eq!(Bitboard::full(Size::Six).hex(), "0xfffffffff");
     assert_eq!(format!("{:X}", Bitboard::full(Size::Six)), "FFFFFFFFF");
     assert_eq!(format!("{:x}", Bitboard::new(Size::Four, 0xab)), "00ab");
-}
-
-fn any_size() -> impl Strategy<Value = usize> {
-    prop_oneof![Just(4usize), Just(6), Just(8)]
-}
-
-fn any_board() -> impl Strategy<Value = Board> {
-    any_size().prop_flat_map(|n| {
-        (prop::collection::vec(0u8..3, n * n), any::<bool>()).prop_map(move |(codes, black)| {
-            let cells = codes
-                .into_iter()
-                .map(|c| match c {
-                    1 => Some(Side::Black),
-                    2 => Some(Side::White),
-                    _ => None,
-                })
-                .collect();
-            Board { n, cells, to_move: if black { Side::Black } else { Side::White } }
-        })
-    })
 }
 
 /// Text around board strings and transcripts: their characters, separators, digits, letters

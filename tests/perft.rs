@@ -11,25 +11,13 @@
 //! - 6x6: depth 9, 2,114,912 leaves (depth 10, 14,976,792 leaves, takes the reference ~9 s).
 //! - 8x8: depth 8, 390,216 leaves, and the library to depth 9 against Aart Bik's table.
 
+mod common;
 mod reference;
 
+use common::to_position;
 use othello_explorer::perft::{perft, perft_n};
-use othello_explorer::{Color, Position, Size};
-use reference::{Board, Rng, Side, random_game};
-
-fn size_of(n: usize) -> Size {
-    match n {
-        4 => Size::Four,
-        6 => Size::Six,
-        8 => Size::Eight,
-        _ => unreachable!("no {n}x{n} board"),
-    }
-}
-
-fn to_position(b: &Board) -> Position {
-    let to_move = if b.to_move == Side::Black { Color::Black } else { Color::White };
-    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), to_move).expect("a well-formed board")
-}
+use othello_explorer::{Position, Size};
+use reference::{Board, Rng, random_game};
 
 /// Aart Bik's published perft of 8x8 from the start, depths 1 to 9.
 const BIK_8X8: [u64; 9] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];

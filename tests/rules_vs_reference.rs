@@ -2,33 +2,22 @@
 //! moves, flips, play, pass, game end and scores, on random games and random disc placements of
 //! every size, through [`Position`] and through the raw `rules::*::<N>` kernels.
 
+mod common;
 mod reference;
 
-use othello_explorer::{Color, IllegalMove, Position, Scoring, Size, Square, rules};
+use common::{any_size, size_of, to_position};
+use othello_explorer::{Color, IllegalMove, Position, Scoring, Square, rules};
 use proptest::prelude::*;
 use reference::{Board, Side, mask_of, name};
 use std::collections::HashSet;
 
 // ---- the boundary: reference boards to library values, by board masks and square names ----
 
-fn size_of(n: usize) -> Size {
-    match n {
-        4 => Size::Four,
-        6 => Size::Six,
-        8 => Size::Eight,
-        _ => unreachable!("no {n}x{n} board"),
-    }
-}
-
 fn color(side: Side) -> Color {
     match side {
         Side::Black => Color::Black,
         Side::White => Color::White,
     }
-}
-
-fn to_position(b: &Board) -> Position {
-    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), color(b.to_move)).expect("a well-formed board")
 }
 
 fn square(n: usize, index: usize) -> Square {
@@ -140,10 +129,6 @@ fn check_agrees(b: &Board) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.disc_difference(), b.disc_difference());
     prop_assert_eq!(pos.empty_count() as i32, b.empties());
     Ok(())
-}
-
-fn any_size() -> impl Strategy<Value = usize> {
-    prop_oneof![Just(4usize), Just(6), Just(8)]
 }
 
 /// Plays a game on the `n x n` board choosing move `choices[k] % moves` at ply `k` (the first

@@ -15,12 +15,14 @@
 //! The tests that time the response to a stop take [`CPU`] exclusively, so no other test of this
 //! file competes with them for the cores; that is a bound on responsiveness, not a speed test.
 
+mod common;
 mod reference;
 
+use common::to_position;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::rules::{flips_scalar, legal_moves_scalar};
 use othello_explorer::solver::{ChildScore, Limits, Solver, SolverOptions, StopReason, Stopped};
-use othello_explorer::{Color, Position, Scoring, Size, Square};
+use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use reference::{Board, Rng, Side, name};
@@ -53,20 +55,6 @@ fn unlimited() -> Limits {
 }
 
 // ---- the boundary: reference boards to library values, by masks and square names ----
-
-fn size_of(n: usize) -> Size {
-    match n {
-        4 => Size::Four,
-        6 => Size::Six,
-        8 => Size::Eight,
-        _ => unreachable!("no {n}x{n} board"),
-    }
-}
-
-fn to_position(b: &Board) -> Position {
-    let color = if b.to_move == Side::Black { Color::Black } else { Color::White };
-    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), color).expect("a well-formed board")
-}
 
 fn square(n: usize, index: usize) -> Square {
     name(n, index).parse().expect("a square name")

@@ -1,25 +1,13 @@
 //! The eight symmetries against a naive per-square mapping written here, and the canonical form.
 
+mod common;
 mod reference;
 
+use common::{any_board, any_size, size_of, to_position};
+use othello_explorer::Square;
 use othello_explorer::symmetry::{Symmetry, canonical};
-use othello_explorer::{Color, Position, Size, Square};
 use proptest::prelude::*;
-use reference::{Board, Side, bit_of, mask_of, name};
-
-fn size_of(n: usize) -> Size {
-    match n {
-        4 => Size::Four,
-        6 => Size::Six,
-        8 => Size::Eight,
-        _ => unreachable!("no {n}x{n} board"),
-    }
-}
-
-fn to_position(b: &Board) -> Position {
-    let to_move = if b.to_move == Side::Black { Color::Black } else { Color::White };
-    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), to_move).expect("a well-formed board")
-}
+use reference::{bit_of, mask_of, name};
 
 /// Where the square at (`col`, `row`) goes, written out per symmetry (rows counted from the top,
 /// so a quarter turn clockwise takes `a1` to the top-right corner).
@@ -113,26 +101,6 @@ fn the_eight_are_distinct_and_close_under_inverse() {
     names.sort_unstable();
     names.dedup();
     assert_eq!(names.len(), 8);
-}
-
-fn any_size() -> impl Strategy<Value = usize> {
-    prop_oneof![Just(4usize), Just(6), Just(8)]
-}
-
-fn any_board() -> impl Strategy<Value = Board> {
-    any_size().prop_flat_map(|n| {
-        (prop::collection::vec(0u8..3, n * n), any::<bool>()).prop_map(move |(codes, black)| {
-            let cells = codes
-                .into_iter()
-                .map(|c| match c {
-                    1 => Some(Side::Black),
-                    2 => Some(Side::White),
-                    _ => None,
-                })
-                .collect();
-            Board { n, cells, to_move: if black { Side::Black } else { Side::White } }
-        })
-    })
 }
 
 proptest! {

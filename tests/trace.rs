@@ -3,22 +3,15 @@
 //! equals the engine's own result (legal moves, flips, the position after the move, the disc
 //! count, the canonical key), and the per-direction steps equal a walk one square at a time.
 
+mod common;
 mod reference;
 
+use common::to_position;
 use othello_explorer::geometry::DIRECTIONS;
 use othello_explorer::symmetry::canonical;
 use othello_explorer::trace::{Topic, TraceError, Value, trace};
 use othello_explorer::{Bitboard, Color, Position, Size, Square, rules, with_size};
 use reference::{Board, Rng, Side, bit_of, random_board, random_game};
-
-fn size_of(n: usize) -> Size {
-    Size::from_n(n).expect("a board size")
-}
-
-fn to_position(b: &Board) -> Position {
-    let to_move = if b.to_move == Side::Black { Color::Black } else { Color::White };
-    Position::new(size_of(b.n), b.black_bits(), b.white_bits(), to_move).expect("a well-formed board")
-}
 
 /// Positions of every size: every ply of a few random games, and random arrangements.
 fn positions() -> Vec<Position> {

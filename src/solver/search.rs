@@ -216,8 +216,8 @@ fn rough_eval<const N: usize>(p: u64, o: u64) -> i32 {
     let empty = !(p | o) & full_mask(N);
     let pm = legal_moves::<N>(p, o);
     let om = legal_moves::<N>(o, p);
-    let mobility = (pm.count_ones() + (pm & corners).count_ones()) as i32
-        - (om.count_ones() + (om & corners).count_ones()) as i32;
+    let mobility =
+        (pm.count_ones() + (pm & corners).count_ones()) as i32 - (om.count_ones() + (om & corners).count_ones()) as i32;
     let corner_discs = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
     let potential = (adjacent::<N>(o) & empty).count_ones() as i32 - (adjacent::<N>(p) & empty).count_ones() as i32;
     8 * mobility + 24 * corner_discs + 2 * potential
