@@ -97,25 +97,6 @@ pub fn trace_json(t: &Trace) -> serde_json::Value {
     })
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
 fn indent(text: &str, by: &str) -> String {
     text.lines().map(|l| if l.is_empty() { "\n".to_string() } else { format!("{by}{l}\n") }).collect()
 }
@@ -191,7 +172,7 @@ pub fn trace_text(t: &Trace) -> String {
             if let Value::Word { .. } = s.value {
                 out.push_str(&format!("  {:<name_w$}  {}\n", "", s.value.binary_rows().join("")));
             }
-            for l in wrap(&s.note, WIDTH - 6) {
+            for l in othello_explorer::trace::wrap(&s.note, WIDTH - 6) {
                 out.push_str(&format!("      {l}\n"));
             }
         }

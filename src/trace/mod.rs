@@ -167,6 +167,30 @@ impl Value {
     }
 }
 
+/// Splits `text` into lines of at most `width` characters at spaces (a word longer than the
+/// width stands alone on its line): how the notes of a trace are laid out for paper and screen.
+///
+/// ```
+/// assert_eq!(othello_explorer::trace::wrap("a bb ccc", 4), ["a bb", "ccc"]);
+/// ```
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// The low `N*N` bits of `bits` in binary, most significant first, a space between fields of
 /// `field` bits counted from bit 0.
 pub fn word_binary(bits: u64, field: u32, size: Size) -> String {

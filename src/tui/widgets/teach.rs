@@ -24,25 +24,6 @@ pub struct TeachWidget<'a> {
     pub theme: Theme,
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
 /// The N rows of a grid of bits, spaced: `0 1 0 0`.
 fn grid(mask: Bitboard) -> Vec<String> {
     mask.binary_rows().iter().map(|r| r.chars().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")).collect()
@@ -110,7 +91,7 @@ impl TeachWidget<'_> {
                         Span::styled(where_, t.label()),
                         Span::styled(step.name.clone(), t.heading()),
                     ]));
-                    for l in wrap(&step.expression, inner_w.max(10)) {
+                    for l in crate::trace::wrap(&step.expression, inner_w.max(10)) {
                         lines.push(Line::from(Span::styled(l, t.exact())));
                     }
                     let size = position.size();
@@ -136,7 +117,7 @@ impl TeachWidget<'_> {
                             grids_side_by_side(t, &[("player", player), ("opponent", opponent)], &mut lines);
                         }
                     }
-                    for l in wrap(&step.note, inner_w.max(10)) {
+                    for l in crate::trace::wrap(&step.note, inner_w.max(10)) {
                         lines.push(Line::from(Span::styled(l, t.info())));
                     }
                     // The steps around the current one, while there is room.
@@ -230,7 +211,7 @@ impl TeachWidget<'_> {
             lines.push(Line::from(Span::styled(text, if agree { t.best() } else { t.error() })));
         }
         for n in notes {
-            for l in wrap(&n, width.max(10)) {
+            for l in crate::trace::wrap(&n, width.max(10)) {
                 lines.push(Line::from(Span::styled(l, t.dim())));
             }
         }
