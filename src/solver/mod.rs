@@ -213,40 +213,64 @@ impl Solver {
         self.table.new_generation();
         let control = Control::new(limits);
         let size = position.size();
-        let moves: Vec<Square> = root_order(position, &self.table);
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<ChildScore>();
+        // Children that are symmetric images of each other (same canonical key, same side to
+        // move) have the same score: one of each group is searched, the group reported.
+        let groups = twin_groups(position, &root_order(position, &self.table));
         let mut proven = Vec::new();
         let table = &self.table;
         let scoring = self.options.scoring;
-        let threads = self.threads().min(moves.len()).max(1);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (control, next, moves) = (&control, &next, &moves);
-                scope.spawn(move || {
-                    specialised!(size, scoring, N, D => {
-                        let mut searcher = Searcher::<N, D>::new(table, control);
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&square) = moves.get(i) else { break };
-                            let child = position.play(square).expect("a legal move");
-                            let (p, o) = child.raw();
-                            let score = -searcher.exact(p, o);
-                            if searcher.stopped || tx.send(ChildScore { square, score }).is_err() {
-                                break;
+        let threads = self.threads();
+        if threads > 1 && groups.len() < threads {
+            // Fewer groups than threads (the symmetric openings): every thread on each group.
+            for group in &groups {
+                let (p, o) = position.play(group[0]).expect("a legal move").raw();
+                let v =
+                    specialised!(size, scoring, N, D => search::parallel_exact::<N, D>(table, &control, p, o, threads));
+                if control.reason().is_some() {
+                    break;
+                }
+                for &square in group {
+                    let child = ChildScore { square, score: -v };
+                    on_child(child);
+                    proven.push(child);
+                }
+            }
+        } else {
+            let next = AtomicUsize::new(0);
+            let (tx, rx) = mpsc::channel::<ChildScore>();
+            let threads = threads.min(groups.len()).max(1);
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    let tx = tx.clone();
+                    let (control, next, groups) = (&control, &next, &groups);
+                    scope.spawn(move || {
+                        specialised!(size, scoring, N, D => {
+                            let mut searcher = Searcher::<N, D>::new(table, control);
+                            'groups: loop {
+                                let i = next.fetch_add(1, Ordering::Relaxed);
+                                let Some(group) = groups.get(i) else { break };
+                                let (p, o) = position.play(group[0]).expect("a legal move").raw();
+                                let score = -searcher.exact(p, o);
+                                if searcher.stopped {
+                                    break;
+                                }
+                                for &square in group {
+                                    if tx.send(ChildScore { square, score }).is_err() {
+                                        break 'groups;
+                                    }
+                                }
                             }
-                        }
-                        searcher.flush_nodes();
-                    })
-                });
-            }
-            drop(tx);
-            for child in rx {
-                on_child(child);
-                proven.push(child);
-            }
-        });
+                            searcher.flush_nodes();
+                        })
+                    });
+                }
+                drop(tx);
+                for child in rx {
+                    on_child(child);
+                    proven.push(child);
+                }
+            });
+        }
         let nodes = control_nodes(&control);
         self.nodes += nodes;
         if let Some(reason) = control.reason() {
@@ -378,6 +402,21 @@ impl Solver {
 
 fn control_nodes(control: &Control) -> u64 {
     control.total_nodes()
+}
+
+/// The moves grouped by their child's canonical key, in the order given: each group's children
+/// are symmetric images of one another, so they share one score.
+fn twin_groups(position: &Position, moves: &[Square]) -> Vec<Vec<Square>> {
+    let mut groups: Vec<((u64, u64), Vec<Square>)> = Vec::new();
+    for &square in moves {
+        let child = position.play(square).expect("a legal move");
+        let key = crate::symmetry::canonical(&child).0;
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, group)) => group.push(square),
+            None => groups.push((key, vec![square])),
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
 }
 
 /// The root moves in the order children are handed out: the table's best move first, then by
