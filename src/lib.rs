@@ -40,6 +40,8 @@ pub mod size;
 pub mod solver;
 pub mod square;
 pub mod symmetry;
+#[cfg(test)]
+mod testing;
 pub mod trace;
 pub mod transcript;
 #[cfg(feature = "tui")]

@@ -210,16 +210,7 @@ mod tests {
     use super::*;
     use crate::geometry::full_mask;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::testing::Rng;
 
     /// The batched perft agrees with the plain twin on random positions (passes and game ends
     /// included), at every depth up to 4.

@@ -374,17 +374,7 @@ macro_rules! with_size {
 mod tests {
     use super::*;
 
-    /// xorshift64: random enough for disc placements, and no dependency.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::testing::Rng;
 
     /// Random positions of an `N x N` board: every square empty, `p` or `o`, with densities that
     /// vary from position to position (sparse, full, long opponent runs).

@@ -106,11 +106,9 @@ mod tests {
     use crate::rules::flips;
 
     fn check<const N: usize>() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rng = crate::testing::Rng(0x1234_5678_9abc_def0);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let sq = (seed % (N * N) as u64) as u32;
             let p = seed.rotate_left(17) & full_mask(N) & !(1 << sq);
             let o = !p & full_mask(N) & !(1 << sq);

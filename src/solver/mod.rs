@@ -261,7 +261,7 @@ impl Solver {
                 proven.push(child);
             }
         });
-        let nodes = control_nodes(&control);
+        let nodes = control.total_nodes();
         self.nodes += nodes;
         if let Some(reason) = control.reason() {
             return Err(Stopped { reason, proven, nodes });
@@ -299,7 +299,7 @@ impl Solver {
             searcher.flush_nodes();
             if searcher.stopped { None } else { Some((score, best)) }
         });
-        let nodes = control_nodes(&control);
+        let nodes = control.total_nodes();
         self.nodes += nodes;
         let Some((score, best)) = result else {
             let reason = control.reason().unwrap_or(StopReason::Cancelled);
@@ -321,7 +321,7 @@ impl Solver {
         let score = specialised!(position.size(), self.options.scoring, N, D => {
             search::parallel_exact::<N, D>(table, &control, p, o, threads)
         });
-        let nodes = control_nodes(&control);
+        let nodes = control.total_nodes();
         self.nodes += nodes;
         if let Some(reason) = control.reason() {
             return Err(Stopped { reason, proven: vec![], nodes });
@@ -382,16 +382,12 @@ impl Solver {
             searcher.flush_nodes();
             pv
         });
-        self.nodes += control_nodes(&control);
+        self.nodes += control.total_nodes();
         match control.reason() {
-            Some(reason) => Err(Stopped { reason, proven: vec![], nodes: control_nodes(&control) }),
+            Some(reason) => Err(Stopped { reason, proven: vec![], nodes: control.total_nodes() }),
             None => Ok(pv),
         }
     }
-}
-
-fn control_nodes(control: &Control) -> u64 {
-    control.total_nodes()
 }
 
 /// The moves grouped by their child's canonical key, in the order given: each group's children

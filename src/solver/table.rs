@@ -110,17 +110,6 @@ impl Table {
         &self.buckets[(h >> 20) as usize & self.mask]
     }
 
-    /// Prefetches the bucket of hash `h`.
-    #[inline(always)]
-    pub fn prefetch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: prefetching is a hint; any address is allowed, and this one is in the table.
-        unsafe {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            _mm_prefetch::<_MM_HINT_T0>(self.bucket(h) as *const Bucket as *const i8);
-        }
-    }
-
     /// The entry of the position with hash `h`, if the table holds one.
     #[inline]
     pub fn probe(&self, h: u64) -> Option<Entry> {
