@@ -30,6 +30,7 @@
 //! ```
 
 pub mod bitboard;
+pub mod eval;
 pub mod geometry;
 pub mod lab;
 pub mod obf;

@@ -5,6 +5,8 @@ mod args;
 mod bench;
 mod explain;
 mod explore;
+#[allow(dead_code)]
+mod paths;
 mod perft;
 mod show;
 mod solve;
