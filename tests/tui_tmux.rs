@@ -4,61 +4,10 @@
 //! `icanon` and `echo`), alternate screen left, mouse reporting off. Skipped with a notice when
 //! tmux is not installed.
 
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+mod tmux;
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
-    }
-
-    fn capture(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        assert!(self.run(&args).status.success());
-    }
-
-    fn display(&self, format: &str) -> String {
-        String::from_utf8_lossy(&self.run(&["display-message", "-p", "-t", "t", format]).stdout).trim().to_string()
-    }
-
-    /// Polls the pane until `pred` holds, failing with the screen after `timeout`.
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let screen = self.capture();
-            if pred(&screen) {
-                return screen;
-            }
-            if Instant::now() > deadline {
-                panic!("timed out waiting for {what}; the screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_text(&self, text: &str) -> String {
-        self.wait_for(text, |s| s.contains(text))
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
-
-fn tmux_available() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
-}
+use std::process::Command;
+use tmux::{Tmux, tmux_available};
 
 #[test]
 fn the_explorer_runs_in_a_real_terminal_and_restores_it() {
@@ -72,7 +21,13 @@ fn the_explorer_runs_in_a_real_terminal_and_restores_it() {
     assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
     let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
     // The shell marks the start and, after the explorer, prints the terminal modes.
-    tmux.keys(&[&format!("echo BEFORE; NO_COLOR=1 '{bin}' --size 4; echo EXIT=$?; stty -a; echo AFTER"), "Enter"]);
+    // The session file goes to a data directory of the test's own.
+    let data = tempfile::tempdir().unwrap();
+    let data = data.path().display();
+    tmux.keys(&[
+        &format!("echo BEFORE; NO_COLOR=1 XDG_DATA_HOME='{data}' '{bin}' --size 4; echo EXIT=$?; stty -a; echo AFTER"),
+        "Enter",
+    ]);
 
     // 4x4 is solved at once: every child scored, exact.
     let screen = tmux.wait_text("moves · exact");

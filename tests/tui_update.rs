@@ -242,6 +242,68 @@ fn a_saved_line_loads_back() {
 }
 
 #[test]
+fn a_saved_tree_keeps_every_branch_and_the_current_node() {
+    let (mut m, _) = model(Size::Six);
+    command(&mut m, "moves c2b2a2");
+    command(&mut m, "moves c2d2"); // a second branch at ply 2
+    send(&mut m, [ch('u')]); // back to ply 1
+    let effects = command(&mut m, "save f");
+    let Effect::Save { contents, .. } = &effects[0] else { panic!("no save") };
+    let (mut other, _) = model(Size::Eight);
+    update(&mut other, Msg::Loaded { path: "f".into(), result: Ok(contents.clone()) });
+    assert_eq!(other.position(), m.position());
+    assert_eq!(other.tree.len(), 5, "root, c2, b2, a2, d2");
+    assert_eq!(other.tree.transcript(), "c2");
+    let branches: Vec<String> =
+        other.tree.children(other.tree.current()).iter().map(|&c| other.tree.edge(c).unwrap().to_string()).collect();
+    assert_eq!(branches, ["b2", "d2"]);
+    assert!(other.status.as_ref().unwrap().text.contains("4 positions explored"));
+    // Forward follows the line last visited: d2.
+    send(&mut other, [ch('r')]);
+    assert_eq!(other.tree.transcript(), "c2d2");
+    // A damaged session file is refused, naming the line, and changes nothing.
+    let broken = contents.replace("current", "curent");
+    update(&mut other, Msg::Loaded { path: "g".into(), result: Ok(broken) });
+    assert!(other.status.as_ref().unwrap().error);
+    assert!(other.status.as_ref().unwrap().text.starts_with("load g: line"), "{:?}", other.status);
+    assert_eq!(other.tree.transcript(), "c2d2");
+}
+
+#[test]
+fn with_a_session_every_change_of_the_tree_rewrites_it() {
+    let now = Instant::now();
+    let config = Config { session: true, ..Config::default() };
+    let mut m = Model::new(Position::start(Size::Six), &[], config, now);
+    m.init();
+    let sessions = |effects: &[Effect]| -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::WriteSession(text) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    // The first update writes the session even when nothing moved.
+    let first = sessions(&update(&mut m, Msg::Tick(now)));
+    assert_eq!(first.len(), 1);
+    assert!(sessions(&update(&mut m, Msg::Tick(now))).is_empty(), "no change, no write");
+    for (msgs, line) in [
+        (vec![ch(':'), ch('m'), ch(' '), ch('c'), ch('2'), key(KeyCode::Enter)], "c2"),
+        (vec![ch('u')], ""),
+        (vec![ch('r')], "c2"),
+    ] {
+        let written = sessions(&send(&mut m, msgs));
+        assert_eq!(written.len(), 1, "one write after {line:?}");
+        let tree = othello_explorer::tui::session::parse(&written[0]).unwrap();
+        assert_eq!(tree.transcript(), line);
+    }
+    // Without a session file nothing is written.
+    let (mut plain, _) = model(Size::Six);
+    assert!(sessions(&command(&mut plain, "moves c2")).is_empty());
+}
+
+#[test]
 fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     let (mut m, t0) = model(Size::Four);
     solve_current(&mut m);

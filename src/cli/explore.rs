@@ -1,10 +1,12 @@
 //! The explorer's own options and its start: no subcommand opens the terminal app.
 
-use super::CliError;
-use super::args::Resolved;
+use super::args::PositionArgs;
+use super::{CliError, paths};
 use clap::{Args, ValueEnum};
 use othello_explorer::Scoring;
-use othello_explorer::tui::{self, Options, TuiError};
+use othello_explorer::tui::tree::Tree;
+use othello_explorer::tui::{self, Options, TuiError, session};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// When to draw colours.
@@ -47,14 +49,72 @@ pub struct ExploreArgs {
     /// Explorer: the auto-play delay between moves, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700, value_parser = clap::value_parser!(u64).range(100..=5000))]
     pub delay_ms: u64,
+    /// Explorer: reopen the saved session (every explored branch, at the node you left).
+    #[arg(long, conflicts_with_all = ["no_session", "size", "moves", "board"])]
+    pub resume: bool,
+    /// Explorer: the session file (default: session.txt in the program's data directory).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_session")]
+    pub session: Option<PathBuf>,
+    /// Explorer: keep no session file.
+    #[arg(long)]
+    pub no_session: bool,
 }
 
-pub fn run(resolved: &Resolved, args: &ExploreArgs) -> Result<(), CliError> {
+/// The session file to use: `--session`, else the default in the data directory; none with
+/// `--no-session` or when the platform has no data directory.
+fn session_path(args: &ExploreArgs) -> Option<PathBuf> {
+    if args.no_session {
+        return None;
+    }
+    args.session.clone().or_else(|| paths::data_dir().map(|d| d.join("session.txt")))
+}
+
+/// Reads the session to resume; every failure is a usage error naming the file.
+fn read_session(path: &Path) -> Result<Tree, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            CliError::Usage(format!("no saved session at {}: start without --resume", path.display()))
+        } else {
+            CliError::Usage(format!("{}: {}", path.display(), e.to_string().to_lowercase()))
+        }
+    })?;
+    session::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+}
+
+/// A new session keeps the last one beside it, as `NAME.previous`, so starting without
+/// `--resume` never loses a tree.
+fn keep_previous(path: &Path) {
+    if path.exists() {
+        let mut previous = path.as_os_str().to_owned();
+        previous.push(".previous");
+        let _ = std::fs::rename(path, PathBuf::from(previous));
+    }
+}
+
+pub fn run(position: &PositionArgs, args: &ExploreArgs) -> Result<(), CliError> {
+    let resolved = position.resolve()?;
     let (root, moves) = match &resolved.line {
         Some(line) => (line.start, line.moves.clone()),
         None => (resolved.position, Vec::new()),
     };
+    let session = session_path(args);
+    if args.resume && session.is_none() {
+        return Err(CliError::Usage(
+            "--resume: no data directory for the session file: name one with --session".into(),
+        ));
+    }
+    let tree = match (&session, args.resume) {
+        (Some(path), true) => Some(read_session(path)?),
+        _ => None,
+    };
+    if let (Some(path), false) = (&session, args.resume)
+        && tui::stdio_is_terminal()
+    {
+        keep_previous(path);
+    }
     let options = Options {
+        tree,
+        session,
         root,
         moves,
         scoring: match args.scoring {

@@ -5,7 +5,6 @@ mod args;
 mod bench;
 mod explain;
 mod explore;
-#[allow(dead_code)]
 mod paths;
 mod perft;
 mod show;
@@ -200,7 +199,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Explain { topic, position, mv, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), json)
         }
-        None => explore::run(&cli.position.resolve()?, &cli.explore),
+        None => explore::run(&cli.position, &cli.explore),
     }
     .map(|()| ExitCode::SUCCESS)
 }

@@ -188,11 +188,14 @@ pub struct Config {
     pub color: bool,
     /// The auto-play delay.
     pub auto_delay: Duration,
+    /// Whether the explored tree is kept in a session file: every change of the tree or the
+    /// current node then asks for [`Effect::WriteSession`].
+    pub session: bool,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { scoring: Scoring::Standard, color: true, auto_delay: Duration::from_millis(700) }
+        Config { scoring: Scoring::Standard, color: true, auto_delay: Duration::from_millis(700), session: false }
     }
 }
 
@@ -233,6 +236,10 @@ pub struct Model {
     /// The search lab's last run, if any.
     pub lab: Option<LabState>,
     next_lab_job: u64,
+    /// Counts the trees this model has held (`:new`, `:load` start another).
+    tree_generation: u64,
+    /// The (tree generation, tree revision) the session file last asked for.
+    session_mark: Option<(u64, u64)>,
 }
 
 /// An input to [`update`].
@@ -264,6 +271,8 @@ pub enum Msg {
         /// Its text, or what went wrong.
         result: Result<String, String>,
     },
+    /// The session file could not be written (said once until a write succeeds again).
+    SessionFailed(String),
 }
 
 /// Work for the runtime.
@@ -301,6 +310,9 @@ pub enum Effect {
         /// The file.
         path: String,
     },
+    /// Rewrite the session file with this text (the whole explored tree; see
+    /// [`super::session`]).
+    WriteSession(String),
     /// End the app.
     Quit,
 }
@@ -350,6 +362,11 @@ impl Model {
         if tree.play_moves_from_root(moves).is_err() {
             tree = Tree::new(root);
         }
+        Model::with_tree(tree, config, now)
+    }
+
+    /// A model on an explored tree (a resumed session), at its current node.
+    pub fn with_tree(tree: Tree, config: Config, now: Instant) -> Model {
         let mut m = Model {
             tree,
             cursor: Square::new(0, 0).expect("a1"),
@@ -369,9 +386,30 @@ impl Model {
             teach: None,
             lab: None,
             next_lab_job: 1,
+            tree_generation: 0,
+            session_mark: None,
         };
         m.fix_cursor();
         m
+    }
+
+    /// Shows `text` in the status line (as the explorer does on `--resume`).
+    pub fn announce(&mut self, text: impl Into<String>) {
+        self.say(text);
+    }
+
+    /// The session text to write, when the tree or the current node changed since the last one
+    /// (always the first time).
+    fn session_effect(&mut self) -> Option<Effect> {
+        if !self.config.session {
+            return None;
+        }
+        let mark = (self.tree_generation, self.tree.revision());
+        if self.session_mark == Some(mark) {
+            return None;
+        }
+        self.session_mark = Some(mark);
+        Some(Effect::WriteSession(super::session::to_text(&self.tree)))
     }
 
     /// The effects to start with: the analysis of the first position.
@@ -955,10 +993,7 @@ impl Model {
                 let s = self.position().size();
                 self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game"))
             }
-            Command::Save(path) => {
-                let root = self.tree.position_of(self.tree.root());
-                vec![Effect::Save { path, contents: command::saved_text(&root, &self.tree.transcript()) }]
-            }
+            Command::Save(path) => vec![Effect::Save { path, contents: super::session::to_text(&self.tree) }],
             Command::Load(path) => vec![Effect::Load { path }],
             Command::Quit => self.quit_now(),
             Command::Help => {
@@ -970,6 +1005,7 @@ impl Model {
 
     fn replace_tree(&mut self, tree: Tree, text: String) -> Vec<Effect> {
         self.tree = tree;
+        self.tree_generation += 1;
         self.focus = Focus::Board;
         self.overlay = None;
         self.say(text);
@@ -1115,8 +1151,15 @@ pub fn game_over_text(p: &Position, black_score: i32) -> String {
     format!("game over: {verdict}, {b}-{w}, score {black_score:+} for black")
 }
 
-/// The one update: applies `msg` to `model` and returns the effects to carry out.
+/// The one update: applies `msg` to `model` and returns the effects to carry out. When the
+/// explored tree or the current node changed, the last effect rewrites the session file.
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    let mut effects = apply(model, msg);
+    effects.extend(model.session_effect());
+    effects
+}
+
+fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(ev) => model.key(ev),
         Msg::Mouse(ev) => model.mouse(ev),
@@ -1130,6 +1173,22 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
                 Err(e) => model.complain(format!("save {path}: {e}")),
             }
             Vec::new()
+        }
+        Msg::SessionFailed(text) => {
+            model.complain(text);
+            Vec::new()
+        }
+        Msg::Loaded { path, result: Ok(text) } if super::session::is_session(&text) => {
+            match super::session::parse(&text) {
+                Ok(tree) => {
+                    let (n, ply) = (tree.len() - 1, tree.depth(tree.current()));
+                    model.replace_tree(tree, format!("loaded {path}: {n} positions explored, at ply {ply}"))
+                }
+                Err(e) => {
+                    model.complain(format!("load {path}: {e}"));
+                    Vec::new()
+                }
+            }
         }
         Msg::Loaded { path, result } => {
             let parsed = result.and_then(|text| command::parse_saved(&text, model.position().size()));

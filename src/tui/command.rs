@@ -1,15 +1,14 @@
-//! The `:` command line: parsing commands and the text of saved files.
+//! The `:` command line: parsing commands, and reading the simple files `:load` also accepts.
 //!
-//! A saved file holds an optional `;` comment, the root position's board string, and the
-//! transcript of the current line from that root:
+//! `:save` writes the session format of [`super::session`] (the whole explored tree, the same
+//! file `--resume` reads). `:load` reads that format, and also a simpler hand-written one: an
+//! optional board string (the root), then an optional transcript from it:
 //!
 //! ```text
-//! ; othello-explorer: the root position, then the moves from it
+//! ; a comment
 //! ---------------------------OX------XO--------------------------- X
 //! f5d6c3
 //! ```
-//!
-//! A file may also hold only a transcript (from the start position) or only a board string.
 
 use crate::transcript::{self, Line};
 use crate::{Position, Size, obf};
@@ -53,8 +52,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "board", usage: "board <board string>", help: "explore a position: N*N of X O -, then X or O" },
     CommandSpec { name: "size", usage: "size 4|6|8", help: "start again on a board of that size" },
     CommandSpec { name: "new", usage: "new", help: "start again on this size" },
-    CommandSpec { name: "save", usage: "save FILE", help: "write the root board string and the current line" },
-    CommandSpec { name: "load", usage: "load FILE", help: "read a saved line (or a transcript, or a board string)" },
+    CommandSpec { name: "save", usage: "save FILE", help: "write the explored tree (every branch, the current node)" },
+    CommandSpec { name: "load", usage: "load FILE", help: "read a saved tree (or a board string and/or a transcript)" },
     CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
 ];
 
@@ -135,11 +134,6 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         "help" => none("help", Command::Help),
         other => Err(CommandError::Unknown(other.to_string())),
     }
-}
-
-/// The text `save` writes: a comment, the root's board string, the transcript to the current node.
-pub fn saved_text(root: &Position, transcript: &str) -> String {
-    format!("; othello-explorer: the root position, then the moves from it\n{root}\n{transcript}\n")
 }
 
 /// Reads a saved file: an optional board string (else the start position: of `size` when the

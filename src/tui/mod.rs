@@ -10,8 +10,10 @@
 pub mod app;
 pub mod clipboard;
 pub mod command;
+pub mod disk;
 pub mod keys;
 pub mod lab_worker;
+pub mod session;
 pub mod teach;
 pub mod theme;
 pub mod tree;
@@ -22,6 +24,7 @@ pub mod worker;
 use crate::solver::SolverOptions;
 use crate::{Position, Scoring, Square};
 use app::{Config, Effect, Model, Msg, update};
+use disk::Disk;
 use lab_worker::{LabEvent, LabWorker};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -29,17 +32,21 @@ use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, E
 use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
+use tree::Tree;
 use worker::{SolverEvent, Worker};
 
-/// The background threads: the solver and the search lab.
+/// The background threads: the solver, the search lab and the files.
 struct Workers {
     solver: Worker,
     lab: LabWorker,
     lab_events: Receiver<LabEvent>,
+    disk: Disk,
+    disk_replies: Receiver<Msg>,
 }
 
 /// How the explorer starts.
@@ -59,6 +66,10 @@ pub struct Options {
     pub mouse: bool,
     /// The auto-play delay.
     pub auto_delay: Duration,
+    /// A tree to reopen (`--resume`): it replaces `root` and `moves`.
+    pub tree: Option<Tree>,
+    /// Where the session file is kept, rewritten after every change (`None`: no session file).
+    pub session: Option<PathBuf>,
 }
 
 impl Options {
@@ -72,6 +83,8 @@ impl Options {
             color: true,
             mouse: true,
             auto_delay: Config::default().auto_delay,
+            tree: None,
+            session: None,
         }
     }
 }
@@ -168,25 +181,48 @@ fn install_panic_hook() {
     }));
 }
 
+/// Whether standard input and output are both a terminal (the explorer needs one).
+pub fn stdio_is_terminal() -> bool {
+    io::stdout().is_terminal() && io::stdin().is_terminal()
+}
+
 /// Runs the explorer until the user quits.
 pub fn run(options: Options) -> Result<(), TuiError> {
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+    if !stdio_is_terminal() {
         return Err(TuiError::NotATerminal);
     }
-    let config = Config { scoring: options.scoring, color: options.color, auto_delay: options.auto_delay };
-    let mut model = Model::new(options.root, &options.moves, config, Instant::now());
+    let config = Config {
+        scoring: options.scoring,
+        color: options.color,
+        auto_delay: options.auto_delay,
+        session: options.session.is_some(),
+    };
+    let mut model = match options.tree {
+        Some(tree) => {
+            let (n, ply) = (tree.len() - 1, tree.depth(tree.current()));
+            let mut model = Model::with_tree(tree, config, Instant::now());
+            model.announce(format!("resumed the session: {n} positions explored, at ply {ply}"));
+            model
+        }
+        None => Model::new(options.root, &options.moves, config, Instant::now()),
+    };
     let (tx, events) = channel();
     let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, ..SolverOptions::default() };
     let (lab_tx, lab_events) = channel();
-    let mut worker =
-        Workers { solver: Worker::spawn(solver, tx)?, lab: LabWorker::spawn(options.scoring, lab_tx)?, lab_events };
+    let (disk_tx, disk_replies) = channel();
+    let mut worker = Workers {
+        solver: Worker::spawn(solver, tx)?,
+        lab: LabWorker::spawn(options.scoring, lab_tx)?,
+        lab_events,
+        disk: Disk::spawn(options.session, disk_tx)?,
+        disk_replies,
+    };
     let _guard = TerminalGuard::enter(options.mouse)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let first = model.init();
-    let mut queue: Vec<Msg> = Vec::new();
-    perform(first, &mut worker, &mut queue)?;
-    event_loop(&mut terminal, &mut model, &mut worker, &events, queue)
+    perform(first, &mut worker)?;
+    event_loop(&mut terminal, &mut model, &mut worker, &events)
 }
 
 type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -196,8 +232,8 @@ fn event_loop(
     model: &mut Model,
     worker: &mut Workers,
     events: &Receiver<SolverEvent>,
-    mut queue: Vec<Msg>,
 ) -> Result<(), TuiError> {
+    let mut queue: Vec<Msg> = Vec::new();
     let mut dirty = true;
     let mut last_tick = Instant::now();
     let tick = Duration::from_millis(50);
@@ -227,6 +263,7 @@ fn event_loop(
         while let Ok(ev) = worker.lab_events.try_recv() {
             queue.push(Msg::Lab(ev));
         }
+        queue.extend(worker.disk_replies.try_iter());
         while !queue.is_empty() {
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.
@@ -235,7 +272,7 @@ fn event_loop(
                 dirty |= visible;
                 let effects = update(model, msg);
                 dirty |= !effects.is_empty();
-                perform(effects, worker, &mut queue)?;
+                perform(effects, worker)?;
             }
         }
         if model.quit {
@@ -248,7 +285,7 @@ fn event_loop(
     }
 }
 
-fn perform(effects: Vec<Effect>, worker: &mut Workers, queue: &mut Vec<Msg>) -> Result<(), TuiError> {
+fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<(), TuiError> {
     for effect in effects {
         match effect {
             Effect::Analyse { job, position } => worker.solver.analyse(job, position),
@@ -256,14 +293,9 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers, queue: &mut Vec<Msg>) -> 
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),
             Effect::Yank(text) => clipboard::copy(&mut io::stdout(), &text)?,
-            Effect::Save { path, contents } => {
-                let result = std::fs::write(&path, contents).map_err(|e| e.to_string().to_lowercase());
-                queue.push(Msg::Saved { path, result });
-            }
-            Effect::Load { path } => {
-                let result = std::fs::read_to_string(&path).map_err(|e| e.to_string().to_lowercase());
-                queue.push(Msg::Loaded { path, result });
-            }
+            Effect::Save { path, contents } => worker.disk.save(path, contents),
+            Effect::Load { path } => worker.disk.load(path),
+            Effect::WriteSession(text) => worker.disk.write_session(text),
             Effect::Quit => {}
         }
     }

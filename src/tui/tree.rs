@@ -57,6 +57,7 @@ struct Node {
 pub struct Tree {
     nodes: Vec<Node>,
     current: NodeId,
+    revision: u64,
 }
 
 /// Why an edge cannot be played at the current node.
@@ -85,6 +86,31 @@ impl Tree {
         Tree {
             nodes: vec![Node { position: root, parent: None, edge: None, children: Vec::new(), preferred: 0 }],
             current: NodeId(0),
+            revision: 0,
+        }
+    }
+
+    /// A number that changes whenever the tree or the current node does (a new branch, a step,
+    /// a new preferred line): the explorer writes its session file when it moves.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The child `id` becomes its parent's preferred child (the line `forward` follows); the
+    /// current node stays. False for the root.
+    pub fn prefer(&mut self, id: NodeId) -> bool {
+        let Some(parent) = self.nodes.get(id.0).and_then(|n| n.parent) else { return false };
+        let i = self.nodes[parent.0].children.iter().position(|&c| c == id).unwrap_or(0);
+        self.nodes[parent.0].preferred = i;
+        self.revision += 1;
+        true
+    }
+
+    /// Whether `id` is its parent's preferred child (false for the root).
+    pub fn is_preferred(&self, id: NodeId) -> bool {
+        match self.parent(id) {
+            Some(p) => self.nodes[p.0].children.get(self.nodes[p.0].preferred) == Some(&id),
+            None => false,
         }
     }
 
@@ -165,6 +191,7 @@ impl Tree {
         if let Some(i) = self.nodes[cur.0].children.iter().position(|&c| self.nodes[c.0].edge == Some(edge)) {
             self.nodes[cur.0].preferred = i;
             self.current = self.nodes[cur.0].children[i];
+            self.revision += 1;
             return Ok(self.current);
         }
         let id = NodeId(self.nodes.len());
@@ -178,6 +205,7 @@ impl Tree {
         self.nodes[cur.0].children.push(id);
         self.nodes[cur.0].preferred = self.nodes[cur.0].children.len() - 1;
         self.current = id;
+        self.revision += 1;
         Ok(id)
     }
 
@@ -198,10 +226,12 @@ impl Tree {
                 && let Err(e) = self.play(Edge::Pass)
             {
                 self.current = saved;
+                self.revision += 1;
                 return Err(e);
             }
             if let Err(e) = self.play(Edge::Move(sq)) {
                 self.current = saved;
+                self.revision += 1;
                 return Err(e);
             }
         }
@@ -213,6 +243,7 @@ impl Tree {
         match self.parent(self.current) {
             Some(p) => {
                 self.current = p;
+                self.revision += 1;
                 true
             }
             None => false,
@@ -225,6 +256,7 @@ impl Tree {
         match node.children.get(node.preferred) {
             Some(&c) => {
                 self.current = c;
+                self.revision += 1;
                 true
             }
             None => false,
@@ -235,6 +267,7 @@ impl Tree {
     pub fn to_start(&mut self) -> bool {
         let moved = self.current != self.root();
         self.current = self.root();
+        self.revision += moved as u64;
         moved
     }
 
@@ -260,6 +293,7 @@ impl Tree {
         }
         let moved = self.current != id;
         self.current = id;
+        self.revision += 1;
         moved
     }
 

@@ -1,0 +1,60 @@
+//! Driving the real binary in a detached tmux server of its own (a socket per test), for the
+//! end-to-end tests: send keys, capture the pane, wait for text by polling (never a fixed sleep).
+
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+pub struct Tmux {
+    pub socket: String,
+}
+
+impl Tmux {
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
+    }
+
+    pub fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    pub fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    pub fn display(&self, format: &str) -> String {
+        String::from_utf8_lossy(&self.run(&["display-message", "-p", "-t", "t", format]).stdout).trim().to_string()
+    }
+
+    /// Polls the pane until `pred` holds, failing with the screen after `timeout`.
+    pub fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn wait_text(&self, text: &str) -> String {
+        self.wait_for(text, |s| s.contains(text))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+pub fn tmux_available() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
