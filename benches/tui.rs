@@ -25,7 +25,7 @@ fn busy_model() -> Model {
     m.init();
     let job = m.job.clone().unwrap();
     for (i, sq) in job.position.legal_moves().reading_order().into_iter().enumerate().step_by(2) {
-        let kind = EventKind::Child(ChildScore { square: sq, score: i as i32 - 4 });
+        let kind = EventKind::Child(ChildScore { square: sq, score: i as i32 - 4 }.into());
         update(&mut m, Msg::Solver(SolverEvent { job: job.id, position: job.position, kind }));
     }
     m
@@ -53,7 +53,7 @@ fn render(c: &mut Criterion) {
 
 fn key_to_screen(c: &mut Criterion) {
     let (tx, events) = channel();
-    let mut worker = Worker::spawn(SolverOptions::default(), tx).unwrap();
+    let mut worker = Worker::spawn(SolverOptions::default(), None, tx).unwrap();
     // The 8x8 start: the solver will not finish it, so it searches at full speed throughout.
     worker.analyse(1, Position::start(Size::Eight));
     let mut m = busy_model();

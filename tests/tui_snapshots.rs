@@ -1,7 +1,7 @@
 //! Whole screens at 80x24 and 120x40 (insta snapshots of a `TestBackend`), and widget tests
 //! against a `Buffer`. Solver results are injected as messages, so every screen is deterministic.
 
-use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::solver::{ChildValue, Kind, Limits, Phase, Solver, SolverOptions};
 use othello_explorer::tui::app::{BoardGeometry, Config, Model, Msg, update};
 use othello_explorer::tui::keys::{self, BINDINGS};
 use othello_explorer::tui::theme::Theme;
@@ -43,7 +43,7 @@ fn solve_current(m: &mut Model) {
     let pv = solver.principal_variation(&job.position, &Limits::default()).unwrap();
     let ev = |kind| Msg::Solver(SolverEvent { job: job.id, position: job.position, kind });
     for c in children {
-        update(m, ev(EventKind::Child(c)));
+        update(m, ev(EventKind::Child(c.into())));
     }
     let elapsed = Duration::from_millis(4);
     update(m, ev(EventKind::ChildrenDone { nodes: 2_000, elapsed }));
@@ -67,6 +67,26 @@ fn both_sizes(name: &str, m: &mut Model) {
 fn start_8x8() {
     let mut m = model_at(Size::Eight, "", true);
     both_sizes("start_8x8", &mut m);
+}
+
+#[test]
+fn start_8x8_with_estimates_an_outcome_and_an_exact_score() {
+    // What the explorer shows while it deepens: every kind of value at once, each drawn as what
+    // it is (injected, so the screen is fixed).
+    let mut m = model_at(Size::Eight, "", false);
+    let job = m.job.clone().unwrap();
+    let ev = |kind| Msg::Solver(SolverEvent { job: job.id, position: job.position, kind });
+    update(&mut m, ev(EventKind::Phase(Phase::Estimate)));
+    for (i, s) in ["d3", "c4", "f5", "e6"].into_iter().enumerate() {
+        let kind = Kind::Estimate { depth: 12 + (i as u32 % 2) };
+        update(&mut m, ev(EventKind::Child(ChildValue { square: sq(s), score: -2 + i as i32, kind })));
+    }
+    update(&mut m, ev(EventKind::Depth(12)));
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c4"), score: -1, kind: Kind::Wld })));
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("e6"), score: 0, kind: Kind::Exact })));
+    // A weaker value never replaces a stronger one.
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("e6"), score: 5, kind: Kind::Estimate { depth: 14 } })));
+    both_sizes("start_8x8_estimates", &mut m);
 }
 
 #[test]

@@ -84,3 +84,34 @@ fn without_a_terminal_the_explorer_says_so_and_exits_2() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("the explorer needs a terminal"), "{err}");
 }
+
+#[test]
+fn the_8x8_start_shows_an_estimate_for_every_move_and_they_deepen() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the end-to-end explorer test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let tmux = Tmux { socket: format!("oe-tui-est-{}", std::process::id()) };
+    let data = tempfile::tempdir().unwrap();
+    let command = format!("NO_COLOR=1 XDG_DATA_HOME='{}' exec '{bin}' --no-session", data.path().display());
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", &command]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    // The children table: each of the four moves with an estimate `+n @d`, never an exact score.
+    let row = |screen: &str, mv: &str| -> Option<u32> {
+        let line = screen.lines().find(|l| l.contains(&format!("│ {mv} ")) && l.contains(" @"))?;
+        let at = line.find(" @")?;
+        line[at + 2..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().ok()
+    };
+    let moves = ["d3", "c4", "f5", "e6"];
+    let screen = tmux.wait_for("an estimate for each move", |s| moves.iter().all(|m| row(s, m).is_some()));
+    let first: Vec<u32> = moves.iter().map(|m| row(&screen, m).unwrap()).collect();
+    assert!(screen.contains("estimat"), "the state says these are estimates: {screen}");
+    assert!(!screen.contains("exact ✓"), "{screen}");
+    // While the user stays, the estimates deepen.
+    let deeper = tmux.wait_for("deeper estimates", |s| {
+        moves.iter().all(|m| row(s, m).is_some_and(|d| d > *first.iter().max().unwrap()))
+    });
+    assert!(deeper.contains("@"), "{deeper}");
+    tmux.keys(&["q"]);
+}

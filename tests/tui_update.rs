@@ -1,8 +1,8 @@
 //! `update` driven by messages alone: navigation, branching, undo/redo, the command line, auto-play,
 //! stale solver results, passes and the end of the game. No terminal, no thread.
 
-use othello_explorer::solver::{ChildScore, Limits, Solver, SolverOptions};
-use othello_explorer::tui::app::{Config, Effect, Focus, Mode, Model, Msg, update};
+use othello_explorer::solver::{ChildScore, ChildValue, Kind, Limits, Phase, Solver, SolverOptions};
+use othello_explorer::tui::app::{Config, Effect, Focus, Mode, Model, Msg, SolverState, update};
 use othello_explorer::tui::tree::Edge;
 use othello_explorer::tui::worker::{EventKind, SolverEvent};
 use othello_explorer::{Position, Size, Square, transcript};
@@ -51,7 +51,7 @@ fn solve_current(m: &mut Model) {
     solver.score_children(&job.position, &Limits::default(), &mut |c| children.push(c)).unwrap();
     let pv = solver.principal_variation(&job.position, &Limits::default()).unwrap();
     for c in children {
-        update(m, event(job.id, job.position, EventKind::Child(c)));
+        update(m, event(job.id, job.position, EventKind::Child(c.into())));
     }
     let t = Duration::from_millis(5);
     update(m, event(job.id, job.position, EventKind::ChildrenDone { nodes: 100, elapsed: t }));
@@ -242,6 +242,37 @@ fn a_saved_line_loads_back() {
 }
 
 #[test]
+fn estimates_give_way_to_outcomes_and_exact_scores_never_the_reverse() {
+    let (mut m, _) = model(Size::Eight);
+    let job = m.job.clone().unwrap();
+    let f5 = sq("f5");
+    let mut feed = |score: i32, kind: Kind| {
+        update(&mut m, event(job.id, job.position, EventKind::Child(ChildValue { square: f5, score, kind })));
+        m.child_score(f5).map(|s| (s.value, s.kind))
+    };
+    assert_eq!(feed(3, Kind::Estimate { depth: 4 }), Some((3, Kind::Estimate { depth: 4 })));
+    assert_eq!(feed(1, Kind::Estimate { depth: 6 }), Some((1, Kind::Estimate { depth: 6 })), "deeper replaces");
+    assert_eq!(feed(9, Kind::Estimate { depth: 2 }), Some((1, Kind::Estimate { depth: 6 })), "shallower does not");
+    assert_eq!(feed(-1, Kind::Wld), Some((-1, Kind::Wld)), "a proof replaces an estimate");
+    assert_eq!(feed(5, Kind::Estimate { depth: 30 }), Some((-1, Kind::Wld)), "an estimate never replaces a proof");
+    assert_eq!(feed(-2, Kind::Exact), Some((-2, Kind::Exact)));
+    assert_eq!(feed(-1, Kind::Wld), Some((-2, Kind::Exact)), "nothing replaces an exact score");
+    // One exact child of four: nothing is best yet, and the state says so.
+    assert!(m.best_moves().is_empty());
+    assert_eq!(m.best_edge(), None);
+    update(&mut m, event(job.id, job.position, EventKind::Phase(Phase::Estimate)));
+    update(&mut m, event(job.id, job.position, EventKind::Depth(6)));
+    assert!(matches!(
+        m.solver_state(),
+        SolverState::Solving { proven: 1, total: 4, phase: Some(Phase::Estimate), depth: Some(6), .. }
+    ));
+    // ChildrenDone before every child is exact does not make the position exact.
+    let t = Duration::from_millis(5);
+    update(&mut m, event(job.id, job.position, EventKind::ChildrenDone { nodes: 1, elapsed: t }));
+    assert!(!m.analysis().unwrap().complete);
+}
+
+#[test]
 fn a_saved_tree_keeps_every_branch_and_the_current_node() {
     let (mut m, _) = model(Size::Six);
     command(&mut m, "moves c2b2a2");
@@ -357,17 +388,17 @@ fn stale_results_never_show_on_the_wrong_position() {
     assert_eq!(job2.position, after_d3);
     assert_ne!(job1.id, job2.id);
     // A late report of job 1 about the start position: filed there, not shown here.
-    update(&mut m, event(job1.id, start, EventKind::Child(ChildScore { square: sq("c4"), score: 0 })));
+    update(&mut m, event(job1.id, start, EventKind::Child(ChildScore { square: sq("c4"), score: 0 }.into())));
     update(&mut m, event(job1.id, start, EventKind::Progress { nodes: 999, elapsed: Duration::from_secs(1) }));
     for s in after_d3.legal_moves() {
         assert_eq!(m.child_score(s), None);
     }
     assert_eq!(m.job.as_ref().unwrap().nodes, 0);
     // A report that names a square illegal in its position is dropped.
-    update(&mut m, event(job2.id, after_d3, EventKind::Child(ChildScore { square: sq("a1"), score: 3 })));
+    update(&mut m, event(job2.id, after_d3, EventKind::Child(ChildScore { square: sq("a1"), score: 3 }.into())));
     assert!(m.analysis().is_none_or(|a| a.children.is_empty()));
     // A report about this position (c3 is legal after d3) shows.
-    update(&mut m, event(job2.id, after_d3, EventKind::Child(ChildScore { square: sq("c3"), score: -2 })));
+    update(&mut m, event(job2.id, after_d3, EventKind::Child(ChildScore { square: sq("c3"), score: -2 }.into())));
     assert_eq!(m.child_score(sq("c3")).map(|s| s.value), Some(-2));
     // Back at the start, the score proven there is shown again at once.
     send(&mut m, [ch('u')]);

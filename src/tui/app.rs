@@ -10,7 +10,7 @@ use super::lab_worker::LabEvent;
 use super::teach::{LabState, Lesson, Teach, lesson_trace};
 use super::tree::{Edge, NodeId, Tree};
 use super::worker::{EventKind, SolverEvent};
-use crate::solver::ChildScore;
+use crate::solver::{ChildValue, Phase};
 use crate::{Bitboard, Color, Position, Scoring, Size, Square, transcript};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -19,13 +19,10 @@ use ratatui::layout::{Position as Point, Rect};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// How sure a shown score is. Today every score the explorer shows is exact (proven by the
-/// solver); the deep-search issue adds estimates here, drawn differently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreKind {
-    /// Proven by the exact solver.
-    Exact,
-}
+/// How sure a shown score is: the solver's [`Kind`](crate::solver::Kind). An estimate of some
+/// depth (drawn dim, `+12 @14` in the table), a proven win, loss or draw (`W`, `L`, `D`), or the
+/// exact score.
+pub use crate::solver::Kind as ScoreKind;
 
 /// A score as the screen shows it: the disc difference from the side to move at the parent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,12 +33,13 @@ pub struct Score {
     pub kind: ScoreKind,
 }
 
-/// What the solver has proven about one position: filed under that position, shown nowhere else.
+/// What the solver knows about one position: filed under that position, shown nowhere else.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Analysis {
-    /// The children proven so far, one entry per move.
-    pub children: Vec<ChildScore>,
-    /// Whether every child is proven.
+    /// The best value known for each child so far, one entry per move (estimates, proven
+    /// outcomes or exact scores; a value is only replaced by one at least as strong).
+    pub children: Vec<ChildValue>,
+    /// Whether every child's exact score is known.
     pub complete: bool,
     /// The principal variation to the end, once known.
     pub pv: Option<Vec<Square>>,
@@ -51,10 +49,29 @@ pub struct Analysis {
     pub elapsed: Duration,
 }
 
+/// How strong a value is: exact beats a proven outcome beats a deeper estimate.
+fn strength(kind: ScoreKind) -> (u8, u32) {
+    match kind {
+        ScoreKind::Exact => (3, 0),
+        ScoreKind::Wld => (2, 0),
+        ScoreKind::Estimate { depth } => (1, depth),
+    }
+}
+
 impl Analysis {
-    /// The score of `square`, if proven.
+    /// The best value known for `square`.
+    pub fn value(&self, square: Square) -> Option<ChildValue> {
+        self.children.iter().find(|c| c.square == square).copied()
+    }
+
+    /// The exact score of `square`, if proven.
     pub fn score(&self, square: Square) -> Option<i32> {
-        self.children.iter().find(|c| c.square == square).map(|c| c.score)
+        self.value(square).filter(|c| c.kind == ScoreKind::Exact).map(|c| c.score)
+    }
+
+    /// How many children have their exact score.
+    pub fn exact_count(&self) -> usize {
+        self.children.iter().filter(|c| c.kind == ScoreKind::Exact).count()
     }
 
     /// The position's exact value (the best child's score), once every child is proven.
@@ -62,9 +79,22 @@ impl Analysis {
         if self.complete { self.children.iter().map(|c| c.score).max() } else { None }
     }
 
-    fn record(&mut self, child: ChildScore) {
+    /// The deepest estimate among the children, if any is only estimated.
+    pub fn estimate_depth(&self) -> Option<u32> {
+        self.children
+            .iter()
+            .filter_map(|c| match c.kind {
+                ScoreKind::Estimate { depth } => Some(depth),
+                _ => None,
+            })
+            .max()
+    }
+
+    /// Files a child's value, unless a stronger one is known.
+    pub fn record(&mut self, child: ChildValue) {
         match self.children.iter_mut().find(|c| c.square == child.square) {
-            Some(c) => c.score = child.score,
+            Some(c) if strength(child.kind) >= strength(c.kind) => *c = child,
+            Some(_) => {}
             None => self.children.push(child),
         }
     }
@@ -143,6 +173,10 @@ pub struct Job {
     pub nodes: u64,
     /// Time spent at the last report.
     pub elapsed: Duration,
+    /// What the search is doing now, once it said.
+    pub phase: Option<Phase>,
+    /// The deepest estimate depth completed for every child.
+    pub depth: Option<u32>,
 }
 
 /// Where the last frame drew what a mouse can click: filled by the view from its own `Rect`s.
@@ -335,6 +369,10 @@ pub enum SolverState {
         proven: usize,
         /// Children in all.
         total: usize,
+        /// What the search does now (estimating, proving outcomes, proving scores), once known.
+        phase: Option<Phase>,
+        /// The deepest estimate depth reached by every child, if estimates were made.
+        depth: Option<u32>,
         /// Nodes so far.
         nodes: u64,
         /// Time so far.
@@ -348,6 +386,8 @@ pub enum SolverState {
         proven: usize,
         /// Children in all.
         total: usize,
+        /// The deepest estimate depth reached by every child, if estimates were made.
+        depth: Option<u32>,
     },
 }
 
@@ -434,12 +474,13 @@ impl Model {
         self.target().and_then(|t| self.cache.get(&t))
     }
 
-    /// The proven score of the move on `square` (from the side to move).
+    /// The best known value of the move on `square` (from the side to move): an estimate, a
+    /// proven outcome or the exact score.
     pub fn child_score(&self, square: Square) -> Option<Score> {
         if self.position().must_pass() {
             return None;
         }
-        self.analysis().and_then(|a| a.score(square)).map(|value| Score { value, kind: ScoreKind::Exact })
+        self.analysis().and_then(|a| a.value(square)).map(|c| Score { value: c.score, kind: c.kind })
     }
 
     /// The proven score of passing, when the side to move must pass.
@@ -477,7 +518,9 @@ impl Model {
     pub fn best_moves(&self) -> Vec<Square> {
         match (self.analysis(), self.position().must_pass()) {
             (Some(a), false) => match a.best() {
-                Some(b) => a.children.iter().filter(|c| c.score == b).map(|c| c.square).collect(),
+                Some(b) => {
+                    a.children.iter().filter(|c| c.score == b && c.kind == ScoreKind::Exact).map(|c| c.square).collect()
+                }
                 None => Vec::new(),
             },
             _ => Vec::new(),
@@ -556,19 +599,22 @@ impl Model {
         let Some(target) = self.target() else { return SolverState::GameOver };
         let total = target.legal_moves().count() as usize;
         let a = self.cache.get(&target);
-        let proven = a.map_or(0, |a| a.children.len());
+        let proven = a.map_or(0, |a| a.exact_count());
         if let Some(a) = a.filter(|a| a.complete) {
             return SolverState::Exact { nodes: a.nodes, elapsed: a.elapsed };
         }
+        let estimated = a.and_then(|a| a.estimate_depth());
         match &self.job {
             Some(j) if j.position == target => SolverState::Solving {
                 proven,
                 total,
+                phase: j.phase,
+                depth: j.depth.or(estimated),
                 nodes: j.nodes,
                 elapsed: j.elapsed.max(self.clock.saturating_duration_since(j.started)),
                 counted: j.elapsed,
             },
-            _ => SolverState::NotSolved { proven, total },
+            _ => SolverState::NotSolved { proven, total, depth: estimated },
         }
     }
 
@@ -619,7 +665,15 @@ impl Model {
         }
         let id = self.next_job;
         self.next_job += 1;
-        self.job = Some(Job { id, position: target, started: self.clock, nodes: 0, elapsed: Duration::ZERO });
+        self.job = Some(Job {
+            id,
+            position: target,
+            started: self.clock,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            phase: None,
+            depth: None,
+        });
         vec![Effect::Analyse { job: id, position: target }]
     }
 
@@ -1098,6 +1152,16 @@ impl Model {
                     self.cache.entry(position).or_default().record(c);
                 }
             }
+            EventKind::Phase(phase) => {
+                if current && let Some(j) = self.job.as_mut() {
+                    j.phase = Some(phase);
+                }
+            }
+            EventKind::Depth(depth) => {
+                if current && let Some(j) = self.job.as_mut() {
+                    j.depth = Some(depth);
+                }
+            }
             EventKind::Progress { nodes, elapsed } => {
                 if current && let Some(j) = self.job.as_mut() {
                     j.nodes = nodes;
@@ -1106,7 +1170,7 @@ impl Model {
             }
             EventKind::ChildrenDone { nodes, elapsed } => {
                 let a = self.cache.entry(position).or_default();
-                if a.children.len() == legal.count() as usize {
+                if a.exact_count() == legal.count() as usize {
                     a.complete = true;
                     a.nodes = nodes;
                     a.elapsed = elapsed;
@@ -1135,6 +1199,8 @@ impl Model {
                     self.job = None;
                 }
             }
+            EventKind::Notice { text, error: true } => self.complain(text),
+            EventKind::Notice { text, error: false } => self.say(text),
         }
         Vec::new()
     }

@@ -11,6 +11,7 @@ pub mod app;
 pub mod clipboard;
 pub mod command;
 pub mod disk;
+pub mod kept;
 pub mod keys;
 pub mod lab_worker;
 pub mod session;
@@ -70,6 +71,8 @@ pub struct Options {
     pub tree: Option<Tree>,
     /// Where the session file is kept, rewritten after every change (`None`: no session file).
     pub session: Option<PathBuf>,
+    /// The store of proven results (`None`: run without one).
+    pub store: Option<PathBuf>,
 }
 
 impl Options {
@@ -85,6 +88,7 @@ impl Options {
             auto_delay: Config::default().auto_delay,
             tree: None,
             session: None,
+            store: None,
         }
     }
 }
@@ -207,11 +211,13 @@ pub fn run(options: Options) -> Result<(), TuiError> {
         None => Model::new(options.root, &options.moves, config, Instant::now()),
     };
     let (tx, events) = channel();
-    let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, ..SolverOptions::default() };
+    // Every core: the interface thread needs next to nothing.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads };
     let (lab_tx, lab_events) = channel();
     let (disk_tx, disk_replies) = channel();
     let mut worker = Workers {
-        solver: Worker::spawn(solver, tx)?,
+        solver: Worker::spawn(solver, options.store, tx)?,
         lab: LabWorker::spawn(options.scoring, lab_tx)?,
         lab_events,
         disk: Disk::spawn(options.session, disk_tx)?,

@@ -64,6 +64,17 @@ impl Theme {
         self.paint(Some(Color::LightCyan), None, Modifier::BOLD)
     }
 
+    /// An estimate (a depth-limited search, never a proof): plain, italic, no bold, so it never
+    /// looks like an exact score.
+    pub fn estimate(&self) -> Style {
+        self.paint(Some(Color::Gray), None, Modifier::ITALIC)
+    }
+
+    /// A proven outcome (`W`, `L`, `D`).
+    pub fn outcome(&self) -> Style {
+        self.paint(Some(Color::LightMagenta), None, Modifier::BOLD)
+    }
+
     /// An exact score of a best move.
     pub fn best(&self) -> Style {
         self.paint(Some(Color::LightGreen), None, Modifier::BOLD | Modifier::UNDERLINED)

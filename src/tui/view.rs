@@ -59,7 +59,7 @@ pub fn areas(area: Rect, size: crate::Size) -> Areas {
     let status = Rect::new(area.x, area.bottom() - 2, area.width, 1);
     let keys = Rect::new(area.x, area.bottom() - 1, area.width, 1);
     let body = Rect::new(area.x, area.y + 1, area.width, area.height - 3);
-    let children_w = 20u16;
+    let children_w = 22u16;
     let (lw, lh) = board_extent(size, Zoom::Large);
     let large_fits = body.height >= lh + 7 && body.width >= lw + children_w + 38;
     let zoom = if large_fits { Zoom::Large } else { Zoom::Compact };

@@ -2,17 +2,23 @@
 //!
 //! Protocol: the UI calls [`Worker::analyse`] with a job number and a position; that raises the
 //! stop flag of the job before (so a stale search ends within a few thousand nodes) and queues the
-//! new one. The thread runs [`Solver::score_children`] and reports every child as it is proven,
-//! then [`Solver::principal_variation`], each report a [`SolverEvent`] tagged with the job number
-//! *and the position*: the UI files results under the position they belong to and never shows them
-//! anywhere else.
+//! new one. The thread runs [`Solver::analyse`] in its automatic mode: estimates by iterative
+//! deepening first (every child has a value within a fraction of a second, even at the 8x8
+//! start), then, when the position is shallow enough, proofs of win/loss/draw and exact scores.
+//! Every child's value is reported as it improves, labelled with what it is; once every child is
+//! exact comes [`Solver::principal_variation`]. Each report is a [`SolverEvent`] tagged with the
+//! job number *and the position*: the UI files results under the position they belong to and
+//! never shows them anywhere else.
 //!
 //! While a search runs, a small ticker thread reads the solver's live node counter
 //! ([`Limits::progress`]) and sends [`EventKind::Progress`] a few times a second, so the screen
 //! shows nodes and nodes per second without interrupting the search.
 
-use crate::solver::{ChildScore, Limits, Solver, SolverOptions};
-use crate::{Position, Square};
+use super::kept;
+use crate::solver::{ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions};
+use crate::store::Store;
+use crate::{Position, Scoring, Square};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -33,8 +39,12 @@ pub struct SolverEvent {
 /// What a [`SolverEvent`] reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EventKind {
-    /// A child's exact score is proven.
-    Child(ChildScore),
+    /// A child has a new value: an estimate, a proven outcome or its exact score.
+    Child(ChildValue),
+    /// The search entered a phase (estimates, outcomes, exact scores).
+    Phase(Phase),
+    /// Every child still estimated has been searched to this depth.
+    Depth(u32),
     /// Still searching: nodes so far and time spent.
     Progress {
         /// Nodes searched by this job so far.
@@ -42,7 +52,7 @@ pub enum EventKind {
         /// Time spent on this job so far.
         elapsed: Duration,
     },
-    /// Every child is proven.
+    /// Every child's exact score is proven.
     ChildrenDone {
         /// Nodes searched.
         nodes: u64,
@@ -60,6 +70,13 @@ pub enum EventKind {
     },
     /// The job was cancelled before it finished.
     Cancelled,
+    /// Something to tell the user about the store (opened with the book, or unusable).
+    Notice {
+        /// The message.
+        text: String,
+        /// Whether it reports a problem.
+        error: bool,
+    },
 }
 
 enum Request {
@@ -78,10 +95,16 @@ pub struct Worker {
 const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 impl Worker {
-    /// Starts the thread with a solver built from `options`; its reports go to `events`.
-    pub fn spawn(options: SolverOptions, events: Sender<SolverEvent>) -> std::io::Result<Worker> {
+    /// Starts the thread with a solver built from `options`, and the store at `store` if any
+    /// (opened on the thread); its reports go to `events`.
+    pub fn spawn(
+        options: SolverOptions,
+        store: Option<PathBuf>,
+        events: Sender<SolverEvent>,
+    ) -> std::io::Result<Worker> {
         let (requests, rx) = channel();
-        let thread = std::thread::Builder::new().name("solver".into()).spawn(move || serve(options, rx, events))?;
+        let thread =
+            std::thread::Builder::new().name("solver".into()).spawn(move || serve(options, store, rx, events))?;
         Ok(Worker { requests, stop: Arc::new(AtomicBool::new(false)), thread: Some(thread) })
     }
 
@@ -108,8 +131,26 @@ impl Drop for Worker {
     }
 }
 
-fn serve(options: SolverOptions, rx: Receiver<Request>, events: Sender<SolverEvent>) {
+fn serve(options: SolverOptions, store: Option<PathBuf>, rx: Receiver<Request>, events: Sender<SolverEvent>) {
+    let scoring = options.scoring;
     let mut solver = Solver::new(options);
+    let notice = |text: String, error: bool| {
+        let position = Position::start(crate::Size::Four);
+        let _ = events.send(SolverEvent { job: 0, position, kind: EventKind::Notice { text, error } });
+    };
+    let store = store.and_then(|path| match kept::open(&path) {
+        Ok((store, note)) => {
+            if let Some(text) = note {
+                notice(text, false);
+            }
+            Some(store)
+        }
+        Err(text) => {
+            notice(format!("{text}; running without it"), true);
+            None
+        }
+    });
+    let mut link = Link { store, scoring, failed: false };
     while let Ok(mut request) = rx.recv() {
         // Only the newest request matters: the ones before it are stale.
         while let Ok(next) = rx.try_recv() {
@@ -118,7 +159,7 @@ fn serve(options: SolverOptions, rx: Receiver<Request>, events: Sender<SolverEve
         match request {
             Request::Shutdown => return,
             Request::Analyse { job, position, stop } => {
-                if run_job(&mut solver, job, position, &stop, &events).is_err() {
+                if run_job(&mut solver, &mut link, job, position, &stop, &events).is_err() {
                     return; // the UI has gone
                 }
             }
@@ -128,8 +169,30 @@ fn serve(options: SolverOptions, rx: Receiver<Request>, events: Sender<SolverEve
 
 struct Disconnected;
 
+/// The store as the solver thread uses it; after a failed read or write it says so once and
+/// goes on without the store.
+struct Link {
+    store: Option<Store>,
+    scoring: Scoring,
+    failed: bool,
+}
+
+impl Link {
+    fn run<T>(&mut self, f: impl FnOnce(&Store, Scoring) -> Result<T, String>) -> Result<Option<T>, String> {
+        let Some(store) = &self.store else { return Ok(None) };
+        match f(store, self.scoring) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => {
+                self.store = None;
+                Err(format!("{e}; going on without the store"))
+            }
+        }
+    }
+}
+
 fn run_job(
     solver: &mut Solver,
+    link: &mut Link,
     job: u64,
     position: Position,
     stop: &Arc<AtomicBool>,
@@ -164,15 +227,49 @@ fn run_job(
                 }
             }
         });
-        let result = solver.score_children(&position, &limits, &mut |c| {
+        // What the store knows is shown at once, and exact scores are not searched again.
+        let known = match link.run(|store, scoring| kept::known_children(store, &position, scoring)) {
+            Ok(known) => known.unwrap_or_default(),
+            Err(text) => {
+                gone |= events.send(SolverEvent { job, position, kind: EventKind::Notice { text, error: true } }).is_err();
+                Vec::new()
+            }
+        };
+        for &c in &known {
             gone |= events.send(SolverEvent { job, position, kind: EventKind::Child(c) }).is_err();
+        }
+        let skip = kept::exact_squares(&known);
+        let analysis = solver.analyse(&position, SearchMode::Auto, None, &limits, &skip, &mut |report| {
+            let kind = match report {
+                Report::Child(c) => EventKind::Child(c),
+                Report::Phase(p) => EventKind::Phase(p),
+                Report::DepthDone { depth } => EventKind::Depth(depth),
+            };
+            gone |= events.send(SolverEvent { job, position, kind }).is_err();
         });
         let children_nodes = nodes(solver);
-        let pv = match result {
-            Ok(_) if !gone => {
+        // Everything proven, kept (also when the user moved on before the end).
+        let mut values: Vec<ChildValue> = known.iter().filter(|c| c.kind == Kind::Exact).copied().collect();
+        values.extend(analysis.children.iter().filter(|c| !skip.contains(&c.square)));
+        if let Err(text) = link.run(|store, scoring| kept::keep(store, &position, scoring, &values)) {
+            gone |= events.send(SolverEvent { job, position, kind: EventKind::Notice { text, error: true } }).is_err();
+        }
+        let moves = position.legal_moves().count() as usize;
+        let exact = values.iter().filter(|c| c.kind == Kind::Exact).count();
+        let pv = match analysis.stopped {
+            None if !gone && exact == moves => {
                 let sent = send(EventKind::ChildrenDone { nodes: children_nodes, elapsed: start.elapsed() });
                 gone |= sent.is_err();
-                Some(solver.principal_variation(&position, &limits))
+                // The line as far as the store knows it, then the solver from there.
+                let (mut line, end) = link
+                    .run(|store, scoring| Ok(kept::stored_line(store, &position, scoring)))
+                    .ok()
+                    .flatten()
+                    .unwrap_or((Vec::new(), position));
+                Some(solver.principal_variation(&end, &limits).map(|rest| {
+                    line.extend(rest);
+                    line
+                }))
             }
             _ => None,
         };

@@ -1,5 +1,6 @@
 //! The one-line bars (title, status, key bar) and the info panel under the board.
 
+use crate::solver::Phase;
 use crate::tui::app::{Mode, Model, SolverState};
 use crate::tui::keys;
 use crate::tui::theme::Theme;
@@ -35,12 +36,29 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
             vec![format!("{} nodes", si(nodes as f64)), rate(nodes, elapsed), format!("{:.2}s", elapsed.as_secs_f64())],
             true,
         ),
-        SolverState::Solving { proven, total, nodes, elapsed, counted } => (
-            format!("solving {proven}/{total}"),
+        SolverState::Solving { proven, total, phase, depth, nodes, elapsed, counted } => (
+            solving_text(proven, total, phase, depth),
             vec![format!("{} nodes", si(nodes as f64)), rate(nodes, counted), format!("{:.1}s", elapsed.as_secs_f64())],
             false,
         ),
-        SolverState::NotSolved { proven, total } => (format!("not solved yet {proven}/{total}"), Vec::new(), false),
+        SolverState::NotSolved { proven, total, depth: Some(d) } => {
+            (format!("estimated @{d}, exact {proven}/{total}"), Vec::new(), false)
+        }
+        SolverState::NotSolved { proven, total, depth: None } => {
+            (format!("not solved yet {proven}/{total}"), Vec::new(), false)
+        }
+    }
+}
+
+/// What a running search is doing: `estimating @12`, `proving W/L/D 1/4`, `solving 2/4`.
+pub fn solving_text(proven: usize, total: usize, phase: Option<Phase>, depth: Option<u32>) -> String {
+    match phase {
+        Some(Phase::Estimate) => match depth {
+            Some(d) => format!("estimating @{d}"),
+            None => "estimating".to_string(),
+        },
+        Some(Phase::Wld) => format!("proving W/L/D · exact {proven}/{total}"),
+        Some(Phase::Exact) | None => format!("solving {proven}/{total}"),
     }
 }
 

@@ -11,6 +11,8 @@
 //! | empty square | `·` | `·` |
 //! | legal move, not proven yet | `?` | `?` |
 //! | legal move with its exact score | `+4`, `-2` (best moves underlined) | `+12`, `★` under best moves |
+//! | legal move with a proven outcome | `W`, `D`, `L` | `W`, `D`, `L` |
+//! | legal move with an estimate | `+4` in plain italic (never bold) | `+12` in plain italic |
 //! | last move | `●*` | `**` under the disc |
 //! | disc the selected move flips | `●x` | `xx` under the disc |
 //! | square in the drawn mask | `■` | `■■` |
@@ -148,9 +150,16 @@ impl BoardWidget<'_> {
                         let mut style = match score.kind {
                             ScoreKind::Exact if is_best => t.best(),
                             ScoreKind::Exact => t.exact(),
+                            ScoreKind::Wld => t.outcome(),
+                            ScoreKind::Estimate { .. } => t.estimate(),
                         };
                         let width = if self.zoom == Zoom::Compact { 2 } else { 3 };
-                        let (text, loss) = score_text(score.value, width);
+                        let (text, loss) = match score.kind {
+                            ScoreKind::Wld => {
+                                (format!("{:>width$}", super::children::outcome_letter(score.value)), false)
+                            }
+                            _ => score_text(score.value, width),
+                        };
                         if loss {
                             style = style.add_modifier(Modifier::UNDERLINED | Modifier::DIM);
                         }

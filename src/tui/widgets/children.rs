@@ -1,5 +1,6 @@
-//! The children table: every legal move with its score (best first) and how many discs it flips;
-//! the best moves starred; unproven scores shown as `?` while the solver works.
+//! The children table: every legal move with its value (best first) and how many discs it flips;
+//! the best moves starred. A value says what it is: `+12` exact (bold), `W` / `L` / `D` a proven
+//! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic), `?` nothing yet.
 
 use crate::tui::app::{Model, ScoreKind, SolverState};
 use crate::tui::theme::Theme;
@@ -9,6 +10,18 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
+
+/// The width of the score column: `+12 @14`.
+const SCORE_W: usize = 7;
+
+/// `W`, `D` or `L` for a proven outcome's sign.
+pub fn outcome_letter(sign: i32) -> char {
+    match sign.signum() {
+        1 => 'W',
+        0 => 'D',
+        _ => 'L',
+    }
+}
 
 /// The children table widget.
 pub struct ChildrenWidget<'a> {
@@ -34,8 +47,10 @@ impl ChildrenWidget<'_> {
         let p = m.position();
         let title = match m.solver_state() {
             SolverState::Exact { .. } => " moves · exact ".to_string(),
-            SolverState::Solving { proven, total, .. } => format!(" solving {proven}/{total} "),
-            SolverState::NotSolved { proven, total } => format!(" unproven {proven}/{total} "),
+            SolverState::Solving { proven, total, phase, depth, .. } => {
+                format!(" {} ", super::bars::solving_text(proven, total, phase, depth))
+            }
+            SolverState::NotSolved { proven, total, .. } => format!(" unproven {proven}/{total} "),
             SolverState::GameOver => " moves ".to_string(),
         };
         let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
@@ -53,14 +68,16 @@ impl ChildrenWidget<'_> {
                 let score = m.child_score(sq).map(|s| (s.value, s.kind));
                 rows.push(Row { edge: Edge::Move(sq), score, flips: p.flips(sq).count(), best: best.contains(&sq) });
             }
-            // Best first; unproven moves after the proven ones, in reading order.
+            // Best first (exact and estimated values by score, a proven outcome by its sign);
+            // moves without a value last, in reading order.
             rows.sort_by_key(|r| match r.score {
+                Some((v, ScoreKind::Wld)) => (0, -v * 1000),
                 Some((v, _)) => (0, -v),
                 None => (1, 0),
             });
         }
         let header =
-            Line::from(vec![Span::styled(format!(" {:<4} {:>5}  {:>5}", "move", "score", "flips"), t.label())]);
+            Line::from(vec![Span::styled(format!(" {:<4} {:>SCORE_W$}  {:>5}", "move", "score", "flips"), t.label())]);
         buf.set_line(inner.x, inner.y, &header, inner.width);
         if rows.is_empty() {
             let text = match m.final_score() {
@@ -82,13 +99,15 @@ impl ChildrenWidget<'_> {
             };
             let (score, score_style) = match row.score {
                 Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
+                Some((v, ScoreKind::Wld)) => (outcome_letter(v).to_string(), t.outcome()),
+                Some((v, ScoreKind::Estimate { depth })) => (format!("{v:+} @{depth}"), t.estimate()),
                 None => ("?".to_string(), t.unproven()),
             };
             let star = if row.best && row.score.is_some() { "★" } else { " " };
             let flips = if row.edge == Edge::Pass { String::new() } else { row.flips.to_string() };
             let line = Line::from(vec![
                 Span::styled(format!(" {name:<4} "), Style::new()),
-                Span::styled(format!("{score:>5}"), score_style),
+                Span::styled(format!("{score:>SCORE_W$}"), score_style),
                 Span::styled(star.to_string(), t.best()),
                 Span::styled(format!(" {flips:>5}"), Style::new()),
             ]);

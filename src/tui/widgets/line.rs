@@ -40,6 +40,7 @@ impl LineWidget<'_> {
                 let moves = format!("{pass}{}", spaced(pv));
                 format!("{moves}  ({score:+})")
             }
+            (_, _, SolverState::Solving { depth: Some(d), .. }) => format!("solving… (estimates @{d} meanwhile)"),
             (_, _, SolverState::Solving { .. }) => "solving…".to_string(),
             _ => "not solved yet".to_string(),
         };

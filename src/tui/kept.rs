@@ -1,0 +1,111 @@
+//! What the explorer keeps between runs: the link between the solver thread and the
+//! [`Store`] of proven results (see `docs/store.md`).
+//!
+//! Everything here runs on the solver thread, never on the UI thread. Before a position is
+//! searched, its children are looked up (by canonical key, so a symmetric twin solved yesterday
+//! counts): an exact score is shown at once and not searched again, a proven bound shows as a
+//! win or a loss until the search does better. After the search, whatever it proved (every exact
+//! child, every win/loss/draw, and the position's own score once every child is exact) is written
+//! back in one transaction, also when the user moved on before the search finished.
+//!
+//! A store that cannot be opened (damaged, foreign, newer, in use by another explorer) is
+//! reported once in the status line, and the explorer runs without it.
+
+use crate::solver::{ChildValue, Kind};
+use crate::store::{Source, Store, Stored};
+use crate::{Position, Scoring, Square};
+use std::path::Path;
+
+/// Opens the store at `path` and merges the shipped 6x6 book into it (once per book version).
+/// On failure, the message to show; the explorer goes on without a store.
+pub fn open(path: &Path) -> Result<(Store, Option<String>), String> {
+    let store = Store::open(path).map_err(|e| e.to_string())?;
+    let note = match store.merge_shipped_book() {
+        Ok(Some(summary)) if summary.added > 0 => {
+            Some(format!("store {}: the 6x6 book added ({} positions)", path.display(), summary.added))
+        }
+        Ok(_) => None,
+        Err(e) => Some(e.to_string()),
+    };
+    Ok((store, note))
+}
+
+/// The values the store holds for the children of `position` (from its side to move): exact
+/// scores, and wins or losses proven by bounds.
+pub fn known_children(store: &Store, position: &Position, scoring: Scoring) -> Result<Vec<ChildValue>, String> {
+    let moves = position.legal_moves().reading_order();
+    let queries: Vec<(Position, Scoring)> =
+        moves.iter().map(|&sq| (position.play(sq).expect("a legal move"), scoring)).collect();
+    let found = store.get_many(&queries).map_err(|e| e.to_string())?;
+    let mut known = Vec::new();
+    for (&square, stored) in moves.iter().zip(found) {
+        let Some(s) = stored else { continue };
+        // The child's entry is from the child's side to move: the parent's value is its negation.
+        let (lower, upper) = (-s.upper, -s.lower);
+        let value = if lower == upper {
+            Some((lower, Kind::Exact))
+        } else if lower > 0 {
+            Some((1, Kind::Wld))
+        } else if upper < 0 {
+            Some((-1, Kind::Wld))
+        } else {
+            None
+        };
+        if let Some((score, kind)) = value {
+            known.push(ChildValue { square, score, kind });
+        }
+    }
+    Ok(known)
+}
+
+/// Writes what a search proved about `position`'s children, and the position's own exact score
+/// and best move when every child is exact. Estimates are not kept: they are not proofs.
+pub fn keep(store: &Store, position: &Position, scoring: Scoring, children: &[ChildValue]) -> Result<(), String> {
+    let max = position.size().squares() as i32;
+    let mut entries = Vec::new();
+    for c in children {
+        let Ok(child) = position.play(c.square) else { continue };
+        // From the child's side to move: the negation of the parent's value.
+        let (lower, upper) = match c.kind {
+            Kind::Exact => (-c.score, -c.score),
+            Kind::Wld if c.score > 0 => (-max, -1),
+            Kind::Wld if c.score < 0 => (1, max),
+            Kind::Wld => (0, 0),
+            Kind::Estimate { .. } => continue,
+        };
+        entries.push((child, scoring, Stored { lower, upper, best: None, source: Source::Explorer }));
+    }
+    let moves = position.legal_moves().count() as usize;
+    let exact: Vec<&ChildValue> = children.iter().filter(|c| c.kind == Kind::Exact).collect();
+    if moves > 0 && exact.len() == moves {
+        let best = exact.iter().max_by_key(|c| (c.score, std::cmp::Reverse(c.square))).expect("a move");
+        let stored = Stored::exact(best.score, Some(best.square), Source::Explorer);
+        entries.push((*position, scoring, stored));
+    }
+    if entries.is_empty() {
+        return Ok(());
+    }
+    store.put_many(&entries).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The squares among `known` whose exact score is known: the search skips them.
+pub fn exact_squares(known: &[ChildValue]) -> Vec<Square> {
+    known.iter().filter(|c| c.kind == Kind::Exact).map(|c| c.square).collect()
+}
+
+/// The perfect line from `position` as far as the store knows it: at each step the stored best
+/// move (checked legal), passes taken as they come; stops at the first position the store has no
+/// best move for. Returns the moves and the position where the line stops.
+pub fn stored_line(store: &Store, position: &Position, scoring: Scoring) -> (Vec<Square>, Position) {
+    let mut moves = Vec::new();
+    let (mut pos, _) = position.after_forced_pass();
+    while !pos.is_game_over() {
+        let Ok(Some(stored)) = store.get(&pos, scoring) else { break };
+        let Some(best) = stored.best.filter(|&sq| stored.is_exact() && pos.legal_moves().contains(sq)) else {
+            break;
+        };
+        moves.push(best);
+        pos = pos.play(best).expect("a legal move").after_forced_pass().0;
+    }
+    (moves, pos)
+}
