@@ -29,6 +29,8 @@ type RawValue = (i8, i8, u8, u8);
 const ENTRIES: TableDefinition<RawKey, RawValue> = TableDefinition::new("entries");
 const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
 const NO_MOVE: u8 = 255;
+/// The `meta` key that remembers which shipped book was merged.
+const BOOK_KEY: &str = "shipped-book-6x6";
 /// Entries per transaction when importing: a killed import keeps the chunks it committed.
 const IMPORT_CHUNK: usize = 256;
 
@@ -425,6 +427,31 @@ impl Store {
         self.put_in_chunks(&entries).map_err(ImportError::Store)
     }
 
+    /// Merges the shipped 6x6 book ([`super::book::shipped`]) into the store, unless this very
+    /// book was merged before (the store remembers a hash of the book's text). Returns what the
+    /// merge did, or `None` when there was nothing to do. Meant for the explorer's start, on its
+    /// store thread.
+    pub fn merge_shipped_book(&self) -> Result<Option<PutSummary>, StoreError> {
+        let hash = format!("{:016x}", fnv1a(super::book::SHIPPED_6X6.as_bytes()));
+        {
+            let read = self.db.begin_read().map_err(|e| self.corrupt(e))?;
+            let meta = read.open_table(META).map_err(|e| self.corrupt(e))?;
+            if meta.get(BOOK_KEY).map_err(|e| self.corrupt(e))?.is_some_and(|v| v.value() == hash) {
+                return Ok(None);
+            }
+        }
+        let entries: Vec<Entry> = super::book::shipped().collect();
+        let summary = self.put_in_chunks(&entries)?;
+        let write = self.db.begin_write().map_err(|e| self.corrupt(e))?;
+        write
+            .open_table(META)
+            .map_err(|e| self.corrupt(e))?
+            .insert(BOOK_KEY, hash.as_str())
+            .map_err(|e| self.corrupt(e))?;
+        write.commit().map_err(|e| self.corrupt(e))?;
+        Ok(Some(summary))
+    }
+
     /// Stores entries a few hundred per transaction.
     pub fn put_in_chunks(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
         let mut summary = PutSummary::default();
@@ -469,6 +496,11 @@ fn create(path: &Path, replace: bool) -> std::io::Result<()> {
     };
     let _ = std::fs::remove_file(&temp);
     published
+}
+
+/// FNV-1a, 64 bits: enough to tell one shipped book from another.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {

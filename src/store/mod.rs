@@ -131,8 +131,9 @@ impl Key {
     /// use othello_explorer::store::Key;
     /// use othello_explorer::{Position, Scoring, Size};
     /// let start = Position::start(Size::Six);
-    /// let a = Key::of(&start.play("c4".parse().unwrap()).unwrap(), Scoring::Standard).0;
-    /// let b = Key::of(&start.play("d3".parse().unwrap()).unwrap(), Scoring::Standard).0;
+    /// // Black's four first moves are symmetric twins: one key.
+    /// let a = Key::of(&start.play("c2".parse().unwrap()).unwrap(), Scoring::Standard).0;
+    /// let b = Key::of(&start.play("d5".parse().unwrap()).unwrap(), Scoring::Standard).0;
     /// assert_eq!(a, b);
     /// ```
     pub fn of(position: &Position, scoring: Scoring) -> (Key, Symmetry) {
