@@ -91,7 +91,7 @@ fn keep_previous(path: &Path) {
     }
 }
 
-pub fn run(position: &PositionArgs, args: &ExploreArgs) -> Result<(), CliError> {
+pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) -> Result<(), CliError> {
     let resolved = position.resolve()?;
     let (root, moves) = match &resolved.line {
         Some(line) => (line.start, line.moves.clone()),
@@ -115,6 +115,7 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs) -> Result<(), CliError> 
     let options = Options {
         tree,
         session,
+        store,
         root,
         moves,
         scoring: match args.scoring {
