@@ -150,7 +150,7 @@ fn serve(options: SolverOptions, store: Option<PathBuf>, rx: Receiver<Request>, 
             None
         }
     });
-    let mut link = Link { store, scoring, failed: false };
+    let mut link = Link { store, scoring };
     while let Ok(mut request) = rx.recv() {
         // Only the newest request matters: the ones before it are stale.
         while let Ok(next) = rx.try_recv() {
@@ -174,7 +174,6 @@ struct Disconnected;
 struct Link {
     store: Option<Store>,
     scoring: Scoring,
-    failed: bool,
 }
 
 impl Link {
@@ -231,7 +230,8 @@ fn run_job(
         let known = match link.run(|store, scoring| kept::known_children(store, &position, scoring)) {
             Ok(known) => known.unwrap_or_default(),
             Err(text) => {
-                gone |= events.send(SolverEvent { job, position, kind: EventKind::Notice { text, error: true } }).is_err();
+                gone |=
+                    events.send(SolverEvent { job, position, kind: EventKind::Notice { text, error: true } }).is_err();
                 Vec::new()
             }
         };

@@ -1,0 +1,137 @@
+//! The explorer's solver thread with a store: what it proves is kept, a symmetric twin is
+//! answered from the store without a search, the shipped 6x6 book answers the opening at once,
+//! and a store another explorer holds is reported and the explorer goes on without it.
+
+use othello_explorer::solver::{Kind, Limits, Solver, SolverOptions};
+use othello_explorer::store::Store;
+use othello_explorer::symmetry::Symmetry;
+use othello_explorer::tui::worker::{EventKind, SolverEvent, Worker};
+use othello_explorer::{Position, Scoring, Size, Square};
+use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+/// Events of `job` until `until` holds for one (or the thread stops reporting for a minute).
+fn collect(rx: &Receiver<SolverEvent>, job: u64, until: impl Fn(&EventKind) -> bool) -> Vec<EventKind> {
+    let mut out = Vec::new();
+    while let Ok(ev) = rx.recv_timeout(Duration::from_secs(60)) {
+        if ev.job != job && ev.job != 0 {
+            continue;
+        }
+        let done = until(&ev.kind);
+        out.push(ev.kind);
+        if done {
+            return out;
+        }
+    }
+    panic!("the solver thread went quiet; events so far: {out:?}");
+}
+
+fn exact_children(events: &[EventKind]) -> HashMap<Square, i32> {
+    let mut m = HashMap::new();
+    for e in events {
+        if let EventKind::Child(c) = e
+            && c.kind == Kind::Exact
+        {
+            m.insert(c.square, c.score);
+        }
+    }
+    m
+}
+
+fn options() -> SolverOptions {
+    SolverOptions { hash_mb: 16, ..SolverOptions::default() }
+}
+
+#[test]
+fn what_is_proven_is_kept_and_a_twin_is_answered_from_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    // A 6x6 position with 18 empties: solved in well under a second.
+    // Fourteen plies, alternately the first and the last legal move in reading order.
+    let mut position = Position::start(Size::Six);
+    for ply in 0..14 {
+        let moves = position.legal_moves().reading_order();
+        let m = if ply % 2 == 0 { moves[0] } else { *moves.last().unwrap() };
+        position = position.play(m).unwrap().after_forced_pass().0;
+    }
+    assert_ne!(othello_explorer::symmetry::canonical(&position).1, Symmetry::ALL[0]);
+    assert!(position.legal_moves().count() > 1);
+    let mut reference = Solver::new(options());
+    let expected: HashMap<Square, i32> = reference
+        .score_children(&position, &Limits::default(), &mut |_| {})
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.square, c.score))
+        .collect();
+
+    let (tx, rx) = channel();
+    let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
+    worker.analyse(1, position);
+    let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
+    assert_eq!(exact_children(&events), expected);
+    drop(worker);
+
+    // The store holds every child and the position itself.
+    let store = Store::open(&path).unwrap();
+    for (&square, &score) in &expected {
+        let child = position.play(square).unwrap();
+        assert_eq!(store.get(&child, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(-score));
+    }
+    let best = expected.values().max().copied();
+    assert_eq!(store.get(&position, Scoring::Standard).unwrap().and_then(|s| s.score()), best);
+    drop(store);
+
+    // A mirror image, in a new explorer: every child exact from the store, with no search.
+    let mirror = Symmetry::ALL[3];
+    let twin = mirror.apply_position(&position);
+    let (tx, rx) = channel();
+    let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
+    worker.analyse(2, twin);
+    let events = collect(&rx, 2, |k| matches!(k, EventKind::ChildrenDone { .. }));
+    let mirrored: HashMap<Square, i32> =
+        expected.iter().map(|(&sq, &score)| (mirror.apply_square(Size::Six, sq), score)).collect();
+    assert_eq!(exact_children(&events), mirrored);
+    assert!(
+        events.iter().any(|k| matches!(k, EventKind::ChildrenDone { nodes: 0, .. })),
+        "answered without searching: {events:?}"
+    );
+}
+
+#[test]
+fn a_store_in_use_is_reported_and_the_explorer_goes_on_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let held = Store::open(&path).unwrap();
+    let (tx, rx) = channel();
+    let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
+    let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    match first.kind {
+        EventKind::Notice { text, error: true } => {
+            assert!(text.contains("in use by another othello-explorer"), "{text}");
+            assert!(text.contains("running without it"), "{text}");
+        }
+        other => panic!("expected a notice, got {other:?}"),
+    }
+    // The 4x4 start still solves.
+    worker.analyse(1, Position::start(Size::Four));
+    let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
+    assert_eq!(exact_children(&events).values().max(), Some(&-10));
+    drop(held);
+}
+
+#[test]
+fn a_damaged_store_is_reported_and_the_explorer_goes_on_without_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    std::fs::write(&path, b"this is not a database, just some bytes that happen to be here").unwrap();
+    let (tx, rx) = channel();
+    let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
+    let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
+    assert!(matches!(&first.kind, EventKind::Notice { error: true, text } if text.contains("running without it")));
+    worker.analyse(1, Position::start(Size::Four));
+    let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
+    assert_eq!(exact_children(&events).len(), 4);
+    // Nothing was lost: the file is as it was.
+    assert!(std::fs::read(&path).unwrap().starts_with(b"this is not a database"));
+}
