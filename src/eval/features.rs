@@ -9,13 +9,16 @@
 //! | 5 | corners | `p`'s corners minus `o`'s |
 //! | 6 | X squares | discs on the diagonal neighbour of an *empty* corner, `p`'s minus `o`'s |
 //! | 7 | C squares | discs on the edge neighbours of an empty corner, `p`'s minus `o`'s |
-//! | 8 | stable discs | [`crate::solver::stable_discs`], `p`'s minus `o`'s, once a corner is taken (0 before) |
+//! | 8 | stable discs | [`crate::solver::stable_discs`], `p`'s minus `o`'s; above [`LATE`] empties, a side's only once it holds a corner |
 //! | 9 | parity | 1 when the number of empty squares is odd (the side to move would play last) |
 //! | 10 | discs | `p`'s discs minus `o`'s |
 
 use crate::geometry::{bit, column_mask, full_mask};
 use crate::rules::legal_moves;
 use crate::solver::stable_discs;
+
+/// From this many empty squares down, stable discs are always counted (see [`scalars`]).
+pub const LATE: u32 = 16;
 
 /// The number of scalar features.
 pub const SCALARS: usize = 11;
@@ -79,10 +82,13 @@ pub fn scalars_with_moves<const N: usize>(p: u64, o: u64, pm: u64, om: u64) -> [
         }
     }
     let corners = Corners::<N>::CORNERS;
-    // Before a corner is taken a disc is stable only on lines that are all full, rare in the
-    // midgame and seen by the pattern tables: the search for stable discs waits for a corner.
-    let stable =
-        if (p | o) & corners != 0 { count(stable_discs::<N>(p, o)) - count(stable_discs::<N>(o, p)) } else { 0 };
+    // Without a corner of its own a side's discs can be stable only on lines that are all full:
+    // rare in the midgame (and seen by the pattern tables there), common near the end. So in
+    // the midgame the search for stable discs, the costliest feature, waits for the side's first
+    // corner.
+    let late = empty.count_ones() <= LATE;
+    let stable_of = |a: u64, b: u64| if late || a & corners != 0 { count(stable_discs::<N>(a, b)) } else { 0 };
+    let stable = stable_of(p, o) - stable_of(o, p);
     [
         1,
         count(pm),

@@ -223,7 +223,9 @@ pub fn gather_scalar(x: u64, mask: u64) -> u64 {
 /// The index of a pattern's contents: `p` and `o` under `mask`, as a base-3 number.
 #[inline(always)]
 pub fn ternary_index(p: u64, o: u64, mask: u64) -> usize {
-    TERNARY[gather(p, mask) as usize] as usize + 2 * TERNARY[gather(o, mask) as usize] as usize
+    // The masks have at most MAX_SQUARES bits: the `&` only spares the bounds checks.
+    const LOW: usize = (1 << MAX_SQUARES) - 1;
+    TERNARY[gather(p, mask) as usize & LOW] as usize + 2 * TERNARY[gather(o, mask) as usize & LOW] as usize
 }
 
 /// Masks for the symmetries of the `N x N` board, built at compile time.
