@@ -545,6 +545,16 @@ mod tests {
     }
 
     #[test]
+    fn the_worked_example_of_docs_eval_md() {
+        // a1 b1 to move, c1 and b2 opponent's: digits lowest first g2 b2 h1 g1 f1 e1 d1 c1 b1 a1.
+        let (p, o) = (1u64 << 63 | 1 << 62, 1u64 << 61 | 1 << 54);
+        let mask = PATTERNS_8[0].mask(8);
+        assert_eq!(mask, 0xff42_0000_0000_0000);
+        assert_eq!((gather(p, mask), gather(o, mask)), (0b11_0000_0000, 0b00_1000_0010));
+        assert_eq!(ternary_index(p, o, mask), 30624);
+    }
+
+    #[test]
     fn placements_cover_the_board_as_expected() {
         assert_eq!(Layout::of(8).instances.len(), 38);
         assert_eq!(Layout::of(6).instances.len(), 38);
