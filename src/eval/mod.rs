@@ -2,19 +2,113 @@
 //! too deep to solve.
 //!
 //! [`evaluate`] is the one entry point the search calls. The value is in discs, from the side to
-//! move (`p`), clamped to the board's range, and never claimed to be exact.
+//! move (`p`), clamped to the board's range, and never claimed to be exact (except at the end of
+//! the game, where it is the final score).
+//!
+//! The estimate is a sum of weights, one set per *stage* (a band of empty-square counts):
+//!
+//! - scalar features ([`features`]): mobility, potential mobility, corners and their X and C
+//!   neighbours, stable discs, parity, discs, each times its weight;
+//! - pattern tables ([`pattern`]): for each placement of each pattern (every edge with its X
+//!   squares, every corner region, lines, diagonals), the weight of its exact contents.
+//!
+//! The weights are fitted by the project itself (`src/bin/fit-eval.rs`) on positions it solves
+//! exactly, bootstrapped to deeper stages, and shipped in `data/eval/` ([`weights`]); they are
+//! built into the binary and parsed once, at first use. `docs/eval.md` explains the features,
+//! the indexing, the file format and how to refit, with the measured accuracy.
 
-use crate::geometry::bit;
-use crate::rules::legal_moves;
+pub mod features;
+pub mod pattern;
+pub mod weights;
 
-/// An estimate of the final disc difference from `p`'s side (side to move), in `-N*N..=N*N`.
+use crate::geometry::{bit, full_mask};
+use crate::rules::{final_score, legal_moves};
+use features::scalars_with_moves;
+use pattern::{images, ternary_index};
+pub use weights::{SCALE, Weights, WeightsError};
+
+/// An estimate of the final disc difference from `p`'s side (side to move), in `-N*N..=N*N`, with
+/// the shipped fitted weights ([`evaluate_with`]).
 ///
 /// ```
 /// use othello_explorer::eval::evaluate;
-/// // The 8x8 start is symmetric: an even game.
-/// assert_eq!(evaluate::<8>(0x0000_0008_1000_0000, 0x0000_0010_0800_0000), 0);
+/// // The 8x8 start, black to move: an estimate in the board's range.
+/// let v = evaluate::<8>(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+/// assert!((-64..=64).contains(&v));
+/// // A finished game is its final score: 4x4, all 16 squares black.
+/// assert_eq!(evaluate::<4>(0xffff, 0), 16);
 /// ```
+#[inline]
 pub fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
+    match weights::shipped(N) {
+        Ok(w) => evaluate_with::<N>(w, p, o),
+        Err(_) => baseline::<N>(p, o),
+    }
+}
+
+/// [`evaluate`] with the given weights, in discs.
+#[inline]
+pub fn evaluate_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
+    let max = (N * N) as i32;
+    (evaluate_fine_with::<N>(w, p, o) + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
+}
+
+/// [`evaluate_with`] in 1/[`SCALE`] of a disc, unclamped: for a search that wants finer steps.
+/// A finished game is its exact final score times [`SCALE`].
+#[inline]
+pub fn evaluate_fine_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
+    debug_assert_eq!(w.n(), N, "weights for another board size");
+    let pm = legal_moves::<N>(p, o);
+    let om = legal_moves::<N>(o, p);
+    if pm | om == 0 {
+        return final_score::<N>(p, o) * SCALE;
+    }
+    let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
+    let stage = w.stage(w.stage_of(empties));
+    let f = scalars_with_moves::<N>(p, o, pm, om);
+    let mut sum: i32 = f.iter().zip(&stage.scalars).map(|(&x, &w)| x * w as i32).sum();
+    let (pi, oi) = (images::<N>(p), images::<N>(o));
+    let tables = &stage.tables[..];
+    for inst in w.instances() {
+        let g = inst.image as usize & 7;
+        let i = inst.offset as usize + ternary_index(pi[g], oi[g], inst.mask);
+        sum += tables[i] as i32;
+    }
+    sum
+}
+
+/// [`evaluate_fine_with`]'s plain twin: the dot product of the features the fitting tool sees
+/// ([`features::scalars`] and [`pattern::pattern_entries_scalar`]) with the weights.
+pub fn evaluate_fine_plain(w: &Weights, p: u64, o: u64) -> i32 {
+    let n = w.n();
+    let (f, over) = match n {
+        4 => (features::scalars::<4>(p, o), crate::rules::is_game_over::<4>(p, o)),
+        6 => (features::scalars::<6>(p, o), crate::rules::is_game_over::<6>(p, o)),
+        _ => (features::scalars::<8>(p, o), crate::rules::is_game_over::<8>(p, o)),
+    };
+    if over {
+        let (mp, mo) = (p.count_ones() as i32, o.count_ones() as i32);
+        let empties = (n * n) as i32 - mp - mo;
+        let diff = mp - mo;
+        let score = diff + diff.signum() * empties;
+        return score * SCALE;
+    }
+    let empties = (full_mask(n) & !(p | o)).count_ones() as usize;
+    let stage = w.stage(w.stage_of(empties));
+    let mut entries = Vec::new();
+    pattern::pattern_entries_scalar(n, p, o, &mut entries);
+    f.iter().zip(&stage.scalars).map(|(&x, &w)| x * w as i32).sum::<i32>()
+        + entries.iter().map(|&e| stage.tables[e as usize] as i32).sum::<i32>()
+}
+
+/// The hand-written stand-in the fitted evaluation replaced, kept as the baseline it is measured
+/// against: mobility difference plus four times the corner difference.
+///
+/// ```
+/// use othello_explorer::eval::baseline;
+/// assert_eq!(baseline::<8>(0x0000_0008_1000_0000, 0x0000_0010_0800_0000), 0);
+/// ```
+pub fn baseline<const N: usize>(p: u64, o: u64) -> i32 {
     let corners = 1u64 << bit(N, 0, 0) | 1 << bit(N, N - 1, 0) | 1 << bit(N, 0, N - 1) | 1 << bit(N, N - 1, N - 1);
     let pm = legal_moves::<N>(p, o);
     let om = legal_moves::<N>(o, p);
@@ -22,4 +116,38 @@ pub fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
     let corner_discs = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
     let max = (N * N) as i32;
     (mobility + 4 * corner_discs).clamp(-max, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    #[test]
+    fn the_fast_evaluation_matches_its_plain_twin() {
+        let mut rng = Rng(0xe7a1);
+        for n in [4usize, 6, 8] {
+            let mut w = Weights::zero(n, if n == 4 { 1 } else { n / 2 });
+            for s in 0..w.stages().len() {
+                let mut stage = w.stage(s).clone();
+                for v in &mut stage.scalars {
+                    *v = (rng.next() % 200) as i16 - 100;
+                }
+                for v in &mut stage.tables {
+                    *v = (rng.next() % 2000) as i16 - 1000;
+                }
+                w.set_stage(s, stage);
+            }
+            for _ in 0..300 {
+                let a = rng.next() & full_mask(n);
+                let b = rng.next() & full_mask(n) & !a;
+                let fast = match n {
+                    4 => evaluate_fine_with::<4>(&w, a, b),
+                    6 => evaluate_fine_with::<6>(&w, a, b),
+                    _ => evaluate_fine_with::<8>(&w, a, b),
+                };
+                assert_eq!(fast, evaluate_fine_plain(&w, a, b), "n={n} {a:#x} {b:#x}");
+            }
+        }
+    }
 }

@@ -1,0 +1,525 @@
+//! `fit-eval`: fits the evaluation weights shipped in `data/eval/` from positions the project
+//! solves itself, and measures them. See `docs/eval.md`.
+//!
+//! ```text
+//! cargo run --release --bin fit-eval -- fit --size 8 --threads 2
+//! cargo run --release --bin fit-eval -- measure --size 8
+//! ```
+//!
+//! `fit`, for one board size:
+//! 1. plays lightly randomised games (each move random or the stand-in evaluation's greedy choice,
+//!    half and half) and takes from each game one position per stage, at a random number of
+//!    empty squares within the stage;
+//! 2. stage by stage, fewest empties first: labels the stage's positions with their exact score
+//!    (`Solver`, one thread per worker, a small table) when the stage is shallow enough
+//!    (`--exact`), otherwise by bootstrapping: a small alpha-beta search down to the previous
+//!    stages, whose leaves are evaluated with the weights already fitted;
+//! 3. fits the stage's weights by least squares (full-batch Adam, an L2 prior on the pattern
+//!    weights), quantises them, and installs them so the next stage's bootstrapping uses them;
+//! 4. writes `weights-N.oxev` and `check-N.txt` (positions and the evaluations the new weights
+//!    give them, which `tests/eval.rs` checks the shipped weights reproduce).
+//!
+//! `measure` solves held-out positions exactly (another seed) and prints, per stage, the mean
+//! absolute error and the share of signs right, for the fitted weights and the stand-in.
+
+use clap::{Parser, Subcommand};
+use othello_explorer::eval::features::{SCALARS, scalars};
+use othello_explorer::eval::pattern::{Layout, pattern_entries};
+use othello_explorer::eval::weights::StageWeights;
+use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_fine_with, evaluate_with};
+use othello_explorer::geometry::full_mask;
+use othello_explorer::obf::format_board;
+use othello_explorer::rules::{flips, legal_moves};
+use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::{Color, Position, Size};
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "fit-eval", about = "Fit and measure the evaluation weights (docs/eval.md)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate positions, label them, fit the weights, write data/eval/weights-N.oxev.
+    Fit {
+        /// Board side: 4, 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// Games played (one position per stage from each).
+        #[arg(long, default_value_t = 20_000)]
+        games: usize,
+        /// Stages whose positions all have at most this many empties are labelled exactly
+        /// (default: 12 on 4x4, 15 on 6x6 and 8x8; deeper ones are slow to solve).
+        #[arg(long)]
+        exact: Option<usize>,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads for labelling.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Adam epochs per stage.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// The L2 prior on pattern weights, in samples' worth (default: 3 on 4x4, whose positions
+        /// the games nearly cover, 30 elsewhere).
+        #[arg(long)]
+        prior: Option<f32>,
+        /// Where to write the files.
+        #[arg(long, default_value = "data/eval")]
+        out: PathBuf,
+    },
+    /// Measure weights against exact scores of held-out positions, per stage.
+    Measure {
+        /// Board side: 4, 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// Games played for held-out positions.
+        #[arg(long, default_value_t = 300)]
+        games: usize,
+        /// Deepest positions solved, in empties (default: 12 on 4x4, 24 on 6x6, 19 on 8x8).
+        #[arg(long)]
+        max_empties: Option<usize>,
+        /// Random seed (keep it apart from the fitting seeds).
+        #[arg(long, default_value_t = 1_000_001)]
+        seed: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The weights file (default: data/eval/weights-N.oxev).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Fit { size, games, exact, seed, threads, epochs, prior, out } => {
+            let settings = FitSettings {
+                games,
+                exact: exact.unwrap_or(match size {
+                    4 => 12,
+                    _ => 15,
+                }),
+                seed,
+                threads: threads.max(1),
+                epochs,
+                prior: prior.unwrap_or(if size == 4 { 3.0 } else { 30.0 }),
+                out,
+            };
+            match size {
+                4 => fit::<4>(&settings),
+                6 => fit::<6>(&settings),
+                8 => fit::<8>(&settings),
+                _ => Err(format!("--size {size}: the board side must be 4, 6 or 8")),
+            }
+        }
+        Command::Measure { size, games, max_empties, seed, threads, weights } => {
+            let max = max_empties.unwrap_or(match size {
+                4 => 12,
+                6 => 24,
+                _ => 19,
+            });
+            let path = weights.unwrap_or_else(|| PathBuf::from(format!("data/eval/weights-{size}.oxev")));
+            match size {
+                4 => measure::<4>(games, max, seed, threads.max(1), &path),
+                6 => measure::<6>(games, max, seed, threads.max(1), &path),
+                8 => measure::<8>(games, max, seed, threads.max(1), &path),
+                _ => Err(format!("--size {size}: the board side must be 4, 6 or 8")),
+            }
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("fit-eval: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The stage widths, in empties: 1 on 4x4, 2 on 6x6, 4 on 8x8.
+const fn bucket(n: usize) -> usize {
+    match n {
+        4 => 1,
+        6 => 2,
+        _ => 4,
+    }
+}
+
+struct FitSettings {
+    games: usize,
+    exact: usize,
+    seed: u64,
+    threads: usize,
+    epochs: usize,
+    prior: f32,
+    out: PathBuf,
+}
+
+/// splitmix64: a seeded stream of random numbers.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, k: usize) -> usize {
+        (self.next() % k as u64) as usize
+    }
+}
+
+fn empties<const N: usize>(p: u64, o: u64) -> usize {
+    (full_mask(N) & !(p | o)).count_ones() as usize
+}
+
+fn squares(mut m: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            sq
+        })
+    })
+}
+
+fn play<const N: usize>(p: u64, o: u64, sq: u32) -> (u64, u64) {
+    let f = flips::<N>(p, o, sq);
+    (o & !f, p | f | 1 << sq)
+}
+
+fn start<const N: usize>() -> (u64, u64) {
+    let (p, o) = Position::start(Size::from_n(N).expect("4, 6 or 8")).raw();
+    (p, o)
+}
+
+/// One lightly randomised game: every position with a move to play, in order.
+fn game<const N: usize>(rng: &mut Rng) -> Vec<(u64, u64)> {
+    let (mut p, mut o) = start::<N>();
+    let mut out = Vec::new();
+    loop {
+        let moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return out;
+            }
+            (p, o) = (o, p);
+            continue;
+        }
+        out.push((p, o));
+        let list: Vec<u32> = squares(moves).collect();
+        let sq = if rng.next() & 1 == 0 {
+            list[rng.below(list.len())]
+        } else {
+            // The stand-in's greedy choice (ties broken at random by the shuffle's start).
+            let k = rng.below(list.len());
+            let mut best = (i32::MIN, list[k]);
+            for i in 0..list.len() {
+                let sq = list[(k + i) % list.len()];
+                let (cp, co) = play::<N>(p, o, sq);
+                let v = -baseline::<N>(cp, co);
+                if v > best.0 {
+                    best = (v, sq);
+                }
+            }
+            best.1
+        };
+        (p, o) = play::<N>(p, o, sq);
+    }
+}
+
+/// Positions per stage: from each game, one at a random number of empties within each stage.
+fn sample<const N: usize>(games: usize, seed: u64) -> Vec<Vec<(u64, u64)>> {
+    let stages = (N * N - 4) / bucket(N) + 1;
+    let mut rng = Rng(seed);
+    let mut per_stage = vec![Vec::new(); stages];
+    let mut seen = HashSet::new();
+    for _ in 0..games {
+        let g = game::<N>(&mut rng);
+        for (s, stage) in per_stage.iter_mut().enumerate() {
+            let e = s * bucket(N) + rng.below(bucket(N));
+            if let Some(&(p, o)) = g.iter().find(|&&(p, o)| empties::<N>(p, o) == e)
+                && seen.insert((p, o))
+            {
+                stage.push((p, o));
+            }
+        }
+    }
+    per_stage
+}
+
+/// Runs `f` over `items` on `threads` workers, each with its own state from `init`, in order.
+fn parallel<T: Sync, S, R: Send>(
+    items: &[T],
+    threads: usize,
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                let (init, f) = (&init, &f);
+                scope.spawn(move || {
+                    let mut state = init();
+                    part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a worker panicked")).collect()
+    })
+}
+
+fn solver() -> Solver {
+    Solver::new(SolverOptions { hash_mb: 16, threads: 1, ..SolverOptions::default() })
+}
+
+fn exact<const N: usize>(solver: &mut Solver, p: u64, o: u64) -> i32 {
+    let size = Size::from_n(N).expect("4, 6 or 8");
+    let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
+    solver.score(&position, &Limits::default()).expect("no limits").0
+}
+
+/// The bootstrapping search: alpha-beta down to `horizon` empties, leaves evaluated with `w` (in
+/// 1/SCALE discs), finished games exact. Children are tried fewest opponent moves first.
+fn bootstrap<const N: usize>(w: &Weights, p: u64, o: u64, horizon: usize, mut alpha: i32, beta: i32) -> i32 {
+    if empties::<N>(p, o) <= horizon {
+        return evaluate_fine_with::<N>(w, p, o);
+    }
+    let moves = legal_moves::<N>(p, o);
+    if moves == 0 {
+        if legal_moves::<N>(o, p) == 0 {
+            return evaluate_fine_with::<N>(w, p, o);
+        }
+        return -bootstrap::<N>(w, o, p, horizon, -beta, -alpha);
+    }
+    let mut children: Vec<(u32, u64, u64)> = squares(moves)
+        .map(|sq| {
+            let (cp, co) = play::<N>(p, o, sq);
+            (legal_moves::<N>(cp, co).count_ones(), cp, co)
+        })
+        .collect();
+    children.sort_unstable_by_key(|c| c.0);
+    let mut best = i32::MIN;
+    for (_, cp, co) in children {
+        let v = -bootstrap::<N>(w, cp, co, horizon, -beta, -alpha);
+        if v > best {
+            best = v;
+            if v > alpha {
+                alpha = v;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// One position's features as the fit sees them.
+struct Sample {
+    scalars: [f32; SCALARS],
+    entries: Vec<u32>,
+    label: f32,
+}
+
+fn features<const N: usize>(p: u64, o: u64, label: f32) -> Sample {
+    let mut entries = Vec::new();
+    pattern_entries::<N>(p, o, &mut entries);
+    Sample { scalars: scalars::<N>(p, o).map(|x| x as f32), entries, label }
+}
+
+/// Least squares by full-batch Adam: scalar weights free, pattern weights with an L2 prior worth
+/// `prior` samples each. Returns the weights in discs (scalars, tables).
+fn fit_stage(samples: &[Sample], table_len: usize, epochs: usize, prior: f32) -> ([f32; SCALARS], Vec<f32>) {
+    let n = samples.len().max(1) as f32;
+    let mut ws = [0f32; SCALARS];
+    ws[0] = samples.iter().map(|s| s.label).sum::<f32>() / n;
+    let mut wt = vec![0f32; table_len];
+    let mut touched: Vec<u32> = samples.iter().flat_map(|s| s.entries.iter().copied()).collect();
+    touched.sort_unstable();
+    touched.dedup();
+    let (mut ms, mut vs) = ([0f32; SCALARS], [0f32; SCALARS]);
+    let (mut mt, mut vt) = (vec![0f32; table_len], vec![0f32; table_len]);
+    let mut gt = vec![0f32; table_len];
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    for epoch in 0..epochs {
+        let lr = 0.1 * (1.0 - epoch as f32 / epochs as f32) + 0.005;
+        let mut gs = [0f32; SCALARS];
+        for &e in &touched {
+            gt[e as usize] = 0.0;
+        }
+        for s in samples {
+            let pred: f32 = s.scalars.iter().zip(&ws).map(|(x, w)| x * w).sum::<f32>()
+                + s.entries.iter().map(|&e| wt[e as usize]).sum::<f32>();
+            let r = 2.0 * (pred - s.label) / n;
+            for (g, x) in gs.iter_mut().zip(&s.scalars) {
+                *g += r * x;
+            }
+            for &e in &s.entries {
+                gt[e as usize] += r;
+            }
+        }
+        let t = epoch as i32 + 1;
+        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+        for i in 0..SCALARS {
+            ms[i] = b1 * ms[i] + (1.0 - b1) * gs[i];
+            vs[i] = b2 * vs[i] + (1.0 - b2) * gs[i] * gs[i];
+            ws[i] -= lr * (ms[i] / c1) / ((vs[i] / c2).sqrt() + eps);
+        }
+        for &e in &touched {
+            let e = e as usize;
+            let g = gt[e] + 2.0 * prior / n * wt[e];
+            mt[e] = b1 * mt[e] + (1.0 - b1) * g;
+            vt[e] = b2 * vt[e] + (1.0 - b2) * g * g;
+            wt[e] -= lr * (mt[e] / c1) / ((vt[e] / c2).sqrt() + eps);
+        }
+    }
+    (ws, wt)
+}
+
+fn quantise(x: f32) -> i16 {
+    (x * SCALE as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+fn fit<const N: usize>(settings: &FitSettings) -> Result<(), String> {
+    let began = Instant::now();
+    let w_bucket = bucket(N);
+    let mut weights = Weights::zero(N, w_bucket);
+    let layout = Layout::of(N);
+    let per_stage = sample::<N>(settings.games, settings.seed);
+    println!(
+        "{N}x{N}: {} games, {} positions in {} stages ({:.1} s)",
+        settings.games,
+        per_stage.iter().map(Vec::len).sum::<usize>(),
+        per_stage.len(),
+        began.elapsed().as_secs_f64()
+    );
+    println!("| stage | empties | positions | labels | label s | train MAE | held-out MAE | stand-in MAE |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (s, positions) in per_stage.iter().enumerate() {
+        let t0 = Instant::now();
+        let (lo, hi) = (s * w_bucket, s * w_bucket + w_bucket - 1);
+        let exact_stage = hi <= settings.exact;
+        let labels: Vec<f32> = if exact_stage {
+            parallel(positions, settings.threads, solver, |sv, &(p, o)| exact::<N>(sv, p, o) as f32)
+        } else {
+            let w = &weights;
+            parallel(
+                positions,
+                settings.threads,
+                || (),
+                |_, &(p, o)| bootstrap::<N>(w, p, o, lo - 1, -i32::MAX, i32::MAX) as f32 / SCALE as f32,
+            )
+        };
+        let label_secs = t0.elapsed().as_secs_f64();
+        let samples: Vec<Sample> = positions.iter().zip(&labels).map(|(&(p, o), &y)| features::<N>(p, o, y)).collect();
+        // Every tenth position is held out to report over-fitting (when there are enough).
+        let holds = |i: usize| positions.len() >= 50 && i.is_multiple_of(10);
+        let (held, train): (Vec<_>, Vec<_>) = samples.into_iter().enumerate().partition(|&(i, _)| holds(i));
+        let train: Vec<Sample> = train.into_iter().map(|x| x.1).collect();
+        let held: Vec<(usize, Sample)> = held;
+        let (ws, wt) = fit_stage(&train, layout.table_len(), settings.epochs, settings.prior);
+        let stage = StageWeights { scalars: ws.map(quantise), tables: wt.iter().map(|&x| quantise(x)).collect() };
+        weights.set_stage(s, stage);
+        let mae = |idx: &mut dyn Iterator<Item = usize>| {
+            let (mut sum, mut sum_base, mut k) = (0f64, 0f64, 0);
+            for i in idx {
+                let (p, o) = positions[i];
+                sum += (evaluate_with::<N>(&weights, p, o) as f32 - labels[i]).abs() as f64;
+                sum_base += (baseline::<N>(p, o) as f32 - labels[i]).abs() as f64;
+                k += 1;
+            }
+            (sum / k.max(1) as f64, sum_base / k.max(1) as f64)
+        };
+        let (train_mae, _) = mae(&mut (0..positions.len()).filter(|&i| !holds(i)));
+        let (held_mae, base_mae) = mae(&mut held.iter().map(|x| x.0));
+        println!(
+            "| {s} | {lo}-{hi} | {} | {} | {label_secs:.1} | {train_mae:.2} | {held_mae:.2} | {base_mae:.2} |",
+            positions.len(),
+            if exact_stage { "exact" } else { "bootstrap" },
+        );
+    }
+    std::fs::create_dir_all(&settings.out).map_err(|e| format!("{}: {e}", settings.out.display()))?;
+    let path = settings.out.join(format!("weights-{N}.oxev"));
+    let bytes = weights.to_bytes();
+    std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote {} ({} bytes)", path.display(), bytes.len());
+    // Check positions: two per stage from fresh games, with the evaluations these weights give.
+    let check = sample::<N>(50, settings.seed ^ 0xc4ec);
+    let mut text = format!(
+        "# fit-eval check positions for weights-{N}.oxev: board string, then the evaluation (discs, side to move)\n"
+    );
+    for stage in &check {
+        for &(p, o) in stage.iter().take(2) {
+            let size = Size::from_n(N).expect("4, 6 or 8");
+            let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
+            text += &format!("{} {}\n", format_board(&position), evaluate_with::<N>(&weights, p, o));
+        }
+    }
+    let check_path = settings.out.join(format!("check-{N}.txt"));
+    std::fs::write(&check_path, text).map_err(|e| format!("{}: {e}", check_path.display()))?;
+    println!("wrote {} in {:.1} s", check_path.display(), began.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn measure<const N: usize>(
+    games: usize,
+    max_empties: usize,
+    seed: u64,
+    threads: usize,
+    path: &PathBuf,
+) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let weights = Weights::from_bytes(N, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let per_stage = sample::<N>(games, seed);
+    println!("{N}x{N}, {} ({games} games, seed {seed})", path.display());
+    println!("| empties | positions | fitted MAE | stand-in MAE | fitted sign right | stand-in sign right |");
+    println!("|---|---|---|---|---|---|");
+    let (mut all_fit, mut all_base, mut all_k) = (0f64, 0f64, 0usize);
+    for (s, positions) in per_stage.iter().enumerate() {
+        let (lo, hi) = (s * bucket(N), s * bucket(N) + bucket(N) - 1);
+        if hi > max_empties || positions.is_empty() {
+            continue;
+        }
+        let exact: Vec<i32> = parallel(positions, threads, solver, |sv, &(p, o)| exact::<N>(sv, p, o));
+        let (mut fit_err, mut base_err, mut fit_sign, mut base_sign, mut decided) = (0f64, 0f64, 0, 0, 0);
+        for (&(p, o), &y) in positions.iter().zip(&exact) {
+            let (f, b) = (evaluate_with::<N>(&weights, p, o), baseline::<N>(p, o));
+            fit_err += (f - y).abs() as f64;
+            base_err += (b - y).abs() as f64;
+            if y != 0 {
+                decided += 1;
+                fit_sign += (f.signum() == y.signum()) as usize;
+                base_sign += (b.signum() == y.signum()) as usize;
+            }
+        }
+        let k = positions.len() as f64;
+        all_fit += fit_err;
+        all_base += base_err;
+        all_k += positions.len();
+        let pct = |x: usize| 100.0 * x as f64 / decided.max(1) as f64;
+        println!(
+            "| {lo}-{hi} | {} | {:.2} | {:.2} | {:.0}% | {:.0}% |",
+            positions.len(),
+            fit_err / k,
+            base_err / k,
+            pct(fit_sign),
+            pct(base_sign)
+        );
+    }
+    println!("| all | {all_k} | {:.2} | {:.2} | | |", all_fit / all_k.max(1) as f64, all_base / all_k.max(1) as f64);
+    Ok(())
+}
