@@ -111,13 +111,11 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
             }
         }
         StoreCommand::Export { file: None } => {
-            let mut out = std::io::stdout().lock();
-            match store.export(&mut out) {
-                Err(othello_explorer::store::StoreError::Io { message, .. }) if message.contains("Broken pipe") => {
-                    Ok(())
-                }
-                other => other.map(|_| ()).map_err(failed),
-            }
+            // Through `write_stdout`, which ends quietly when the reader goes (`export | head`).
+            let mut text = Vec::new();
+            store.export(&mut text).map_err(failed)?;
+            super::write_stdout(&String::from_utf8_lossy(&text));
+            Ok(())
         }
         StoreCommand::Export { file: Some(file) } => {
             let cannot = |e: std::io::Error| CliError::Usage(format!("cannot write {}: {e}", file.display()));

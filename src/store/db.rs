@@ -527,15 +527,19 @@ fn database_error(path: &Path, e: redb::DatabaseError) -> StoreError {
         redb::DatabaseError::Storage(redb::StorageError::Io(io)) if io.kind() != std::io::ErrorKind::UnexpectedEof => {
             StoreError::Io { path, message: io.to_string() }
         }
+        redb::DatabaseError::Storage(redb::StorageError::Corrupted(message)) => {
+            StoreError::Corrupt { path, detail: lower_first(&message) }
+        }
         other => StoreError::Corrupt { path, detail: lower_first(&other.to_string()) },
     }
 }
 
+/// redb's messages start with a capital; ours are lower case (but "DB" stays "DB").
 fn lower_first(s: &str) -> String {
     let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
+    match (c.next(), s.chars().nth(1)) {
+        (Some(f), Some(second)) if !second.is_uppercase() => f.to_lowercase().chain(c).collect(),
+        _ => s.to_string(),
     }
 }
 
