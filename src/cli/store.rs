@@ -159,8 +159,8 @@ fn stats(store: &Store, json: bool) -> Result<(), CliError> {
                     sources.insert(s.name().into(), json!(r.by_source[s.code() as usize]));
                 }
                 json!({
-                    "size": r.size.map(|s| s.to_string()),
-                    "scoring": r.scoring.map(|s| s.name()),
+                    "size": r.size.to_string(),
+                    "scoring": r.scoring.name(),
                     "exact": r.exact,
                     "bounds": r.bounds,
                     "sources": sources,
@@ -178,14 +178,7 @@ fn stats(store: &Store, json: bool) -> Result<(), CliError> {
     for r in &stats.rows {
         let sources: Vec<String> =
             Source::ALL.iter().map(|s| format!("{} {}", s.name(), r.by_source[s.code() as usize])).collect();
-        outln!(
-            "  {} {}: {} exact, {} bounds ({})",
-            r.size.map(|s| s.to_string()).unwrap_or_default(),
-            r.scoring.map(|s| s.name()).unwrap_or_default(),
-            r.exact,
-            r.bounds,
-            sources.join(", ")
-        );
+        outln!("  {} {}: {} exact, {} bounds ({})", r.size, r.scoring.name(), r.exact, r.bounds, sources.join(", "));
     }
     Ok(())
 }

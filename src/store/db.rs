@@ -126,12 +126,12 @@ impl fmt::Display for ImportError {
 impl std::error::Error for ImportError {}
 
 /// Counts of one board size and scoring rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatsRow {
     /// The board size.
-    pub size: Option<Size>,
+    pub size: Size,
     /// The scoring rule.
-    pub scoring: Option<Scoring>,
+    pub scoring: Scoring,
     /// Entries with an exact score.
     pub exact: u64,
     /// Entries with bounds only.
@@ -376,9 +376,11 @@ impl Store {
         let mut rows: BTreeMap<(Size, u8), StatsRow> = BTreeMap::new();
         for (key, stored) in self.entries()? {
             let row = rows.entry((key.size, scoring_code(key.scoring))).or_insert(StatsRow {
-                size: Some(key.size),
-                scoring: Some(key.scoring),
-                ..StatsRow::default()
+                size: key.size,
+                scoring: key.scoring,
+                exact: 0,
+                bounds: 0,
+                by_source: [0; 3],
             });
             if stored.is_exact() {
                 row.exact += 1;
