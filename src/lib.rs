@@ -40,6 +40,7 @@ pub mod rules;
 pub mod size;
 pub mod solver;
 pub mod square;
+pub mod store;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;

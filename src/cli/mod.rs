@@ -3,12 +3,14 @@
 
 mod args;
 mod bench;
+mod book;
 mod explain;
 mod explore;
-mod paths;
+pub mod paths;
 mod perft;
 mod show;
 mod solve;
+mod store;
 
 pub use args::PositionArgs;
 use clap::{Parser, Subcommand};
@@ -28,6 +30,8 @@ pub struct Cli {
     pub position: PositionArgs,
     #[command(flatten)]
     pub explore: explore::ExploreArgs,
+    #[command(flatten)]
+    pub store: paths::StoreArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -92,6 +96,37 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The file of solved positions kept between runs (--store PATH, default in the user's data
+    /// directory): counts, a re-check against the solver, export and import as text.
+    Store {
+        #[command(subcommand)]
+        command: store::StoreCommand,
+    },
+    /// Solve every position of the first plies from the start (symmetric twins once), score each
+    /// one's children, and keep them in the store; --lines also follows every perfect line to the
+    /// end. Positions the store already has are skipped, so an interrupted run goes on.
+    Book {
+        /// Board size: 4, 6 or 8.
+        #[arg(long, value_name = "N", default_value_t = 6)]
+        size: u8,
+        /// Expand the positions of plies 0 to K-1: every position up to K moves from the start gets its exact score.
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=60))]
+        plies: u32,
+        /// Then follow every perfect line to the end, scoring each child and grandchild along it.
+        #[arg(long)]
+        lines: bool,
+        /// With --lines: expand a child off the line (score its children) only when it has at
+        /// most E empty squares; near the start each such expansion costs minutes.
+        #[arg(long, value_name = "E", default_value_t = 24)]
+        near_empties: u32,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
+}
+
+/// The cores this machine has (the default number of search threads).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// The solver's options.
@@ -116,10 +151,7 @@ pub enum ScoringArg {
 
 impl SolverArgs {
     pub fn options(&self) -> othello_explorer::solver::SolverOptions {
-        let threads = self
-            .threads
-            .map(|t| t as usize)
-            .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+        let threads = self.threads.map(|t| t as usize).unwrap_or_else(cores);
         othello_explorer::solver::SolverOptions {
             hash_mb: self.hash_mb as usize,
             scoring: match self.scoring {
@@ -198,6 +230,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Some(Command::Explain { topic, position, mv, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), json)
+        }
+        Some(Command::Store { command }) => store::run(&command, &cli.store),
+        Some(Command::Book { size, plies, lines, near_empties, solver }) => {
+            book::run(size, plies, lines, near_empties, &solver, &cli.store)
         }
         None => explore::run(&cli.position, &cli.explore),
     }

@@ -1,0 +1,52 @@
+//! `book`: solve the positions of the first plies (and optionally the perfect lines) into the
+//! store, so the explorer shows their scores at once.
+
+use super::paths::StoreArgs;
+use super::{CliError, SolverArgs, outln};
+use othello_explorer::Size;
+use othello_explorer::solver::Limits;
+use othello_explorer::store::book::{self, BookError, BookOptions};
+
+pub fn run(
+    size: u8,
+    plies: u32,
+    lines: bool,
+    near_empties: u32,
+    solver: &SolverArgs,
+    args: &StoreArgs,
+) -> Result<(), CliError> {
+    let size = Size::from_n(size as usize)
+        .ok_or_else(|| CliError::Usage(format!("--size {size}: the board size must be 4, 6 or 8")))?;
+    let store = super::store::open(args)?;
+    let options = BookOptions { size, plies, lines, near_empties, solver: solver.options(), limits: Limits::default() };
+    eprintln!(
+        "book: {size}, plies 0..{plies}{}, {} threads, {} MiB table, into {}",
+        if lines {
+            format!(" and the perfect lines (near neighbours with at most {near_empties} empties)")
+        } else {
+            String::new()
+        },
+        options.solver.threads,
+        options.solver.hash_mb,
+        store.path().display()
+    );
+    // A line per position would flood the log while following the lines: one a second at most,
+    // and the last of each stage.
+    let mut last = std::time::Instant::now() - std::time::Duration::from_secs(2);
+    let summary = book::build(&store, &options, &mut |p| {
+        if last.elapsed().as_secs_f64() < 1.0 && p.done < p.total {
+            return;
+        }
+        last = std::time::Instant::now();
+        eprintln!("{}: {}/{} positions, {} nodes, {:.1} s", p.stage, p.done, p.total, p.nodes, p.elapsed.as_secs_f64());
+    })
+    .map_err(|e| match e {
+        BookError::Store(e) => CliError::Usage(e.to_string()),
+        e => CliError::Failed(e.to_string()),
+    })?;
+    outln!("stage     positions  skipped         nodes     seconds");
+    for s in &summary.stages {
+        outln!("{:<9} {:>9} {:>8} {:>13} {:>11.1}", s.stage, s.positions, s.skipped, s.nodes, s.time.as_secs_f64());
+    }
+    Ok(())
+}

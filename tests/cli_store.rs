@@ -1,0 +1,325 @@
+//! `store` and `book` on the real binary: every 4x4 position's score checked against a plain
+//! negamax over the reference rules, the kill-mid-write test, a store in use by another process,
+//! damaged files, malformed imports (exit 2 naming the line), `verify` catching a wrong entry
+//! (exit 1), and `--store` / `--no-store`.
+
+mod reference;
+
+use assert_cmd::Command;
+use othello_explorer::store::{Store, text};
+use othello_explorer::{Color, Position, Scoring, Size};
+use reference::{Board, Side};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::cargo_bin("othello-explorer").expect("the binary is built")
+}
+
+fn run(store: &Path, args: &[&str]) -> std::process::Output {
+    bin().arg("--store").arg(store).args(args).output().expect("runs")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Plain negamax over the reference rules, memoised by board string (empties to the winner).
+fn negamax(b: &Board, memo: &mut HashMap<String, i32>) -> i32 {
+    let key = b.board_string();
+    if let Some(&s) = memo.get(&key) {
+        return s;
+    }
+    let moves = b.moves();
+    let score = if moves.is_empty() {
+        if b.moves_for(b.to_move.other()).is_empty() { b.final_score() } else { -negamax(&b.pass(), memo) }
+    } else {
+        moves.into_iter().map(|m| -negamax(&b.play(m), memo)).max().expect("a move")
+    };
+    memo.insert(key, score);
+    score
+}
+
+fn board_of(position: &Position) -> Board {
+    let side = if position.to_move() == Color::Black { Side::Black } else { Side::White };
+    Board::from_bits(position.size().n(), position.black().bits(), position.white().bits(), side)
+}
+
+/// Every position of 4x4 games from the start (passes included), with its exact score.
+fn all_4x4_positions(memo: &mut HashMap<String, i32>) -> Vec<(Board, i32)> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![Board::start(4)];
+    let mut out = Vec::new();
+    while let Some(b) = stack.pop() {
+        if !seen.insert(b.board_string()) {
+            continue;
+        }
+        let score = negamax(&b, memo);
+        out.push((b.clone(), score));
+        let moves = b.moves();
+        if moves.is_empty() {
+            if !b.moves_for(b.to_move.other()).is_empty() {
+                stack.push(b.pass());
+            }
+        } else {
+            stack.extend(moves.into_iter().map(|m| b.play(m)));
+        }
+    }
+    out
+}
+
+/// Every entry of the store at `path` holds the plain negamax's score.
+fn assert_entries_correct(path: &Path, memo: &mut HashMap<String, i32>) -> usize {
+    let store = Store::open(path).unwrap_or_else(|e| panic!("reopening after the kill: {e}"));
+    let entries = store.entries().unwrap();
+    for (key, stored) in &entries {
+        let score = negamax(&board_of(&key.position()), memo);
+        assert_eq!(stored.score(), Some(score), "{}", key.position());
+    }
+    entries.len()
+}
+
+#[test]
+fn an_import_killed_mid_write_leaves_a_store_that_opens_with_only_correct_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut memo = HashMap::new();
+    let positions = all_4x4_positions(&mut memo);
+    // Every position in its own orientation: many lines, committed a few hundred at a time.
+    let mut file = String::from("; every 4x4 position with its exact score\n");
+    for (b, score) in &positions {
+        file.push_str(&format!("{} standard {score} - import\n", b.board_string()));
+    }
+    let input = dir.path().join("all.txt");
+    std::fs::write(&input, &file).unwrap();
+    // The full import, for the count of entries a finished import leaves.
+    let full = dir.path().join("full.redb");
+    let out = run(&full, &["store", "import", input.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let total = assert_entries_correct(&full, &mut memo);
+    // Kills at 0, 20, 40, ... ms after the file appears, until one comes after the import has
+    // finished: on any machine's speed, some land among the commits.
+    let mut mid_write = 0;
+    for round in 0..500u64 {
+        let path = dir.path().join(format!("store-{round}.redb"));
+        let exe = assert_cmd::cargo::cargo_bin("othello-explorer");
+        let mut child = std::process::Command::new(exe)
+            .arg("--store")
+            .arg(&path)
+            .args(["store", "import"])
+            .arg(&input)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let began = Instant::now();
+        while !path.exists() && began.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        std::thread::sleep(Duration::from_millis(20 * round));
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        // The store opens, and every entry in it is right.
+        let kept = assert_entries_correct(&path, &mut memo);
+        if 0 < kept && kept < total {
+            mid_write += 1;
+            // It still takes writes: finishing the import completes it.
+            let out = run(&path, &["store", "import", input.to_str().unwrap()]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert_eq!(assert_entries_correct(&path, &mut memo), total);
+        }
+        if kept == total {
+            break;
+        }
+    }
+    assert!(mid_write > 0, "no kill landed among the commits");
+}
+
+#[test]
+fn book_on_4x4_stores_scores_the_plain_negamax_agrees_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("book.redb");
+    let out = run(&path, &["book", "--size", "4", "--plies", "5", "--lines", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut memo = HashMap::new();
+    let n = assert_entries_correct(&path, &mut memo);
+    assert!(n > 100, "{n} entries");
+    // The start (the 4x4 article's -10) and every position within 5 plies are in.
+    let store = Store::open(&path).unwrap();
+    let start = Position::start(Size::Four);
+    let found = store.get(&start, Scoring::Standard).unwrap().unwrap();
+    assert_eq!(found.score(), Some(-10));
+    let best = found.best.unwrap();
+    assert_eq!(-negamax(&board_of(&start.play(best).unwrap()), &mut memo), -10);
+    // Every position up to 5 plies from the start (a pass is a ply), by the reference rules.
+    let mut level = vec![Board::start(4)];
+    for _ in 0..=5 {
+        let mut next = Vec::new();
+        for b in &level {
+            let p = Position::new(
+                Size::Four,
+                b.black_bits(),
+                b.white_bits(),
+                if b.to_move == Side::Black { Color::Black } else { Color::White },
+            )
+            .unwrap();
+            let found = store.get(&p, Scoring::Standard).unwrap().unwrap_or_else(|| panic!("{p} missing"));
+            assert_eq!(found.score(), Some(negamax(b, &mut memo)), "{p}");
+            let moves = b.moves();
+            if moves.is_empty() && !b.game_over() {
+                next.push(b.pass());
+            }
+            next.extend(moves.into_iter().map(|m| b.play(m)));
+        }
+        level = next;
+    }
+    drop(store);
+    // A second run finds everything done.
+    let out = run(&path, &["book", "--size", "4", "--plies", "5", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success());
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    let ply4 = table.lines().find(|l| l.starts_with("ply 4")).unwrap();
+    let cols: Vec<&str> = ply4.split_whitespace().collect();
+    assert_eq!(cols[2], cols[3], "every ply-4 position skipped: {ply4}");
+}
+
+#[test]
+fn stats_export_import_and_verify_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.redb");
+    let out = run(&a, &["book", "--size", "4", "--plies", "3", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&a, &["store", "stats", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entries = v["entries"].as_u64().unwrap();
+    assert!(entries > 10);
+    assert_eq!(v["by_size"][0]["size"], "4x4");
+    assert_eq!(v["by_size"][0]["exact"].as_u64().unwrap(), entries);
+    assert_eq!(v["by_size"][0]["sources"]["book"].as_u64().unwrap(), entries);
+    assert!(v["file_bytes"].as_u64().unwrap() > 0);
+    let text_out = run(&a, &["store", "stats"]);
+    assert!(String::from_utf8_lossy(&text_out.stdout).contains(&format!("entries: {entries}")));
+
+    let exported = dir.path().join("a.txt");
+    let out = run(&a, &["store", "export", exported.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let b = dir.path().join("b.redb");
+    let out = run(&b, &["store", "import", exported.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        format!("imported {}: {entries} added, 0 merged, 0 unchanged, 0 conflicting\n", exported.display())
+    );
+    let stdout_export = run(&b, &["store", "export"]);
+    assert_eq!(stdout_export.stdout, std::fs::read(&exported).unwrap());
+
+    let out = run(&b, &["store", "verify", "--sample", "1000", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("checked {entries} entries")));
+
+    // A wrong score planted by import: verify finds it and exits 1.
+    let start = Position::start(Size::Four);
+    let wrong = dir.path().join("wrong.txt");
+    std::fs::write(&wrong, format!("{} discs -2 - import\n", othello_explorer::obf::format_board(&start))).unwrap();
+    let out = run(&b, &["store", "import", wrong.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&b, &["store", "verify", "--sample", "1000", "--threads", "1", "--hash-mb", "8"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("discs: stored -2, the solver finds -8"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(
+        stderr(&out).lines().last().unwrap(),
+        format!("othello-explorer: 1 of {} entries disagree with the solver", entries + 1)
+    );
+    // A line the text form's parser reads back: the export round trip of that entry.
+    assert!(
+        text::parse_entry(&format!("{} discs -8 - import", othello_explorer::obf::format_board(&start)))
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[test]
+fn a_malformed_import_exits_2_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let file = dir.path().join("bad.txt");
+    std::fs::write(&file, "; header\n-----OX--XO----- X standard -10 c4\n-----OX--XO----- X standard ten c4\n")
+        .unwrap();
+    let out = run(&store, &["store", "import", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "othello-explorer: {} line 3: bad score 'ten' at column 29: expected a number like -4 or bounds like -6..+2\n",
+            file.display()
+        )
+    );
+    let out = run(&store, &["store", "import", dir.path().join("missing.txt").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("othello-explorer: cannot read "), "{}", stderr(&out));
+}
+
+#[test]
+fn a_store_in_use_by_another_process_is_refused_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let held = Store::open(&path).unwrap();
+    let out = run(&path, &["store", "stats"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "othello-explorer: the store {} is in use by another othello-explorer (close it, or choose another file with --store)\n",
+            path.display()
+        )
+    );
+    drop(held);
+    assert!(run(&path, &["store", "stats"]).status.success());
+}
+
+#[test]
+fn damaged_files_and_bad_options_exit_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text_file = dir.path().join("notes.txt");
+    std::fs::write(&text_file, "not a store\n").unwrap();
+    let out = run(&text_file, &["store", "stats"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "othello-explorer: {} is not an othello-explorer store: choose another file with --store\n",
+            text_file.display()
+        )
+    );
+    let truncated = dir.path().join("t.redb");
+    let out = run(&truncated, &["book", "--size", "4", "--plies", "4", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success());
+    let bytes = std::fs::read(&truncated).unwrap();
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let out = run(&truncated, &["store", "stats"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(&format!("othello-explorer: the store {} is damaged (", truncated.display())),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out).lines().count(), 1);
+
+    let out = bin().args(["--no-store", "store", "stats"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), "othello-explorer: this command needs a store, and --no-store was given\n");
+    let out = bin().args(["--store", "x.redb", "--no-store", "store", "stats"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--no-store"), "{}", stderr(&out));
+    // --store after the subcommand works too.
+    let after = dir.path().join("after.redb");
+    let out = bin().args(["store", "stats", "--store"]).arg(&after).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(after.exists());
+}
