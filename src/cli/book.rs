@@ -7,14 +7,25 @@ use othello_explorer::Size;
 use othello_explorer::solver::Limits;
 use othello_explorer::store::book::{self, BookError, BookOptions};
 
-pub fn run(size: u8, plies: u32, lines: bool, solver: &SolverArgs, args: &StoreArgs) -> Result<(), CliError> {
+pub fn run(
+    size: u8,
+    plies: u32,
+    lines: bool,
+    near_empties: u32,
+    solver: &SolverArgs,
+    args: &StoreArgs,
+) -> Result<(), CliError> {
     let size = Size::from_n(size as usize)
         .ok_or_else(|| CliError::Usage(format!("--size {size}: the board size must be 4, 6 or 8")))?;
     let store = super::store::open(args)?;
-    let options = BookOptions { size, plies, lines, solver: solver.options(), limits: Limits::default() };
+    let options = BookOptions { size, plies, lines, near_empties, solver: solver.options(), limits: Limits::default() };
     eprintln!(
         "book: {size}, plies 0..{plies}{}, {} threads, {} MiB table, into {}",
-        if lines { " and the perfect lines" } else { "" },
+        if lines {
+            format!(" and the perfect lines (near neighbours with at most {near_empties} empties)")
+        } else {
+            String::new()
+        },
         options.solver.threads,
         options.solver.hash_mb,
         store.path().display()

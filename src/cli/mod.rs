@@ -115,6 +115,10 @@ pub enum Command {
         /// Then follow every perfect line to the end, scoring each child and grandchild along it.
         #[arg(long)]
         lines: bool,
+        /// With --lines: expand a child off the line (score its children) only when it has at
+        /// most E empty squares; near the start each such expansion costs minutes.
+        #[arg(long, value_name = "E", default_value_t = 24)]
+        near_empties: u32,
         #[command(flatten)]
         solver: SolverArgs,
     },
@@ -228,7 +232,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), json)
         }
         Some(Command::Store { command }) => store::run(&command, &cli.store),
-        Some(Command::Book { size, plies, lines, solver }) => book::run(size, plies, lines, &solver, &cli.store),
+        Some(Command::Book { size, plies, lines, near_empties, solver }) => {
+            book::run(size, plies, lines, near_empties, &solver, &cli.store)
+        }
         None => explore::run(&cli.position, &cli.explore, cli.store.path()),
     }
     .map(|()| ExitCode::SUCCESS)

@@ -111,13 +111,11 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
             }
         }
         StoreCommand::Export { file: None } => {
-            let mut out = std::io::stdout().lock();
-            match store.export(&mut out) {
-                Err(othello_explorer::store::StoreError::Io { message, .. }) if message.contains("Broken pipe") => {
-                    Ok(())
-                }
-                other => other.map(|_| ()).map_err(failed),
-            }
+            // Through `write_stdout`, which ends quietly when the reader goes (`export | head`).
+            let mut text = Vec::new();
+            store.export(&mut text).map_err(failed)?;
+            super::write_stdout(&String::from_utf8_lossy(&text));
+            Ok(())
         }
         StoreCommand::Export { file: Some(file) } => {
             let cannot = |e: std::io::Error| CliError::Usage(format!("cannot write {}: {e}", file.display()));
@@ -161,8 +159,8 @@ fn stats(store: &Store, json: bool) -> Result<(), CliError> {
                     sources.insert(s.name().into(), json!(r.by_source[s.code() as usize]));
                 }
                 json!({
-                    "size": r.size.map(|s| s.to_string()),
-                    "scoring": r.scoring.map(|s| s.name()),
+                    "size": r.size.to_string(),
+                    "scoring": r.scoring.name(),
                     "exact": r.exact,
                     "bounds": r.bounds,
                     "sources": sources,
@@ -180,14 +178,7 @@ fn stats(store: &Store, json: bool) -> Result<(), CliError> {
     for r in &stats.rows {
         let sources: Vec<String> =
             Source::ALL.iter().map(|s| format!("{} {}", s.name(), r.by_source[s.code() as usize])).collect();
-        outln!(
-            "  {} {}: {} exact, {} bounds ({})",
-            r.size.map(|s| s.to_string()).unwrap_or_default(),
-            r.scoring.map(|s| s.name()).unwrap_or_default(),
-            r.exact,
-            r.bounds,
-            sources.join(", ")
-        );
+        outln!("  {} {}: {} exact, {} bounds ({})", r.size, r.scoring.name(), r.exact, r.bounds, sources.join(", "));
     }
     Ok(())
 }

@@ -85,8 +85,11 @@ mod builder {
         /// of plies `0..=plies` get exact scores.
         pub plies: u32,
         /// Then follow every perfect line to the end, expanding each position on it and each of
-        /// its children.
+        /// its children that has at most `near_empties` empty squares.
         pub lines: bool,
+        /// The most empty squares a child of a line position may have to be expanded too: each
+        /// expansion scores every grandchild exactly, which near the start costs minutes.
+        pub near_empties: u32,
         /// The solver (its scoring is the book's).
         pub solver: SolverOptions,
         /// Limits for each search (a stop flag to interrupt the build).
@@ -196,12 +199,14 @@ mod builder {
                 cost.skipped += usize::from(skipped);
                 let best = children.iter().map(|c| c.1).max();
                 for (child, score) in &children {
-                    // The near neighbours: every child's own children are scored too.
-                    let (_, skipped) = builder.expand(child)?;
-                    cost.positions += 1;
-                    cost.skipped += usize::from(skipped);
-                    if Some(*score) == best && seen.insert(crate::symmetry::canonical(child).0) {
+                    let on_line = Some(*score) == best;
+                    if on_line && seen.insert(crate::symmetry::canonical(child).0) {
                         queue.push(*child);
+                    } else if !on_line && child.empty().count() <= options.near_empties {
+                        // A near neighbour: one move off the line, its children scored too.
+                        let (_, skipped) = builder.expand(child)?;
+                        cost.positions += 1;
+                        cost.skipped += usize::from(skipped);
                     }
                 }
                 done += 1;

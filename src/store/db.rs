@@ -126,12 +126,12 @@ impl fmt::Display for ImportError {
 impl std::error::Error for ImportError {}
 
 /// Counts of one board size and scoring rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatsRow {
     /// The board size.
-    pub size: Option<Size>,
+    pub size: Size,
     /// The scoring rule.
-    pub scoring: Option<Scoring>,
+    pub scoring: Scoring,
     /// Entries with an exact score.
     pub exact: u64,
     /// Entries with bounds only.
@@ -376,9 +376,11 @@ impl Store {
         let mut rows: BTreeMap<(Size, u8), StatsRow> = BTreeMap::new();
         for (key, stored) in self.entries()? {
             let row = rows.entry((key.size, scoring_code(key.scoring))).or_insert(StatsRow {
-                size: Some(key.size),
-                scoring: Some(key.scoring),
-                ..StatsRow::default()
+                size: key.size,
+                scoring: key.scoring,
+                exact: 0,
+                bounds: 0,
+                by_source: [0; 3],
             });
             if stored.is_exact() {
                 row.exact += 1;
@@ -527,15 +529,19 @@ fn database_error(path: &Path, e: redb::DatabaseError) -> StoreError {
         redb::DatabaseError::Storage(redb::StorageError::Io(io)) if io.kind() != std::io::ErrorKind::UnexpectedEof => {
             StoreError::Io { path, message: io.to_string() }
         }
+        redb::DatabaseError::Storage(redb::StorageError::Corrupted(message)) => {
+            StoreError::Corrupt { path, detail: lower_first(&message) }
+        }
         other => StoreError::Corrupt { path, detail: lower_first(&other.to_string()) },
     }
 }
 
+/// redb's messages start with a capital; ours are lower case (but "DB" stays "DB").
 fn lower_first(s: &str) -> String {
     let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
+    match (c.next(), s.chars().nth(1)) {
+        (Some(f), Some(second)) if !second.is_uppercase() => f.to_lowercase().chain(c).collect(),
+        _ => s.to_string(),
     }
 }
 
