@@ -135,3 +135,25 @@ fn a_damaged_store_is_reported_and_the_explorer_goes_on_without_it() {
     // Nothing was lost: the file is as it was.
     assert!(std::fs::read(&path).unwrap().starts_with(b"this is not a database"));
 }
+
+#[test]
+fn the_6x6_opening_comes_from_the_shipped_book_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let (tx, rx) = channel();
+    let mut worker = Worker::spawn(options(), Some(path), tx).unwrap();
+    // The start and a position two plies in: every child exact, with no search at all.
+    let start = Position::start(Size::Six);
+    let c2 = start.play("c2".parse().unwrap()).unwrap();
+    for (job, position) in [(1, start), (2, c2)] {
+        worker.analyse(job, position);
+        let events = collect(&rx, job, |k| matches!(k, EventKind::ChildrenDone { .. }));
+        let children = exact_children(&events);
+        assert_eq!(children.len(), position.legal_moves().count() as usize, "{events:?}");
+        assert!(events.iter().any(|k| matches!(k, EventKind::ChildrenDone { nodes: 0, .. })), "{events:?}");
+        if job == 1 {
+            // White wins 20-16 with perfect play (Feinstein, 1993): every first move scores -4.
+            assert!(children.values().all(|&s| s == -4), "{children:?}");
+        }
+    }
+}

@@ -61,7 +61,7 @@ pub fn areas(area: Rect, size: crate::Size) -> Areas {
     let body = Rect::new(area.x, area.y + 1, area.width, area.height - 3);
     let children_w = 22u16;
     let (lw, lh) = board_extent(size, Zoom::Large);
-    let large_fits = body.height >= lh + 7 && body.width >= lw + children_w + 38;
+    let large_fits = body.height >= lh + 7 && body.width >= lw + children_w + 36;
     let zoom = if large_fits { Zoom::Large } else { Zoom::Compact };
     let (bw, bh) = board_extent(size, zoom);
     let board_w = bw.max(24).min(body.width);
