@@ -187,6 +187,16 @@ fn solve_with_a_time_limit_stops_with_labelled_estimates() {
 }
 
 #[test]
+fn solve_with_time_to_spare_proves_what_it_can() {
+    // The 4x4 board is small enough for `auto` to prove every child within any time limit.
+    let v = json(&["solve", "--size", "4", "--time", "30", "--json", "--threads", "1"]);
+    assert_eq!(v["kind"], "exact");
+    assert_eq!(v["score"], -10, "the 4x4 article's figure");
+    assert_eq!(v["stopped"], Value::Null);
+    assert!(children_of(&v).iter().all(|c| c["kind"] == "exact" && c["score"] == -10));
+}
+
+#[test]
 fn solve_rejects_bad_search_flags_in_one_line() {
     for args in [
         &["solve", "--depth", "0"][..],

@@ -72,7 +72,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
 
     /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then by
     /// the evaluation of each child, fewest replies breaking ties.
-    fn mid_sorted_moves(&mut self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
+    fn mid_sorted_moves(&self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
         let corners = Masks::<N>::CORNERS;
         let mut count = 0;
         let mut rest = moves;
