@@ -101,3 +101,167 @@ fn malformed_problem_files_name_the_line_and_exit_2() {
     let out = bin().args(["bench", "/dev/null", "--positions", "5-2"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+// ---- estimates, outcomes and limits ----
+
+fn children_of(v: &Value) -> &Vec<Value> {
+    v["children"].as_array().expect("a children array")
+}
+
+#[test]
+fn solve_with_a_depth_estimates_every_child_at_that_depth() {
+    // The 8x8 start: far too deep to prove, so `auto` (implied by --depth) gives estimates.
+    let v = json(&["solve", "--depth", "4", "--json", "--threads", "1"]);
+    assert_eq!(v["kind"], "estimate");
+    assert_eq!(v["depth"], 4);
+    let children = children_of(&v);
+    assert_eq!(children.len(), 4);
+    for c in children {
+        assert_eq!(c["kind"], "estimate", "{c}");
+        assert_eq!(c["depth"], 4, "{c}");
+        assert!(c["score"].is_i64());
+        assert!(c.get("outcome").is_none());
+    }
+    assert_eq!(v["stopped"], Value::Null);
+    let pv = v["pv"].as_array().unwrap();
+    assert!((2..=4).contains(&pv.len()), "the expected line, at most one move per ply: {pv:?}");
+    assert!(v["best"].as_array().unwrap().contains(&pv[0]));
+    // The text marks each value as an estimate and its depth.
+    let out = bin().args(["solve", "--depth", "4", "--mode", "estimate", "--threads", "1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("estimate:") && text.contains("@4"), "{text}");
+}
+
+#[test]
+fn solve_exact_children_say_exact_with_no_depth() {
+    let v = json(&["solve", "--size", "4", "--mode", "exact", "--json", "--threads", "1"]);
+    assert_eq!(v["score"], -10);
+    assert_eq!(v["kind"], "exact");
+    for c in children_of(&v) {
+        assert_eq!(c["kind"], "exact");
+        assert_eq!(c["depth"], Value::Null);
+        assert_eq!(c["score"], -10);
+    }
+}
+
+/// FFO #1 (14 empties, black wins by 18; the file lists every move's exact score): the outcome of
+/// each move has the sign of its listed score.
+#[test]
+fn solve_wld_gives_each_outcome_with_the_sign_of_the_listed_score() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo/fforum-1-19.obf");
+    let text = std::fs::read_to_string(&path).expect("the FFO files beside the checkout");
+    let line = text.lines().find(|l| !l.trim().is_empty() && !l.starts_with('%')).expect("FFO #1");
+    let problem = othello_explorer::obf::parse_problem(line).expect("a problem line");
+    let board = othello_explorer::obf::format_board(&problem.position);
+    let v = json(&["solve", "--board", &board, "--mode", "wld", "--json", "--threads", "1"]);
+    assert_eq!(v["kind"], "wld");
+    assert_eq!(v["score"], 1);
+    assert_eq!(v["outcome"], "win");
+    let children = children_of(&v);
+    assert_eq!(children.len(), problem.scores.len());
+    for c in children {
+        let square: othello_explorer::Square = c["move"].as_str().unwrap().parse().unwrap();
+        let listed = problem.scores.iter().find(|s| s.0 == square).expect("a listed move").1;
+        assert_eq!(c["kind"], "wld");
+        assert_eq!(c["score"], listed.signum(), "{c}");
+        let want = match listed.signum() {
+            1 => "win",
+            -1 => "loss",
+            _ => "draw",
+        };
+        assert_eq!(c["outcome"], want, "{c}");
+    }
+}
+
+#[test]
+fn solve_with_a_time_limit_stops_with_labelled_estimates() {
+    let v = json(&["solve", "--time", "0.2", "--json", "--threads", "1"]);
+    assert_eq!(v["stopped"], "time limit reached");
+    assert_eq!(v["kind"], "estimate");
+    let depth = v["depth"].as_u64().expect("a depth");
+    for c in children_of(&v) {
+        assert_eq!(c["kind"], "estimate");
+        let d = c["depth"].as_u64().unwrap();
+        assert!(d == depth || d + 1 == depth || d == depth + 1, "{c} against {depth}");
+    }
+}
+
+#[test]
+fn solve_with_time_to_spare_proves_what_it_can() {
+    // The 4x4 board is small enough for `auto` to prove every child within any time limit.
+    let v = json(&["solve", "--size", "4", "--time", "30", "--json", "--threads", "1"]);
+    assert_eq!(v["kind"], "exact");
+    assert_eq!(v["score"], -10, "the 4x4 article's figure");
+    assert_eq!(v["stopped"], Value::Null);
+    assert!(children_of(&v).iter().all(|c| c["kind"] == "exact" && c["score"] == -10));
+}
+
+#[test]
+fn solve_rejects_bad_search_flags_in_one_line() {
+    for args in [
+        &["solve", "--depth", "0"][..],
+        &["solve", "--depth", "61"],
+        &["solve", "--depth", "ten"],
+        &["solve", "--time", "0"],
+        &["solve", "--time", "-1"],
+        &["solve", "--time", "soon"],
+        &["solve", "--time", "inf"],
+        &["solve", "--mode", "perfect"],
+        &["solve", "--mode", "exact", "--depth", "3"],
+        &["solve", "--mode", "wld", "--depth", "3"],
+        &["bench", "/dev/null", "--mode", "auto"],
+        &["bench", "/dev/null", "--depth", "3"],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("othello-explorer: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"));
+    }
+}
+
+#[test]
+fn bench_wld_checks_the_sign_of_each_listed_score() {
+    // The 4x4 start: a loss by 10 for black; listed right (-10), with the right sign (-2), and
+    // with the wrong one (+2).
+    let file = problem_file("-----OX--XO----- X; B1:-10;\n-----OX--XO----- X; B1:-2;\n-----OX--XO----- X; B1:+2;\n");
+    let out = bin().args(["bench", path(&file), "--mode", "wld", "--json", "--threads", "1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "a wrong sign exits 1");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["positions"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        assert_eq!(row["score"], -1);
+        assert_eq!(row["outcome"], "loss");
+    }
+    assert_eq!(v["mismatches"], serde_json::json!([3]));
+    let out = bin().args(["bench", path(&file), "--mode", "wld", "--positions", "1-2"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn bench_estimate_reports_every_depth() {
+    // White's replies to d3 on 4x4, counting discs only (the 4x4 article): d2 -8, b4 -9, d4 +8.
+    let file = problem_file("-----OX--XXX---- O; D2:-8; B4:-9; D4:+8;\n");
+    let args =
+        ["bench", path(&file), "--mode", "estimate", "--depth", "3", "--scoring", "discs", "--json", "--threads", "1"];
+    let v = json(&args);
+    let depths = v["depths"].as_array().unwrap();
+    assert_eq!(depths.iter().map(|d| d["depth"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3]);
+    for d in depths {
+        assert_eq!(d["positions"], 1);
+        assert!((0.0..=100.0).contains(&d["share"].as_f64().unwrap()));
+        assert!(d["mae_best"].as_f64().unwrap() >= 0.0);
+    }
+    // Deep enough to reach the end (11 empties: exact from depth 11, where the deepening stops),
+    // the estimates are the exact scores: d4 best, no error.
+    let args =
+        ["bench", path(&file), "--mode", "estimate", "--depth", "12", "--scoring", "discs", "--json", "--threads", "1"];
+    let v = json(&args);
+    let last = v["depths"].as_array().unwrap().last().cloned().expect("a depth");
+    assert_eq!(last["depth"], 11);
+    assert_eq!(last["agree"], 1);
+    assert_eq!(last["mae_best"], 0.0);
+    assert_eq!(last["mae_moves"], 0.0);
+}

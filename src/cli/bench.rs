@@ -1,11 +1,32 @@
-//! `bench`: solve the positions of an OBF problem file and compare with the listed scores.
+//! `bench`: solve the positions of an OBF problem file and compare with the listed scores:
+//! exactly (the default), by their outcome (`--mode wld`), or by measuring how well the estimates
+//! of every depth agree with them (`--mode estimate`).
 
 use super::CliError;
 use super::outln;
 use othello_explorer::obf::{Problem, parse_problem};
-use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions};
+use othello_explorer::{Position, Square};
 use serde_json::json;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
+
+/// What `bench` measures.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BenchMode {
+    /// The exact score of each position, against the best listed score.
+    Exact,
+    /// The outcome of each position (win, loss or draw), against the sign of the best listed score.
+    Wld,
+    /// Estimates at every depth against every listed score: how often the estimate's best move is
+    /// a best move, and the mean error.
+    Estimate,
+}
+
+/// The deepest estimate `bench --mode estimate` measures unless `--depth` says otherwise.
+const DEFAULT_DEPTH: u32 = 10;
 
 /// A range of positions `A-B` (from 1), or one position `A`.
 pub fn parse_range(text: &str) -> Result<(usize, usize), CliError> {
@@ -39,7 +60,14 @@ pub fn read_problems(path: &str) -> Result<Vec<Problem>, CliError> {
     Ok(problems)
 }
 
-pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) -> Result<(), CliError> {
+pub fn run(
+    path: &str,
+    range: Option<&str>,
+    mode: BenchMode,
+    depth: Option<u32>,
+    options: SolverOptions,
+    json: bool,
+) -> Result<(), CliError> {
     let problems = read_problems(path)?;
     let (first, last) = match range {
         Some(r) => parse_range(r)?,
@@ -49,6 +77,18 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
         return Err(CliError::Usage(format!("--positions: {path} holds {} positions", problems.len())));
     }
     let last = last.min(problems.len());
+    if depth.is_some() && mode != BenchMode::Estimate {
+        return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
+    }
+    match mode {
+        BenchMode::Exact => exact(path, &problems[first - 1..last], first, options, json),
+        BenchMode::Wld => wld(path, &problems[first - 1..last], first, options, json),
+        BenchMode::Estimate => estimate(&problems[first - 1..last], depth.unwrap_or(DEFAULT_DEPTH), options, json),
+    }
+}
+
+/// Each position solved exactly (`Solver::score`), its score checked against the best listed.
+fn exact(path: &str, problems: &[Problem], first: usize, options: SolverOptions, json: bool) -> Result<(), CliError> {
     let mut solver = Solver::new(options.clone());
     let limits = Limits::default();
     if !json {
@@ -65,8 +105,8 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
     }
     let (mut total_seconds, mut total_nodes, mut mismatches) = (0.0, 0u64, Vec::new());
     let mut rows = Vec::new();
-    for index in first..=last {
-        let problem = &problems[index - 1];
+    for (k, problem) in problems.iter().enumerate() {
+        let index = first + k;
         let (position, _) = problem.position.after_forced_pass();
         let sign = if position == problem.position { 1 } else { -1 };
         let start = Instant::now();
@@ -123,4 +163,211 @@ pub fn run(path: &str, range: Option<&str>, options: SolverOptions, json: bool) 
             mismatches.len()
         )))
     }
+}
+
+fn outcome_letter(sign: i32) -> &'static str {
+    ["L", "D", "W"][(sign.signum() + 1) as usize]
+}
+
+/// Each position's outcome proven (`Solver::wld`), checked against the sign of the best listed
+/// score.
+fn wld(path: &str, problems: &[Problem], first: usize, options: SolverOptions, json: bool) -> Result<(), CliError> {
+    let mut solver = Solver::new(options);
+    let limits = Limits::default();
+    if !json {
+        outln!("{:>5}  {:>7}  {:>7}  {:>9}  {:>14}  {:>12}", "#", "empties", "outcome", "seconds", "nodes", "nodes/s");
+    }
+    let (mut total_seconds, mut total_nodes, mut mismatches, mut rows) = (0.0, 0u64, Vec::new(), Vec::new());
+    for (k, problem) in problems.iter().enumerate() {
+        let index = first + k;
+        let (position, passed) = problem.position.after_forced_pass();
+        let start = Instant::now();
+        let (sign, nodes) = solver.wld(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?;
+        let seconds = start.elapsed().as_secs_f64();
+        let sign = if passed { -sign } else { sign };
+        total_seconds += seconds;
+        total_nodes += nodes;
+        let expected = problem.best_score().map(i32::signum);
+        let mismatch = expected.is_some_and(|e| e != sign);
+        if mismatch {
+            mismatches.push(index);
+        }
+        let outcome = ["loss", "draw", "win"][(sign + 1) as usize];
+        if json {
+            rows.push(json!({
+                "index": index, "empties": position.empty_count(), "score": sign, "outcome": outcome,
+                "seconds": seconds, "nodes": nodes, "expected": problem.best_score(),
+            }));
+        } else {
+            let note = match problem.best_score() {
+                Some(e) if mismatch => format!("  MISMATCH: the file says {e:+}"),
+                _ => String::new(),
+            };
+            outln!(
+                "{index:>5}  {:>7}  {:>7}  {seconds:>9.3}  {nodes:>14}  {:>12.0}{note}",
+                position.empty_count(),
+                outcome_letter(sign),
+                nodes as f64 / seconds.max(1e-9)
+            );
+        }
+    }
+    if json {
+        outln!(
+            "{}",
+            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches })
+        );
+    } else {
+        outln!(
+            "total  {:>7}  {:>7}  {total_seconds:>9.3}  {total_nodes:>14}  {:>12.0}",
+            "",
+            "",
+            total_nodes as f64 / total_seconds.max(1e-9)
+        );
+        if !mismatches.is_empty() {
+            outln!("mismatches: {mismatches:?}");
+        }
+    }
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(CliError::Failed(format!(
+            "{} position(s) with an outcome other than {path}'s: {mismatches:?}",
+            mismatches.len()
+        )))
+    }
+}
+
+/// What the estimates of one depth did over the positions.
+#[derive(Default)]
+struct DepthStats {
+    positions: u32,
+    agree: u32,
+    best_error: u64,
+    moves: u32,
+    move_error: u64,
+    nodes: u64,
+    seconds: f64,
+}
+
+/// The children's values at each completed depth of one iterative deepening of `position`:
+/// depth -> (move -> score), with the nodes and seconds spent up to that depth.
+type Snapshots = BTreeMap<u32, (BTreeMap<Square, i32>, u64, f64)>;
+
+fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> Snapshots {
+    let progress = Arc::new(AtomicU64::new(0));
+    let limits = Limits { progress: Some(progress.clone()), ..Limits::default() };
+    let start = Instant::now();
+    let mut current = BTreeMap::new();
+    let mut out = BTreeMap::new();
+    solver.analyse(position, SearchMode::Estimate, Some(depth), &limits, &[], &mut |report| match report {
+        Report::Child(c) => {
+            current.insert(c.square, c.score);
+        }
+        Report::DepthDone { depth } => {
+            let nodes = progress.load(Ordering::Relaxed);
+            out.insert(depth, (current.clone(), nodes, start.elapsed().as_secs_f64()));
+        }
+        Report::Phase(_) => {}
+    });
+    out
+}
+
+/// Estimates at depths 1 to `depth` for every position that lists its moves' scores, each from
+/// an empty table: the share of
+/// positions where the estimate's best move (ties: the first in reading order) is a best listed
+/// move, the mean absolute error of the best estimate against the best listed score, and of
+/// every listed move's estimate against its score.
+fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
+    let mut solver = Solver::new(options);
+    let mut stats: BTreeMap<u32, DepthStats> = BTreeMap::new();
+    let mut skipped = 0;
+    for problem in problems {
+        let position = problem.position;
+        let Some(best) = problem.best_score() else {
+            skipped += 1;
+            continue;
+        };
+        if position.must_pass() || position.is_game_over() {
+            skipped += 1;
+            continue;
+        }
+        let listed: BTreeMap<Square, i32> = problem.scores.iter().copied().collect();
+        // From an empty table, so that no position's figures depend on the ones before it.
+        solver.clear();
+        for (d, (values, nodes, seconds)) in snapshots(&mut solver, &position, depth) {
+            let s = stats.entry(d).or_default();
+            s.positions += 1;
+            s.nodes += nodes;
+            s.seconds += seconds;
+            // The first of the highest estimates: BTreeMap iterates in reading order.
+            let (top_square, top) = values
+                .iter()
+                .fold(None, |acc: Option<(Square, i32)>, (&sq, &v)| match acc {
+                    Some((_, a)) if a >= v => acc,
+                    _ => Some((sq, v)),
+                })
+                .expect("a position with moves");
+            if listed.get(&top_square) == Some(&best) {
+                s.agree += 1;
+            }
+            s.best_error += top.abs_diff(best) as u64;
+            for (sq, v) in &values {
+                if let Some(exact) = listed.get(sq) {
+                    s.moves += 1;
+                    s.move_error += v.abs_diff(*exact) as u64;
+                }
+            }
+        }
+    }
+    let rows: Vec<_> = stats
+        .iter()
+        .map(|(&d, s)| {
+            let p = s.positions.max(1) as f64;
+            (
+                d,
+                s.positions,
+                s.agree,
+                100.0 * s.agree as f64 / p,
+                s.best_error as f64 / p,
+                s.move_error as f64 / s.moves.max(1) as f64,
+                s.nodes as f64 / p,
+                s.seconds / p,
+            )
+        })
+        .collect();
+    if json {
+        let depths: Vec<_> = rows
+            .iter()
+            .map(|&(d, positions, agree, share, mae_best, mae_moves, nodes, seconds)| {
+                json!({
+                    "depth": d, "positions": positions, "agree": agree, "share": share,
+                    "mae_best": mae_best, "mae_moves": mae_moves,
+                    "nodes_per_position": nodes, "seconds_per_position": seconds,
+                })
+            })
+            .collect();
+        outln!("{}", json!({ "depths": depths, "skipped": skipped }));
+        return Ok(());
+    }
+    outln!(
+        "{:>5}  {:>9}  {:>11}  {:>6}  {:>9}  {:>10}  {:>14}  {:>12}",
+        "depth",
+        "positions",
+        "best agrees",
+        "share",
+        "MAE best",
+        "MAE moves",
+        "nodes/position",
+        "ms/position"
+    );
+    for (d, positions, agree, share, mae_best, mae_moves, nodes, seconds) in rows {
+        outln!(
+            "{d:>5}  {positions:>9}  {agree:>11}  {share:>5.1}%  {mae_best:>9.2}  {mae_moves:>10.2}  {nodes:>14.0}  {:>12.2}",
+            seconds * 1000.0
+        );
+    }
+    if skipped > 0 {
+        outln!("skipped {skipped} position(s) without listed scores or without a move");
+    }
+    Ok(())
 }

@@ -57,11 +57,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Solve a position exactly: the score from the side to move, the best moves, a principal
-    /// variation to the end, and every child's score.
+    /// Solve a position: the score from the side to move, the best moves, a principal variation,
+    /// and every child's value, each an exact score, a proven win/loss/draw or an estimate at a
+    /// depth. Exact unless --mode, --depth or --time says otherwise.
     Solve {
         #[command(flatten)]
         position: PositionArgs,
+        #[command(flatten)]
+        search: solve::SearchArgs,
         #[command(flatten)]
         solver: SolverArgs,
         /// Print one JSON object instead of text.
@@ -69,13 +72,21 @@ pub enum Command {
         json: bool,
     },
     /// Solve the positions of an OBF problem file (like ../shared/ffo/fforum-40-59.obf) and
-    /// compare with the scores it lists; exit 1 on any mismatch.
+    /// compare with the scores it lists; exit 1 on any mismatch. With --mode wld, prove each
+    /// outcome and compare its sign; with --mode estimate, measure the estimates against the
+    /// listed scores at every depth up to --depth.
     Bench {
         /// The problem file.
         file: String,
         /// Which positions, counting from 1: `40-49`, or one number.
         #[arg(long, value_name = "A-B")]
         positions: Option<String>,
+        /// What to measure: `exact` scores, `wld` outcomes, or `estimate` quality.
+        #[arg(long, value_enum, default_value = "exact")]
+        mode: bench::BenchMode,
+        /// With --mode estimate: the deepest estimate depth measured (default 10).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: Option<u32>,
         #[command(flatten)]
         solver: SolverArgs,
         /// Print one JSON object instead of text.
@@ -224,9 +235,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Some(Command::Show { position, json }) => show::run(&position.resolve()?, json),
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),
-        Some(Command::Solve { position, solver, json }) => solve::run(&position.resolve()?, solver.options(), json),
-        Some(Command::Bench { file, positions, solver, json }) => {
-            bench::run(&file, positions.as_deref(), solver.options(), json)
+        Some(Command::Solve { position, search, solver, json }) => {
+            solve::run(&position.resolve()?, &search, solver.options(), json)
+        }
+        Some(Command::Bench { file, positions, mode, depth, solver, json }) => {
+            bench::run(&file, positions.as_deref(), mode, depth, solver.options(), json)
         }
         Some(Command::Explain { topic, position, mv, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), json)

@@ -1,17 +1,119 @@
-//! `solve`: the exact score of a position, its best moves, a principal variation and every
-//! child's score.
+//! `solve`: every child's value (an exact score, a proven win/loss/draw, or an estimate at a
+//! depth), the best moves and a principal variation.
 
 use super::CliError;
 use super::args::Resolved;
 use super::outln;
-use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::solver::{Analysis, ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::{Scoring, transcript};
-use serde_json::json;
-use std::time::Instant;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
-pub fn run(resolved: &Resolved, options: SolverOptions, json: bool) -> Result<(), CliError> {
+/// How deep and how long `solve` searches, and what it proves.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// What to compute: `exact` scores, `wld` (win/loss/draw), `estimate` (depth-limited
+    /// estimates), or `auto` (estimates, then proofs when they fit the limits). Default: `exact`,
+    /// or `auto` when --depth or --time is given.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub mode: Option<ModeArg>,
+    /// The deepest estimate, in plies from the position (1-60). With `--mode estimate` and no
+    /// --time, 10 unless given.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Stop after this many seconds (fractions allowed) with the best values known.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModeArg {
+    Auto,
+    Exact,
+    Wld,
+    Estimate,
+}
+
+/// The estimate depth of `--mode estimate` when neither --depth nor --time bounds it.
+const DEFAULT_ESTIMATE_DEPTH: u32 = 10;
+
+/// A positive number of seconds, fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 =
+        text.trim().parse().map_err(|_| format!("'{text}' is not a number of seconds (like 2 or 0.5)"))?;
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e9 {
+        return Err(format!("'{text}': the time must be a positive number of seconds"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// The name of a kind in the JSON output.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Exact => "exact",
+        Kind::Wld => "wld",
+        Kind::Estimate { .. } => "estimate",
+    }
+}
+
+fn depth_of(kind: Kind) -> Option<u32> {
+    match kind {
+        Kind::Estimate { depth } => Some(depth),
+        _ => None,
+    }
+}
+
+fn outcome(score: i32) -> &'static str {
+    match score.signum() {
+        1 => "win",
+        -1 => "loss",
+        _ => "draw",
+    }
+}
+
+/// A value as the explorer writes it: `+12` exact, `W`/`L`/`D`, `+12 @14` an estimate.
+fn short(value: &ChildValue) -> String {
+    match value.kind {
+        Kind::Exact => format!("{:+3}", value.score),
+        Kind::Wld => ["L", "D", "W"][(value.score.signum() + 1) as usize].to_string(),
+        Kind::Estimate { depth } => format!("{:+3} @{depth}", value.score),
+    }
+}
+
+fn child_json(c: &ChildValue) -> Value {
+    let mut v = json!({
+        "move": c.square.to_string(),
+        "score": c.score,
+        "kind": kind_name(c.kind),
+        "depth": depth_of(c.kind),
+    });
+    if c.kind == Kind::Wld {
+        v["outcome"] = json!(outcome(c.score));
+    }
+    v
+}
+
+pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, json: bool) -> Result<(), CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
-    if position.empty_count() > 30 {
+    let mode = match search.mode {
+        Some(ModeArg::Auto) => SearchMode::Auto,
+        Some(ModeArg::Exact) => SearchMode::Exact,
+        Some(ModeArg::Wld) => SearchMode::Wld,
+        Some(ModeArg::Estimate) => SearchMode::Estimate,
+        None if search.depth.is_some() || search.time.is_some() => SearchMode::Auto,
+        None => SearchMode::Exact,
+    };
+    if search.depth.is_some() && matches!(mode, SearchMode::Exact | SearchMode::Wld) {
+        return Err(CliError::Usage(format!(
+            "--depth applies to estimates: use it with --mode auto or estimate, not {}",
+            if mode == SearchMode::Exact { "exact" } else { "wld" }
+        )));
+    }
+    let max_depth = match (mode, search.depth, search.time) {
+        (SearchMode::Estimate, None, None) => Some(DEFAULT_ESTIMATE_DEPTH),
+        (_, depth, _) => depth,
+    };
+    if position.empty_count() > 30 && search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) {
         // Not an error (it may finish, and a script may mean it), but a person should know.
         eprintln!(
             "othello-explorer: note: {} empty squares: an exact solve this deep may run for hours (Ctrl-C stops it)",
@@ -19,35 +121,63 @@ pub fn run(resolved: &Resolved, options: SolverOptions, json: bool) -> Result<()
         );
     }
     let mut solver = Solver::new(options.clone());
-    let limits = Limits::default();
+    let limits = Limits { max_time: search.time, ..Limits::default() };
     let start = Instant::now();
-    let stopped = |e| CliError::Failed(format!("{e}"));
-    let (score, best, children, pv) = if position.is_game_over() {
-        (position.score(options.scoring), vec![], vec![], vec![])
+    let analysis = if position.is_game_over() {
+        Analysis { children: vec![], depth: None, nodes: 0, stopped: None }
     } else {
-        let children = solver.score_children(&position, &limits, &mut |_| {}).map_err(stopped)?;
-        let score = children[0].score;
-        let best: Vec<_> = children.iter().filter(|c| c.score == score).map(|c| c.square).collect();
-        let pv = solver.principal_variation(&position, &limits).map_err(stopped)?;
-        (score, best, children, pv)
+        solver.analyse(&position, mode, max_depth, &limits, &[], &mut |_| {})
+    };
+    let top = analysis.children.first().copied();
+    let score = match top {
+        Some(c) => Some(c.score),
+        None if position.is_game_over() => Some(position.score(options.scoring)),
+        None => None,
+    };
+    let best: Vec<_> = match top {
+        Some(t) => {
+            analysis.children.iter().filter(|c| (c.score, c.kind) == (t.score, t.kind)).map(|c| c.square).collect()
+        }
+        None => vec![],
+    };
+    let pv = match top {
+        Some(t) if t.kind == Kind::Exact && analysis.stopped.is_none() => {
+            solver.principal_variation(&position, &Limits::default()).map_err(|e| CliError::Failed(format!("{e}")))?
+        }
+        Some(t) => {
+            let child = position.play(t.square).expect("a legal move");
+            let rest = depth_of(t.kind).map_or(0, |d| d as usize - 1);
+            std::iter::once(t.square).chain(solver.expected_line(&child, rest)).collect()
+        }
+        None => vec![],
     };
     let seconds = start.elapsed().as_secs_f64();
     let nodes = solver.total_nodes();
     let nps = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
+    let stopped = analysis.stopped.map(|r| r.to_string());
     if json {
-        let value = json!({
+        let mut value = json!({
             "board": position.to_string(),
             "to_move": position.to_move().name(),
             "passed": passed,
             "scoring": options.scoring.name(),
             "game_over": position.is_game_over(),
             "score": score,
+            "kind": match top { Some(t) => kind_name(t.kind), None => "exact" },
+            "depth": top.and_then(|t| depth_of(t.kind)),
             "best": best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
             "pv": pv.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "children": children.iter().map(|c| json!({ "move": c.square.to_string(), "score": c.score })).collect::<Vec<_>>(),
+            "children": analysis.children.iter().map(child_json).collect::<Vec<_>>(),
             "nodes": nodes,
             "seconds": seconds,
+            "stopped": stopped,
         });
+        if let Some(t) = top.filter(|t| t.kind == Kind::Wld) {
+            value["outcome"] = json!(outcome(t.score));
+        }
+        if top.is_none() && !position.is_game_over() {
+            value["kind"] = Value::Null;
+        }
         outln!("{value}");
         return Ok(());
     }
@@ -68,18 +198,31 @@ pub fn run(resolved: &Resolved, options: SolverOptions, json: bool) -> Result<()
         Scoring::Standard => "empties to the winner",
         Scoring::Discs => "discs only",
     };
+    let side = position.to_move().name();
     if position.is_game_over() {
-        outln!("game over: final score {score:+} for {} ({rule})", position.to_move().name());
+        outln!("game over: final score {:+} for {side} ({rule})", score.unwrap_or(0));
     } else {
-        outln!("score: {score:+} for {} ({rule})", position.to_move().name());
+        match top {
+            Some(t @ ChildValue { kind: Kind::Exact, .. }) => outln!("score: {:+} for {side} ({rule})", t.score),
+            Some(t @ ChildValue { kind: Kind::Wld, .. }) => outln!("outcome: {} for {side} ({rule})", outcome(t.score)),
+            Some(t) => outln!(
+                "estimate: {:+} for {side} at depth {} ({rule}; not proven)",
+                t.score,
+                depth_of(t.kind).unwrap_or(0)
+            ),
+            None => outln!("score: unknown"),
+        }
         let names: Vec<String> = best.iter().map(|s| s.to_string()).collect();
         outln!("best:  {}", names.join(" "));
         outln!("pv:    {}", transcript::format(&pv));
         outln!("children:");
-        for c in &children {
-            let mark = if c.score == score { " *" } else { "" };
-            outln!("  {}  {:+3}{mark}", c.square, c.score);
+        for c in &analysis.children {
+            let mark = if best.contains(&c.square) { " *" } else { "" };
+            outln!("  {}  {}{mark}", c.square, short(c));
         }
+    }
+    if let Some(why) = stopped {
+        outln!("stopped: {why}; the values above are the best known");
     }
     outln!("nodes: {nodes}  time: {seconds:.3} s  nodes/s: {nps:.0}");
     Ok(())

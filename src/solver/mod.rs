@@ -14,11 +14,17 @@ use std::time::Duration;
 use table::Table;
 
 mod last_flips;
+mod midgame;
 mod search;
 mod stability;
 pub mod table;
 
 pub use stability::stable_discs;
+
+pub use analysis::{
+    Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
+    WLD_SPEEDUP, exact_empties, plan, predicted_exact_nodes,
+};
 
 /// How a [`Solver`] is built.
 #[derive(Clone, Debug)]
@@ -96,14 +102,19 @@ pub struct Stopped {
     pub nodes: u64,
 }
 
-impl std::fmt::Display for Stopped {
+impl std::fmt::Display for StopReason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let why = match self.reason {
+        f.write_str(match self {
             StopReason::Cancelled => "cancelled",
             StopReason::NodeLimit => "node limit reached",
             StopReason::TimeLimit => "time limit reached",
-        };
-        write!(f, "search stopped ({why}) after {} nodes", self.nodes)
+        })
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "search stopped ({}) after {} nodes", self.reason, self.nodes)
     }
 }
 
@@ -147,6 +158,9 @@ macro_rules! specialised {
         }
     };
 }
+
+// After `specialised!`, which it uses.
+mod analysis;
 
 /// An exact solver. Its transposition table lives as long as the solver, so a position reached
 /// again (a child after its parent, a position revisited) is answered mostly from the table.
@@ -339,6 +353,48 @@ impl Solver {
         Ok((score, best, nodes))
     }
 
+    /// Whether the side to move wins (+1), draws (0) or loses (-1), with nodes searched: the
+    /// exact search with the window (-1, 1), cheaper than the exact score. A side to move that
+    /// must pass is answered from its side.
+    pub fn wld(&mut self, position: &Position, limits: &Limits) -> Result<(i32, u64), Stopped> {
+        self.table.new_generation();
+        let control = Control::new(limits);
+        let (p, o) = position.raw();
+        let table = &self.table;
+        let threads = self.threads();
+        let value = specialised!(position.size(), self.options.scoring, N, D => {
+            search::parallel_window::<N, D>(table, &control, p, o, -1, 1, threads)
+        });
+        let nodes = control.total_nodes();
+        self.nodes += nodes;
+        if let Some(reason) = control.reason() {
+            return Err(Stopped { reason, proven: vec![], nodes });
+        }
+        Ok((value.signum(), nodes))
+    }
+
+    /// The line the table expects from `position`: at each step the best move it holds (from
+    /// either search), forced passes taken, at most `max_len` moves. After an exact solve it is
+    /// a principal variation; after estimates, the line the deepest estimate preferred.
+    pub fn expected_line(&self, position: &Position, max_len: usize) -> Vec<Square> {
+        let mut line = Vec::new();
+        let (mut pos, _) = position.after_forced_pass();
+        while line.len() < max_len && !pos.is_game_over() {
+            let (p, o) = pos.raw();
+            let Some(square) = self
+                .table
+                .probe(table::hash(pos.size().n(), p, o))
+                .and_then(|e| Square::from_bit(pos.size(), e.best as u32))
+                .filter(|&sq| pos.legal_moves().contains(sq))
+            else {
+                break;
+            };
+            line.push(square);
+            pos = pos.play(square).expect("a legal move").after_forced_pass().0;
+        }
+        line
+    }
+
     /// A principal variation from `position` to the end of the game (passes not written): at each
     /// step a move that keeps the exact score, the table's best move tried first.
     pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
@@ -417,7 +473,7 @@ fn root_order(position: &Position, table: &Table) -> Vec<Square> {
             let (cp, co) = child.raw();
             let key = match table.probe(table::hash(position.size().n(), cp, co)) {
                 // A known child score: lowest for the opponent first.
-                Some(e) if e.lower == e.upper => e.lower as i32 - 1000,
+                Some(e) if e.is_exact() && e.lower == e.upper => e.lower as i32 - 1000,
                 _ => child.legal_moves().count() as i32,
             };
             (key, sq)

@@ -17,7 +17,7 @@
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
 
 use super::last_flips::count_last_flips;
-use super::table::{NO_MOVE, Table, hash};
+use super::table::{EXACT, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::geometry::{bit, full_mask};
 use crate::rules::{flips, legal_moves};
@@ -68,6 +68,17 @@ impl Control {
         *self.reason.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether the search must stop now: looks at the stop flag and the limits, as the search
+    /// threads do every few thousand nodes (for the moments between two searches).
+    pub fn halted(&self) -> bool {
+        self.poll(0)
+    }
+
+    /// Time since the search began.
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.start.elapsed()
+    }
+
     /// Nodes counted so far by every thread.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.load(Ordering::Relaxed)
@@ -97,7 +108,8 @@ impl Control {
 pub struct Masks<const N: usize>;
 
 impl<const N: usize> Masks<N> {
-    const CORNERS: u64 = 1 << bit(N, 0, 0) | 1 << bit(N, N - 1, 0) | 1 << bit(N, 0, N - 1) | 1 << bit(N, N - 1, N - 1);
+    pub(super) const CORNERS: u64 =
+        1 << bit(N, 0, 0) | 1 << bit(N, N - 1, 0) | 1 << bit(N, 0, N - 1) | 1 << bit(N, N - 1, N - 1);
     /// The squares touching a corner (the C and X squares): played last in the shallow search.
     const NEXT_TO_CORNER: u64 = neighbours(N, Self::CORNERS);
     /// The four quadrants (every size is even, so they are equal).
@@ -261,9 +273,9 @@ const SORT_SEARCH_MIN: u32 = 14;
 /// A move with its flips and sort key.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Move {
-    sq: u32,
-    flips: u64,
-    key: i32,
+    pub(super) sq: u32,
+    pub(super) flips: u64,
+    pub(super) key: i32,
 }
 
 /// One thread's search: node count and the shared table and control.
@@ -271,7 +283,7 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool> {
     pub table: &'a Table,
     pub control: &'a Control,
     pub nodes: u64,
-    next_check: u64,
+    pub(super) next_check: u64,
     pub stopped: bool,
 }
 
@@ -285,7 +297,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
 
     /// Reports the nodes not yet counted in the shared total; true if the search must stop.
     #[inline(never)]
-    fn check(&mut self) -> bool {
+    pub(super) fn check(&mut self) -> bool {
         let new = self.nodes + CHECK_EVERY - self.next_check;
         self.next_check = self.nodes + CHECK_EVERY;
         if self.control.poll(new) {
@@ -488,6 +500,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             let f = flips::<N>(p, o, sq);
             if let Some((alpha, skipped)) = etc.as_mut()
                 && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
+                && e.is_exact()
             {
                 if -(e.upper as i32) > *alpha {
                     return Err(-(e.upper as i32));
@@ -578,11 +591,14 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(h) {
-            if e.lower as i32 > alpha {
-                return e.lower as i32;
-            }
-            if (e.upper as i32) <= alpha {
-                return e.upper as i32;
+            // Only exact bounds settle an exact search; an estimate's best move still leads.
+            if e.is_exact() {
+                if e.lower as i32 > alpha {
+                    return e.lower as i32;
+                }
+                if (e.upper as i32) <= alpha {
+                    return e.upper as i32;
+                }
             }
             tt_move = e.best;
         }
@@ -609,9 +625,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         }
         let max = Self::MAX as i8;
         if best > alpha {
-            self.table.store(h, best as i8, max, best_move, n as u8);
+            self.table.store(h, best as i8, max, best_move, n as u8, EXACT);
         } else {
-            self.table.store(h, -max, best as i8, best_move, n as u8);
+            self.table.store(h, -max, best as i8, best_move, n as u8, EXACT);
         }
         best
     }
@@ -636,11 +652,13 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(h) {
             let (lower, upper) = (e.lower as i32, e.upper as i32);
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
+            if e.is_exact() {
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
             }
             tt_move = e.best;
         }
@@ -679,7 +697,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         } else {
             (best as i8, best as i8)
         };
-        self.table.store(h, lower, upper, best_move, n as u8);
+        self.table.store(h, lower, upper, best_move, n as u8, EXACT);
         best
     }
 
@@ -713,15 +731,32 @@ pub fn parallel_exact<const N: usize, const D: bool>(
     o: u64,
     threads: usize,
 ) -> i32 {
-    let n = (!(p | o) & full_mask(N)).count_ones();
     let max = Searcher::<N, D>::MAX;
+    parallel_window::<N, D>(table, control, p, o, -max, max, threads)
+}
+
+/// The exact search of (`p`, `o`) with window (`alpha`, `beta`), fail-soft, searched by `threads`
+/// threads sharing the table.
+pub fn parallel_window<const N: usize, const D: bool>(
+    table: &Table,
+    control: &Control,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+    threads: usize,
+) -> i32 {
+    let n = (!(p | o) & full_mask(N)).count_ones();
+    if n == 0 {
+        return Searcher::<N, D>::final_score(p, o);
+    }
     if threads <= 1 || n <= SPLIT_MIN {
         let mut searcher = Searcher::<N, D>::new(table, control);
-        let v = searcher.exact(p, o);
+        let v = searcher.pvs(p, o, alpha, beta, n);
         searcher.flush_nodes();
         return v;
     }
-    parallel_pvs::<N, D>(table, control, p, o, -max, max, n, threads)
+    parallel_pvs::<N, D>(table, control, p, o, alpha, beta, n, threads)
 }
 
 /// The principal-variation search with the siblings of the first move shared among `threads`
@@ -757,7 +792,7 @@ fn parallel_pvs<const N: usize, const D: bool>(
     let mut tt_move = NO_MOVE;
     if let Some(e) = table.probe(h) {
         let (lower, upper) = (e.lower as i32, e.upper as i32);
-        if lower >= beta || lower == upper || upper <= alpha {
+        if e.is_exact() && (lower >= beta || lower == upper || upper <= alpha) {
             searcher.flush_nodes();
             return if lower >= beta || lower == upper { lower } else { upper };
         }
@@ -842,6 +877,6 @@ fn parallel_pvs<const N: usize, const D: bool>(
     } else {
         (best as i8, best as i8)
     };
-    table.store(h, lower, upper, best_move, n as u8);
+    table.store(h, lower, upper, best_move, n as u8, EXACT);
     best
 }

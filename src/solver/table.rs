@@ -1,15 +1,30 @@
-//! The transposition table: a fixed-size, lockless table shared by every search thread.
+//! The transposition table: a fixed-size, lockless table shared by every search thread and by
+//! both kinds of search, the exact solver and the depth-limited estimate search.
 //!
 //! Each 64-byte bucket holds four entries of two words: the data (lower bound, upper bound, best
-//! move, empties, generation) and the position's 64-bit hash XORed with that data. A reader that
-//! sees the two words from different writes finds the XOR wrong and treats the entry as absent,
-//! so threads share the table without locks and never read a torn entry. Bounds are exact facts
-//! about a position under the solver's scoring, so entries from any earlier search stay valid; the
-//! generation only tells the replacement policy which ones the current search has used.
+//! move, empties, depth, generation) and the position's 64-bit hash XORed with that data. A reader
+//! that sees the two words from different writes finds the XOR wrong and treats the entry as
+//! absent, so threads share the table without locks and never read a torn entry.
 //!
-//! Replacement: an entry for the same position is merged (the tighter bounds win); otherwise the
-//! bucket's least valuable entry goes: one not touched in this generation first, then the one
-//! with the fewest empties (the cheapest to recompute).
+//! **Depth.** An entry's `depth` says what its bounds are about. [`EXACT`] (255): bounds on the
+//! exact score under the solver's scoring, facts that stay true between calls; the exact search
+//! trusts only these. Any other depth `d`: bounds on the value of a `d`-ply search of the
+//! evaluation, trusted by the estimate search when it needs `d` plies or fewer. Exact entries
+//! serve both searches, since an exact bound is the best estimate there is. The best move of any
+//! entry is only a hint for move ordering, so every search tries it first whatever its depth.
+//!
+//! **Merging** (an entry for the same position is already there):
+//! - the same depth: the tighter bounds win; two estimate searches of one depth may disagree
+//!   (each probes entries the other did not see), and then the newer bounds replace the older;
+//! - a greater depth (an exact result over an estimate, a deeper estimate over a shallower one):
+//!   the new bounds replace the old;
+//! - a smaller depth: the old, deeper bounds stay, freshened for this generation.
+//!
+//! The best move is the new one unless the new search found none.
+//!
+//! **Replacement** (no entry for the position): the bucket's least valuable entry goes: one not
+//! touched in this generation first, then the one cheapest to recompute: an exact entry costs its
+//! empties, an estimate its depth (plies of search either way).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -22,14 +37,32 @@ pub struct Entry {
     pub upper: i8,
     /// The best move's bit, or [`NO_MOVE`].
     pub best: u8,
-    /// Empty squares of the position (its search cost, for replacement).
+    /// Empty squares of the position.
     pub empties: u8,
+    /// What the bounds are about: [`EXACT`] for the exact score, else the plies of the estimate
+    /// search that found them.
+    pub depth: u8,
 }
 
 /// The `best` of an entry without a move.
 pub const NO_MOVE: u8 = 255;
 
+/// The `depth` of an entry whose bounds are about the exact score.
+pub const EXACT: u8 = 255;
+
 impl Entry {
+    /// Whether the bounds are about the exact score (the only ones the exact search trusts).
+    #[inline(always)]
+    pub fn is_exact(&self) -> bool {
+        self.depth == EXACT
+    }
+
+    /// What the entry costs to recompute, for replacement: plies of search below it.
+    #[inline(always)]
+    fn cost(&self) -> u32 {
+        if self.is_exact() { self.empties as u32 } else { self.depth as u32 }
+    }
+
     fn pack(self, generation: u8) -> u64 {
         (self.lower as u8 as u64)
             | (self.upper as u8 as u64) << 8
@@ -37,6 +70,7 @@ impl Entry {
             | (self.empties as u64) << 24
             | (generation as u64) << 32
             | 1 << 40 // occupied
+            | (self.depth as u64) << 48
     }
 
     fn unpack(data: u64) -> (Entry, u8) {
@@ -45,8 +79,25 @@ impl Entry {
             upper: (data >> 8) as u8 as i8,
             best: (data >> 16) as u8,
             empties: (data >> 24) as u8,
+            depth: (data >> 48) as u8,
         };
         (e, (data >> 32) as u8)
+    }
+
+    /// What the table keeps when `new` is stored over `self`, an entry for the same position (the
+    /// merging rules of the module documentation).
+    fn merge(self, new: Entry) -> Entry {
+        let best = if new.best != NO_MOVE { new.best } else { self.best };
+        if new.depth == self.depth {
+            let (lower, upper) = (new.lower.max(self.lower), new.upper.min(self.upper));
+            // Exact bounds from two searches of one position cannot cross unless one was wrong.
+            debug_assert!(lower <= upper || !new.is_exact(), "crossed exact bounds {self:?} and {new:?}");
+            if lower <= upper { Entry { lower, upper, best, ..new } } else { Entry { best, ..new } }
+        } else if new.depth > self.depth {
+            Entry { best, ..new }
+        } else {
+            Entry { best: if self.best != NO_MOVE { self.best } else { new.best }, ..self }
+        }
     }
 }
 
@@ -122,26 +173,20 @@ impl Table {
         None
     }
 
-    /// Stores what a search proved: the score is at least `lower` and at most `upper`.
+    /// Stores what a search proved: the value is at least `lower` and at most `upper`, the exact
+    /// score when `depth` is [`EXACT`], else the value of a `depth`-ply estimate search.
     #[inline]
-    pub fn store(&self, h: u64, lower: i8, upper: i8, best: u8, empties: u8) {
+    pub fn store(&self, h: u64, lower: i8, upper: i8, best: u8, empties: u8, depth: u8) {
         let generation = self.generation.load(Ordering::Relaxed) as u8;
         let bucket = self.bucket(h);
+        let new = Entry { lower, upper, best, empties, depth };
         let mut victim = 0;
         let mut victim_value = u32::MAX;
         for (i, (k, d)) in bucket.slots.iter().enumerate() {
             let data = d.load(Ordering::Relaxed);
             if k.load(Ordering::Relaxed) ^ data == h && data != 0 {
                 let (old, _) = Entry::unpack(data);
-                let merged = Entry {
-                    lower: lower.max(old.lower),
-                    upper: upper.min(old.upper),
-                    best: if best != NO_MOVE { best } else { old.best },
-                    empties,
-                };
-                // Bounds from two searches of one position cannot cross unless one was wrong.
-                debug_assert!(merged.lower <= merged.upper, "crossed bounds {merged:?}");
-                let packed = merged.pack(generation);
+                let packed = old.merge(new).pack(generation);
                 d.store(packed, Ordering::Relaxed);
                 k.store(h ^ packed, Ordering::Relaxed);
                 return;
@@ -150,14 +195,14 @@ impl Table {
                 0
             } else {
                 let (e, g) = Entry::unpack(data);
-                (if g == generation { 256 } else { 0 }) + e.empties as u32 + 1
+                (if g == generation { 256 } else { 0 }) + e.cost() + 1
             };
             if value < victim_value {
                 victim_value = value;
                 victim = i;
             }
         }
-        let packed = Entry { lower, upper, best, empties }.pack(generation);
+        let packed = new.pack(generation);
         let (k, d) = &bucket.slots[victim];
         d.store(packed, Ordering::Relaxed);
         k.store(h ^ packed, Ordering::Relaxed);
@@ -173,9 +218,50 @@ mod tests {
         let t = Table::new(1);
         let h = hash(4, 0x0240, 0x0420);
         assert_eq!(t.probe(h), None);
-        t.store(h, -4, 64, 3, 12);
-        t.store(h, -64, 2, NO_MOVE, 12);
-        assert_eq!(t.probe(h), Some(Entry { lower: -4, upper: 2, best: 3, empties: 12 }));
+        t.store(h, -4, 64, 3, 12, EXACT);
+        t.store(h, -64, 2, NO_MOVE, 12, EXACT);
+        assert_eq!(t.probe(h), Some(Entry { lower: -4, upper: 2, best: 3, empties: 12, depth: EXACT }));
         assert_eq!(t.bytes(), 1024 * 1024);
+    }
+
+    #[test]
+    fn deeper_bounds_win_and_exact_ones_serve_both_searches() {
+        let t = Table::new(1);
+        let h = hash(8, 0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        // Estimates: a deeper one replaces a shallower one, a shallower one leaves the deeper.
+        t.store(h, 2, 2, 10, 60, 4);
+        t.store(h, -6, 64, 11, 60, 6);
+        assert_eq!(t.probe(h), Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6 }));
+        t.store(h, 0, 0, 12, 60, 3);
+        assert_eq!(t.probe(h), Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6 }));
+        // The same depth: the tighter bounds; crossed ones (two estimates that disagree): the new.
+        t.store(h, -64, 8, NO_MOVE, 60, 6);
+        assert_eq!(t.probe(h), Some(Entry { lower: -6, upper: 8, best: 11, empties: 60, depth: 6 }));
+        t.store(h, 10, 64, 13, 60, 6);
+        assert_eq!(t.probe(h), Some(Entry { lower: 10, upper: 64, best: 13, empties: 60, depth: 6 }));
+        // An exact result replaces any estimate, and no estimate replaces it.
+        t.store(h, -64, -2, 14, 60, EXACT);
+        t.store(h, 20, 20, 15, 60, 30);
+        let e = t.probe(h).expect("stored");
+        assert!(e.is_exact());
+        assert_eq!((e.lower, e.upper, e.best), (-64, -2, 14));
+    }
+
+    #[test]
+    fn replacement_takes_the_cheapest_entry_of_a_bucket() {
+        let t = Table::new(1);
+        let bucket_mates: Vec<u64> =
+            (0u64..).map(|i| hash(8, i, !i)).filter(|h| (h >> 20) as usize & t.mask == 0).take(5).collect();
+        // Four entries fill the bucket: an exact one with 20 empties costs 20 plies, an estimate
+        // of depth 12 costs 12, so the depth-3 estimate goes first.
+        t.store(bucket_mates[0], 0, 0, NO_MOVE, 20, EXACT);
+        t.store(bucket_mates[1], 0, 0, NO_MOVE, 40, 12);
+        t.store(bucket_mates[2], 0, 0, NO_MOVE, 40, 3);
+        t.store(bucket_mates[3], 0, 0, NO_MOVE, 16, EXACT);
+        t.store(bucket_mates[4], 1, 1, NO_MOVE, 40, 8);
+        assert_eq!(t.probe(bucket_mates[2]), None);
+        for h in [bucket_mates[0], bucket_mates[1], bucket_mates[3], bucket_mates[4]] {
+            assert!(t.probe(h).is_some());
+        }
     }
 }

@@ -1,0 +1,488 @@
+//! One entry point for the explorer and the command line: a value for every child move, each
+//! labelled with what it is: an estimate of a given depth, a proven win, loss or draw, or the
+//! exact score.
+//!
+//! [`Solver::analyse`] works in phases and reports as it goes (from the calling thread):
+//!
+//! - **Estimates** ([`Phase::Estimate`]): iterative deepening. At depth `d` every child is
+//!   searched `d - 1` plies deep by the estimate search ([`super::midgame`]), with an aspiration
+//!   window around its value at the depth before; each child is reported when done, then
+//!   [`Report::DepthDone`]. A child whose game ends within the depth gets its exact score, and
+//!   is not searched again.
+//! - **Win/loss/draw** ([`Phase::Wld`]): each child searched by the exact search with the window
+//!   (-1, 1): fail-soft, so a value above the window proves a win, below it a loss, in it a draw.
+//! - **Exact** ([`Phase::Exact`]): each child solved with the full window.
+//!
+//! Scores are from the side to move at the analysed position, like every score of the solver. A
+//! value is never labelled better than it is: [`Kind::Exact`] only for a search to the end of the
+//! game, [`Kind::Wld`] only for a proof of the outcome. Children that are symmetric images of one
+//! another are searched once, as [`Solver::score_children`] does (their true values are equal, so
+//! one estimate serves the group even if an evaluation were not symmetric); the root's children
+//! are shared between the threads, one child at a time.
+//!
+//! [`SearchMode::Auto`], the explorer's mode: estimates to depth [`QUICK_DEPTH`] first, so that
+//! every child has a value at once, then the proofs if they are affordable (see [`Plan`]), else
+//! deeper estimates until a limit or a stop.
+
+use super::search::{Control, Searcher};
+use super::{Limits, Scoring, Solver, StopReason};
+use crate::{Position, Size, Square};
+use std::cmp::Reverse;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// What [`Solver::analyse`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchMode {
+    /// Estimates first, then proofs when they fit the limits, else deeper estimates.
+    Auto,
+    /// The exact score of every child.
+    Exact,
+    /// Whether each child wins, loses or draws.
+    Wld,
+    /// Estimates only, deepening until the depth limit, another limit or a stop.
+    Estimate,
+}
+
+/// What a value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The exact score.
+    Exact,
+    /// A proven outcome: the score is +1 (a win), 0 (a draw) or -1 (a loss).
+    Wld,
+    /// The value of a search `depth` plies deep from the analysed position (the move itself is
+    /// the first ply), with the evaluation at its leaves: never a proof.
+    Estimate {
+        /// Plies searched from the analysed position.
+        depth: u32,
+    },
+}
+
+/// The value of one child move, from the side to move at the analysed position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChildValue {
+    /// The move.
+    pub square: Square,
+    /// The score: exact, estimated, or -1/0/+1 for [`Kind::Wld`].
+    pub score: i32,
+    /// What the score is.
+    pub kind: Kind,
+}
+
+/// A phase of the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Deepening estimates.
+    Estimate,
+    /// Proving wins, losses and draws.
+    Wld,
+    /// Proving exact scores.
+    Exact,
+}
+
+/// What [`Solver::analyse`] reports while it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// A phase begins.
+    Phase(Phase),
+    /// A child has a new value (better than or as good as its last one).
+    Child(ChildValue),
+    /// Every child still estimated has been searched to this depth (each reported just before).
+    DepthDone {
+        /// The depth completed.
+        depth: u32,
+    },
+}
+
+/// The result of [`Solver::analyse`]: the best value known for each child, even after a stop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Every child searched that has a value, best first: by score for exact values and
+    /// estimates; a proven outcome ranks by the child's last estimate held within what the proof
+    /// allows (at least +1 for a win, 0 for a draw, at most -1 for a loss); ties in reading order.
+    pub children: Vec<ChildValue>,
+    /// The deepest completed estimate depth, if any.
+    pub depth: Option<u32>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Why the analysis stopped early, if it did.
+    pub stopped: Option<StopReason>,
+}
+
+/// The depth to which [`SearchMode::Auto`] estimates before it considers proofs: a few
+/// milliseconds on any 8x8 position.
+pub const QUICK_DEPTH: u32 = 6;
+
+/// Half the width of the aspiration window around a child's previous estimate, in discs.
+const ASPIRATION: i32 = 4;
+
+/// The search under way: its control and the board size.
+struct Run<'a> {
+    control: &'a Control,
+    size: Size,
+}
+
+/// A child's search job in one phase.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    Estimate { depth: u32 },
+    Wld,
+    Exact,
+}
+
+/// A child (one per group of symmetric twins) and what is known of it.
+struct Child {
+    squares: Vec<Square>,
+    p: u64,
+    o: u64,
+    empties: u32,
+    value: Option<(i32, Kind)>,
+    estimate: Option<i32>,
+}
+
+impl Child {
+    fn settled_for(&self, job: Job) -> bool {
+        matches!(
+            (self.value, job),
+            (Some((_, Kind::Exact)), _) | (Some((_, Kind::Wld)), Job::Wld | Job::Estimate { .. })
+        )
+    }
+
+    /// The ranking key of the module documentation.
+    fn rank(&self) -> i32 {
+        match self.value {
+            None => i32::MIN,
+            Some((s, Kind::Exact | Kind::Estimate { .. })) => s,
+            Some((1, Kind::Wld)) => self.estimate.unwrap_or(1).max(1),
+            Some((-1, Kind::Wld)) => self.estimate.unwrap_or(-1).min(-1),
+            Some((_, Kind::Wld)) => 0,
+        }
+    }
+}
+
+/// What one search thread is handed: a child's index and position, and its last estimate.
+#[derive(Clone, Copy)]
+struct Task {
+    index: usize,
+    p: u64,
+    o: u64,
+    empties: u32,
+    guess: Option<i32>,
+}
+
+/// One child's value for `job` from the parent's side, or `None` if the search was stopped.
+fn child_value<const N: usize, const D: bool>(s: &mut Searcher<N, D>, t: &Task, job: Job) -> Option<(i32, Kind)> {
+    let max = Searcher::<N, D>::MAX;
+    let value = match job {
+        Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::Wld => {
+            let v = if t.empties == 0 {
+                Searcher::<N, D>::final_score(t.p, t.o)
+            } else {
+                s.pvs(t.p, t.o, -1, 1, t.empties)
+            };
+            (-v.signum(), Kind::Wld)
+        }
+        Job::Estimate { depth } if t.empties < depth => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::Estimate { depth } => {
+            let (mut alpha, mut beta) = match t.guess {
+                Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),
+                None => (-max, max),
+            };
+            let v = loop {
+                let v = s.estimate(t.p, t.o, alpha, beta, depth - 1);
+                if s.stopped {
+                    break v;
+                }
+                if v <= alpha && alpha > -max {
+                    alpha = -max;
+                } else if v >= beta && beta < max {
+                    beta = max;
+                } else {
+                    break v;
+                }
+            };
+            (-v, Kind::Estimate { depth })
+        }
+    };
+    if s.stopped { None } else { Some(value) }
+}
+
+/// The predicted nodes up to which [`SearchMode::Auto`] proves the children when it has no time
+/// or node limit: about 15 seconds on one thread for a typical position.
+pub const UNLIMITED_PROOF_NODES: f64 = 3.0e8;
+
+/// Empties at or below which [`SearchMode::Auto`] proves the children with no time or node limit
+/// (the most whose predicted cost is within [`UNLIMITED_PROOF_NODES`]): 22 on 8x8, 24 on 6x6,
+/// every 4x4 position.
+pub fn exact_empties(size: Size) -> u32 {
+    (0..=size.squares() as u32).rev().find(|&n| predicted_exact_nodes(size, n) <= UNLIMITED_PROOF_NODES).unwrap_or(0)
+}
+
+/// How [`SearchMode::Auto`] continues after the quick estimates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Prove wins, losses and draws first.
+    pub wld: bool,
+    /// Prove exact scores.
+    pub exact: bool,
+}
+
+/// Predicted nodes to solve every child of a position with `empties` empty squares exactly, one
+/// thread (a median: hard positions take several times more). Fitted on FFO #40-#49 and the
+/// estimate set for 8x8, on random positions for 6x6, on the start for 4x4 (`docs/solver.md`).
+pub fn predicted_exact_nodes(size: Size, empties: u32) -> f64 {
+    let (at, nodes, growth) = match size {
+        Size::Four => (12.0, 2.0e3, 2.0),
+        Size::Six => (22.0, 4.0e7, 2.2),
+        Size::Eight => (20.0, 5.0e7, 2.3),
+    };
+    nodes * f64::powf(growth, empties as f64 - at)
+}
+
+/// A win/loss/draw proof is about this many times cheaper than the exact score (the median ratio
+/// of nodes on FFO #40-#49; 1.5 for the draw, #41, up to 146).
+pub const WLD_SPEEDUP: f64 = 5.0;
+
+/// Empties from which a win/loss/draw proof is worth running before the exact one.
+pub const WLD_MIN_EMPTIES: u32 = 14;
+
+/// Nodes per second assumed per thread when a time limit is weighed against a proof.
+const NODES_PER_SECOND: f64 = 15.0e6;
+
+/// A proof is attempted when its predicted cost is at most this share of what is left.
+const BUDGET_SHARE: f64 = 0.25;
+
+/// What [`SearchMode::Auto`] does after the quick estimates on a position of `size` with `empties`
+/// empty squares, given what is left of the limits: with no time or node limit, proofs at and
+/// below [`exact_empties`]; with limits, a proof whose predicted cost fits a quarter of what is
+/// left; the win/loss/draw proof first from [`WLD_MIN_EMPTIES`] empties.
+///
+/// ```
+/// use othello_explorer::Size;
+/// use othello_explorer::solver::{Plan, plan};
+/// use std::time::Duration;
+///
+/// // 20 empties on 8x8, no limit: the outcomes, then the exact scores.
+/// assert_eq!(plan(Size::Eight, 20, None, None, 1), Plan { wld: true, exact: true });
+/// // The 8x8 start: estimates only.
+/// assert_eq!(plan(Size::Eight, 60, None, None, 2), Plan { wld: false, exact: false });
+/// // Every 4x4 position, even within a tenth of a second.
+/// assert_eq!(plan(Size::Four, 12, Some(Duration::from_millis(100)), None, 1), Plan { wld: false, exact: true });
+/// ```
+pub fn plan(size: Size, empties: u32, time_left: Option<Duration>, nodes_left: Option<u64>, threads: usize) -> Plan {
+    let exact = predicted_exact_nodes(size, empties);
+    let wld = exact / WLD_SPEEDUP;
+    let fits = |nodes: f64| {
+        let by_time = time_left.map(|t| nodes <= BUDGET_SHARE * t.as_secs_f64() * NODES_PER_SECOND * threads as f64);
+        let by_nodes = nodes_left.map(|m| nodes <= BUDGET_SHARE * m as f64);
+        match (by_time, by_nodes) {
+            (None, None) => nodes <= UNLIMITED_PROOF_NODES,
+            (a, b) => a.unwrap_or(true) && b.unwrap_or(true),
+        }
+    };
+    let exact = fits(exact);
+    let wld_fits = fits(wld);
+    Plan { wld: wld_fits && empties >= WLD_MIN_EMPTIES, exact }
+}
+
+impl Solver {
+    /// A value for every legal move of `position` except those in `skip` (moves whose exact score
+    /// the caller knows already): estimates, proven outcomes or exact scores as `mode` asks, each
+    /// labelled with its [`Kind`] and reported to `on_report` as soon as it is known (from the
+    /// calling thread).
+    ///
+    /// `max_depth` bounds the estimates (in plies from `position`); `limits` bound the whole
+    /// analysis. A stopped analysis returns the best value known for each child, each with its
+    /// true kind. A position whose side to move must pass, or a finished game, has no children.
+    ///
+    /// ```
+    /// use othello_explorer::solver::{Kind, Limits, Report, SearchMode, Solver, SolverOptions};
+    /// use othello_explorer::{Position, Size};
+    ///
+    /// let mut solver = Solver::new(SolverOptions { hash_mb: 1, ..SolverOptions::default() });
+    /// let start = Position::start(Size::Eight);
+    /// let mut depths = Vec::new();
+    /// let analysis = solver.analyse(&start, SearchMode::Estimate, Some(4), &Limits::default(), &[], &mut |r| {
+    ///     if let Report::DepthDone { depth } = r {
+    ///         depths.push(depth);
+    ///     }
+    /// });
+    /// assert_eq!(depths, [1, 2, 3, 4]);
+    /// assert_eq!(analysis.children.len(), 4);
+    /// assert!(analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: 4 }));
+    /// ```
+    pub fn analyse(
+        &mut self,
+        position: &Position,
+        mode: SearchMode,
+        max_depth: Option<u32>,
+        limits: &Limits,
+        skip: &[Square],
+        on_report: &mut dyn FnMut(Report),
+    ) -> Analysis {
+        self.table.new_generation();
+        let control = Control::new(limits);
+        let moves: Vec<Square> =
+            position.legal_moves().reading_order().into_iter().filter(|sq| !skip.contains(sq)).collect();
+        let mut groups = super::twin_groups(position, &moves);
+        let threads = self.threads();
+        if groups.len() < threads.min(moves.len()) {
+            groups = moves.iter().map(|&m| vec![m]).collect();
+        }
+        let mut children: Vec<Child> = groups
+            .into_iter()
+            .map(|squares| {
+                let child = position.play(squares[0]).expect("a legal move");
+                let (p, o) = child.raw();
+                let value = child.is_game_over().then(|| (-child.score(self.options.scoring), Kind::Exact));
+                Child { squares, p, o, empties: child.empty_count(), value, estimate: None }
+            })
+            .collect();
+        for c in &children {
+            if let Some((score, kind)) = c.value {
+                for &square in &c.squares {
+                    on_report(Report::Child(ChildValue { square, score, kind }));
+                }
+            }
+        }
+        let mut depth_done = None;
+        let most = children.iter().map(|c| c.empties).max().unwrap_or(0);
+        let size = position.size();
+        let run = Run { control: &control, size };
+        match mode {
+            SearchMode::Exact => self.prove(&run, &mut children, Job::Exact, on_report),
+            SearchMode::Wld => self.prove(&run, &mut children, Job::Wld, on_report),
+            SearchMode::Estimate => {
+                self.deepen(&run, &mut children, 1, max_depth, &mut depth_done, on_report);
+            }
+            SearchMode::Auto => {
+                let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
+                self.deepen(&run, &mut children, 1, Some(quick), &mut depth_done, on_report);
+                let time_left = limits.max_time.map(|t| t.saturating_sub(control.elapsed()));
+                let nodes_left = limits.max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
+                let plan = plan(size, most + 1, time_left, nodes_left, threads);
+                if plan.wld && plan.exact {
+                    self.prove(&run, &mut children, Job::Wld, on_report);
+                }
+                if plan.exact {
+                    self.prove(&run, &mut children, Job::Exact, on_report);
+                } else if plan.wld {
+                    self.prove(&run, &mut children, Job::Wld, on_report);
+                }
+                let next = depth_done.map_or(1, |d| d + 1);
+                self.deepen(&run, &mut children, next, max_depth, &mut depth_done, on_report);
+                if plan.wld && !plan.exact {
+                    self.prove(&run, &mut children, Job::Exact, on_report);
+                }
+            }
+        }
+        let nodes = control.total_nodes();
+        self.nodes += nodes;
+        let mut ranked: Vec<(i32, ChildValue)> = children
+            .iter()
+            .filter_map(|c| c.value.map(|(score, kind)| (c, score, kind)))
+            .flat_map(|(c, score, kind)| {
+                c.squares.iter().map(move |&square| (c.rank(), ChildValue { square, score, kind }))
+            })
+            .collect();
+        ranked.sort_by_key(|&(rank, c)| (Reverse(rank), c.square));
+        Analysis {
+            children: ranked.into_iter().map(|(_, c)| c).collect(),
+            depth: depth_done,
+            nodes,
+            stopped: control.reason(),
+        }
+    }
+
+    /// Iterative deepening from depth `from` to `to` (or until every child is exact or the
+    /// search stops), over the children not settled yet.
+    fn deepen(
+        &self,
+        run: &Run,
+        children: &mut [Child],
+        from: u32,
+        to: Option<u32>,
+        depth_done: &mut Option<u32>,
+        on_report: &mut dyn FnMut(Report),
+    ) {
+        let mut depth = from;
+        let mut announced = false;
+        while to.is_none_or(|to| depth <= to) && !run.control.halted() {
+            let job = Job::Estimate { depth };
+            if children.iter().all(|c| c.settled_for(job)) {
+                return;
+            }
+            if !announced {
+                on_report(Report::Phase(Phase::Estimate));
+                announced = true;
+            }
+            self.run(run, children, job, on_report);
+            if run.control.halted() {
+                return;
+            }
+            *depth_done = Some(depth);
+            on_report(Report::DepthDone { depth });
+            depth += 1;
+        }
+    }
+
+    /// Proves every child not settled yet for `job` (win/loss/draw or exact).
+    fn prove(&self, run: &Run, children: &mut [Child], job: Job, on_report: &mut dyn FnMut(Report)) {
+        if run.control.halted() || children.iter().all(|c| c.settled_for(job)) {
+            return;
+        }
+        on_report(Report::Phase(if matches!(job, Job::Wld) { Phase::Wld } else { Phase::Exact }));
+        self.run(run, children, job, on_report);
+    }
+
+    /// Runs `job` on every child not settled for it, best estimate first, the children shared
+    /// between the threads; records and reports each value as it comes.
+    fn run(&self, run: &Run, children: &mut [Child], job: Job, on_report: &mut dyn FnMut(Report)) {
+        let mut tasks: Vec<(i32, Task)> = children
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.settled_for(job))
+            .map(|(index, c)| (c.rank(), Task { index, p: c.p, o: c.o, empties: c.empties, guess: c.estimate }))
+            .collect();
+        tasks.sort_by_key(|t| Reverse(t.0));
+        let tasks: Vec<Task> = tasks.into_iter().map(|t| t.1).collect();
+        let threads = self.threads().min(tasks.len()).max(1);
+        let (table, control, size, scoring) = (&self.table, run.control, run.size, self.options.scoring);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<(usize, i32, Kind)>();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (next, tasks) = (&next, &tasks);
+                scope.spawn(move || {
+                    specialised!(size, scoring, N, D => {
+                        let mut searcher = Searcher::<N, D>::new(table, control);
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(task) = tasks.get(i) else { break };
+                            let Some((score, kind)) = child_value(&mut searcher, task, job) else { break };
+                            if tx.send((task.index, score, kind)).is_err() {
+                                break;
+                            }
+                        }
+                        searcher.flush_nodes();
+                    })
+                });
+            }
+            drop(tx);
+            for (index, score, kind) in rx {
+                let c = &mut children[index];
+                if let Kind::Estimate { .. } = kind {
+                    c.estimate = Some(score);
+                }
+                c.value = Some((score, kind));
+                for &square in &c.squares {
+                    on_report(Report::Child(ChildValue { square, score, kind }));
+                }
+            }
+        });
+    }
+}

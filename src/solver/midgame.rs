@@ -1,0 +1,256 @@
+//! The depth-limited search behind estimates: principal-variation alpha-beta to a fixed number of
+//! plies, [`crate::eval::evaluate`] at the leaves, on the same transposition table as the exact
+//! search.
+//!
+//! Conventions, as in the exact search: values are disc differences from the side to move, every
+//! function is fail-soft (below `alpha` an upper bound, above `beta` a lower bound, in between the
+//! value), and after a stop every result is meaningless and nothing more is stored.
+//!
+//! - A *depth* counts moves: a pass does not use one, so the empties and the depth fall together
+//!   and a node with no more empties than plies left is searched to the end of the game by the
+//!   exact search ([`Searcher::pvs`], [`Searcher::nws`]): its value is then the exact score.
+//! - A finished game is scored exactly wherever it is met, also at a leaf.
+//! - The table: an entry of depth `d` settles a node that needs `d` plies or fewer, an exact
+//!   entry any node; every search stores its bounds with its depth (see [`super::table`]).
+//! - Move order: the table's move (from the previous iteration of the iterative deepening), then
+//!   a wipe-out, then by the evaluation of each child, the opponent's mobility breaking ties. One
+//!   ply above the leaves nothing is sorted and the table is not used: the children are leaves,
+//!   as cheap to search as to sort.
+
+use super::search::{Masks, Move, Searcher};
+use super::table::{NO_MOVE, hash};
+use crate::eval::evaluate;
+use crate::geometry::full_mask;
+use crate::rules::{flips, legal_moves};
+
+impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
+    /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).
+    fn exact_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n == 0 {
+            self.nodes += 1;
+            Self::final_score(p, o)
+        } else if beta == alpha + 1 {
+            self.nws(p, o, alpha, n)
+        } else {
+            self.pvs(p, o, alpha, beta, n)
+        }
+    }
+
+    /// The value of a leaf: the evaluation, or the score of a finished game.
+    #[inline]
+    fn leaf(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        if legal_moves::<N>(p, o) == 0 && legal_moves::<N>(o, p) == 0 {
+            Self::final_score(p, o)
+        } else {
+            evaluate::<N>(p, o)
+        }
+    }
+
+    /// A node one ply above the leaves, fail-soft, no table: every child is a leaf, so sorting
+    /// them would cost as much as searching them.
+    fn mid_last_ply(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, moves: u64) -> i32 {
+        let mut best = -Self::MAX - 1;
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = flips::<N>(p, o, sq);
+            let v = -self.leaf(o ^ f, p ^ f ^ (1 << sq));
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then by
+    /// the evaluation of each child, fewest replies breaking ties.
+    fn mid_sorted_moves(&self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
+        let corners = Masks::<N>::CORNERS;
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = flips::<N>(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let key = if sq == tt_move as u32 {
+                i32::MAX
+            } else if np == 0 {
+                i32::MAX - 1
+            } else {
+                // From the mover's side: how the child looks, then fewest replies. (Sorting by a
+                // one- or two-ply search of the evaluation from 5 or 9 plies left cost time with
+                // the hand-written evaluation.)
+                let look = -evaluate::<N>(np, no);
+                let replies = legal_moves::<N>(np, no);
+                let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
+                (look << 8) - mobility
+            };
+            list[count] = Move { sq, flips: f, key };
+            count += 1;
+        }
+        for i in 1..count {
+            let m = list[i];
+            let mut j = i;
+            while j > 0 && list[j - 1].key < m.key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = m;
+        }
+        count
+    }
+
+    /// The null-window estimate search: is the `depth`-ply value above `alpha`? `n` empties.
+    pub fn mid_nws(&mut self, p: u64, o: u64, alpha: i32, depth: u32, n: u32) -> i32 {
+        if n <= depth {
+            return self.exact_window(p, o, alpha, alpha + 1, n);
+        }
+        if depth == 0 {
+            return self.leaf(p, o);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check && self.check() {
+            return 0;
+        }
+        let moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return Self::final_score(p, o);
+            }
+            return -self.mid_nws(o, p, -alpha - 1, depth, n);
+        }
+        if depth == 1 {
+            return self.mid_last_ply(p, o, alpha, alpha + 1, moves);
+        }
+        let h = hash(N, p, o);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.table.probe(h) {
+            if e.depth as u32 >= depth {
+                if e.lower as i32 > alpha {
+                    return e.lower as i32;
+                }
+                if (e.upper as i32) <= alpha {
+                    return e.upper as i32;
+                }
+            }
+            tt_move = e.best;
+        }
+        let mut list = [Move::default(); 64];
+        let count = self.mid_sorted_moves(p, o, moves, tt_move, &mut list);
+        let mut best = -Self::MAX - 1;
+        let mut best_move = NO_MOVE;
+        for m in &list[..count] {
+            let v = -self.mid_nws(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), -alpha - 1, depth - 1, n - 1);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = m.sq as u8;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        let max = Self::MAX as i8;
+        let (lower, upper) = if best > alpha { (best as i8, max) } else { (-max, best as i8) };
+        self.table.store(h, lower, upper, best_move, n as u8, depth as u8);
+        best
+    }
+
+    /// The principal-variation estimate search with window (`alpha`, `beta`): the value of a
+    /// `depth`-ply search of the evaluation (exact where the game ends within it). `n` empties.
+    pub fn mid_pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
+        if n <= depth {
+            return self.exact_window(p, o, alpha, beta, n);
+        }
+        if depth == 0 {
+            return self.leaf(p, o);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.next_check && self.check() {
+            return 0;
+        }
+        let moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return Self::final_score(p, o);
+            }
+            return -self.mid_pvs(o, p, -beta, -alpha, depth, n);
+        }
+        if depth == 1 {
+            return self.mid_last_ply(p, o, alpha, beta, moves);
+        }
+        let h = hash(N, p, o);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.table.probe(h) {
+            let (lower, upper) = (e.lower as i32, e.upper as i32);
+            if e.depth as u32 >= depth {
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+            tt_move = e.best;
+        }
+        let alpha0 = alpha;
+        let mut list = [Move::default(); 64];
+        let count = self.mid_sorted_moves(p, o, moves, tt_move, &mut list);
+        let mut best = -Self::MAX - 1;
+        let mut best_move = NO_MOVE;
+        for (i, m) in list[..count].iter().enumerate() {
+            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+            let v = if i == 0 {
+                -self.mid_pvs(np, no, -beta, -alpha, depth - 1, n - 1)
+            } else {
+                let v = -self.mid_nws(np, no, -alpha - 1, depth - 1, n - 1);
+                if v > alpha && v < beta && !self.stopped {
+                    -self.mid_pvs(np, no, -beta, -alpha, depth - 1, n - 1)
+                } else {
+                    v
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = m.sq as u8;
+                if v > alpha {
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let max = Self::MAX as i8;
+        let (lower, upper) = if best >= beta {
+            (best as i8, max)
+        } else if best <= alpha0 {
+            (-max, best as i8)
+        } else {
+            (best as i8, best as i8)
+        };
+        self.table.store(h, lower, upper, best_move, n as u8, depth as u8);
+        best
+    }
+
+    /// The `depth`-ply value of a position with window (`alpha`, `beta`), fail-soft: the entry
+    /// point of the estimate search.
+    pub fn estimate(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
+        let n = (!(p | o) & full_mask(N)).count_ones();
+        self.mid_pvs(p, o, alpha, beta, depth, n)
+    }
+}

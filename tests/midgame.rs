@@ -1,0 +1,633 @@
+//! `Solver::analyse`: estimates, win/loss/draw proofs and exact scores, against independent
+//! references, never against the code's own output:
+//!
+//! - a plain depth-limited minimax written here over the square-by-square reference rules of
+//!   `tests/reference`, with the library's evaluation at its leaves (the one thing it shares):
+//!   every estimate of every completed depth equals it, on random positions of every size, both
+//!   scorings, one and two threads. (With a fresh table the estimate search must find exactly
+//!   the minimax value: in Othello a position is always met with the same plies left, because
+//!   every move adds one disc and a pass uses no depth);
+//! - a plain negamax over the reference rules: a value labelled exact equals it, a proven
+//!   outcome has its sign, and a child whose game ends within the depth is exact;
+//! - the exact scores the FFO files list: outcomes of #1-#22, values after a stop, the table
+//!   shared by both searches;
+//! - the reports: every child at every completed depth, depths increasing, skipped children
+//!   never searched; the limits (depth, nodes, time, stop flag) honoured, and a stopped analysis
+//!   labelling every value honestly.
+
+mod common;
+mod reference;
+
+use common::to_position;
+use othello_explorer::eval::evaluate;
+use othello_explorer::obf::{Problem, parse_problem};
+use othello_explorer::solver::{
+    Analysis, ChildValue, Kind, Limits, Phase, QUICK_DEPTH, Report, SearchMode, Solver, SolverOptions, StopReason,
+};
+use othello_explorer::{Position, Scoring, Size, Square};
+use proptest::prelude::*;
+use reference::{Board, Rng, name};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+const SCORINGS: [Scoring; 2] = [Scoring::Standard, Scoring::Discs];
+
+fn solver(scoring: Scoring, threads: usize, hash_mb: usize) -> Solver {
+    Solver::new(SolverOptions { hash_mb, scoring, threads })
+}
+
+fn square(n: usize, index: usize) -> Square {
+    name(n, index).parse().expect("a square name")
+}
+
+fn sq(text: &str) -> Square {
+    text.parse().expect("a square name")
+}
+
+// ---- the references ----
+
+/// The final score of a finished reference game under `scoring`, from the side to move.
+fn final_score(b: &Board, scoring: Scoring) -> i32 {
+    match scoring {
+        Scoring::Standard => b.final_score(),
+        Scoring::Discs => b.disc_difference(),
+    }
+}
+
+/// Plain negamax over the reference rules: the exact score from the side to move.
+fn negamax(b: &Board, scoring: Scoring) -> i32 {
+    if b.game_over() {
+        return final_score(b, scoring);
+    }
+    if b.must_pass() {
+        return -negamax(&b.pass(), scoring);
+    }
+    b.moves().into_iter().map(|m| -negamax(&b.play(m), scoring)).max().expect("a move")
+}
+
+/// The library's evaluation of a reference board, from its side to move.
+fn eval(b: &Board) -> i32 {
+    let (p, o) = (b.bits(b.to_move), b.bits(b.to_move.other()));
+    match b.n {
+        4 => evaluate::<4>(p, o),
+        6 => evaluate::<6>(p, o),
+        _ => evaluate::<8>(p, o),
+    }
+}
+
+/// Plain depth-limited minimax over the reference rules: a finished game scored exactly, the
+/// evaluation at depth 0, a pass using no depth.
+fn minimax(b: &Board, depth: u32, scoring: Scoring) -> i32 {
+    if b.game_over() {
+        return final_score(b, scoring);
+    }
+    if depth == 0 {
+        return eval(b);
+    }
+    if b.must_pass() {
+        return -minimax(&b.pass(), depth, scoring);
+    }
+    b.moves().into_iter().map(|m| -minimax(&b.play(m), depth - 1, scoring)).max().expect("a move")
+}
+
+/// Plays a random game from the start to the first position with at most `empties` empty
+/// squares (or to its end).
+fn game_position(n: usize, rng: &mut Rng, empties: i32) -> Board {
+    let mut b = Board::start(n);
+    while b.empties() > empties && !b.game_over() {
+        let moves = b.moves();
+        b = if moves.is_empty() { b.pass() } else { b.play(moves[rng.below(moves.len())]) };
+    }
+    b
+}
+
+// ---- recording an analysis ----
+
+/// Everything an analysis reported, and what it returned.
+struct Recorded {
+    reports: Vec<Report>,
+    analysis: Analysis,
+}
+
+impl Recorded {
+    /// The children's values as they stood at each completed depth.
+    fn by_depth(&self) -> Vec<(u32, BTreeMap<Square, ChildValue>)> {
+        let mut current = BTreeMap::new();
+        let mut out = Vec::new();
+        for r in &self.reports {
+            match r {
+                Report::Child(c) => {
+                    current.insert(c.square, *c);
+                }
+                Report::DepthDone { depth } => out.push((*depth, current.clone())),
+                Report::Phase(_) => {}
+            }
+        }
+        out
+    }
+
+    fn children(&self) -> Vec<ChildValue> {
+        self.reports.iter().filter_map(|r| if let Report::Child(c) = r { Some(*c) } else { None }).collect()
+    }
+
+    fn depths(&self) -> Vec<u32> {
+        self.reports
+            .iter()
+            .filter_map(|r| if let Report::DepthDone { depth } = r { Some(*depth) } else { None })
+            .collect()
+    }
+
+    fn phases(&self) -> Vec<Phase> {
+        self.reports.iter().filter_map(|r| if let Report::Phase(p) = r { Some(*p) } else { None }).collect()
+    }
+}
+
+fn record(
+    s: &mut Solver,
+    pos: &Position,
+    mode: SearchMode,
+    max_depth: Option<u32>,
+    limits: &Limits,
+    skip: &[Square],
+) -> Recorded {
+    let mut reports = Vec::new();
+    let analysis = s.analyse(pos, mode, max_depth, limits, skip, &mut |r| reports.push(r));
+    Recorded { reports, analysis }
+}
+
+// ---- estimates against plain minimax ----
+
+/// A fresh solver's estimates of `b` to `depth`: at every completed depth `k`, every child that is
+/// not exact yet is reported, with the minimax value of `k - 1` plies below it and the kind
+/// `Estimate { depth: k }`, unless its game ends within those plies: then it is exact, equal to
+/// negamax, and never searched again. Depths 1..=depth, in order.
+fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Result<(), TestCaseError> {
+    let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
+    let pos = to_position(b);
+    let mut s = solver(scoring, threads, 4);
+    let rec = record(&mut s, &pos, SearchMode::Estimate, Some(depth), &Limits::default(), &[]);
+    if b.moves().is_empty() {
+        prop_assert!(rec.reports.is_empty(), "{}: reports without moves: {:?}", ctx, rec.reports);
+        prop_assert!(rec.analysis.children.is_empty());
+        return Ok(());
+    }
+    let children: Vec<(Square, Board)> = b.moves().into_iter().map(|m| (square(b.n, m), b.play(m))).collect();
+    // When each child is first due to be exact: at depth k when its game ends within k - 1 plies.
+    let exact_from = |c: &Board| if c.game_over() { 0 } else { c.empties() as u32 + 1 };
+    // Negamax only where it is due (the others are too deep for it).
+    let exact: BTreeMap<Square, i32> =
+        children.iter().filter(|(_, c)| exact_from(c) <= depth).map(|(s, c)| (*s, -negamax(c, scoring))).collect();
+    let by_depth = rec.by_depth();
+    // Depth k is searched while some child is not exact yet.
+    let last = children.iter().map(|(_, c)| exact_from(c)).max().unwrap_or(0).min(depth);
+    prop_assert_eq!(rec.depths(), (1..=last).collect::<Vec<_>>(), "{}: completed depths", ctx);
+    for (k, values) in &by_depth {
+        prop_assert_eq!(values.len(), children.len(), "{}: depth {}: every child", ctx, k);
+        for (sq, child) in &children {
+            let v = values[sq];
+            if exact_from(child) <= *k {
+                prop_assert_eq!(v.kind, Kind::Exact, "{}: depth {}: {} ends within the depth", ctx, k, sq);
+                prop_assert_eq!(v.score, exact[sq], "{}: depth {}: {} exact", ctx, k, sq);
+            } else {
+                prop_assert_eq!(v.kind, Kind::Estimate { depth: *k }, "{}: depth {}: {} is an estimate", ctx, k, sq);
+                prop_assert_eq!(
+                    v.score,
+                    -minimax(child, k - 1, scoring),
+                    "{}: depth {}: {} against minimax",
+                    ctx,
+                    k,
+                    sq
+                );
+            }
+        }
+    }
+    // Exact values are reported once; estimates once per depth.
+    let mut reported: BTreeMap<Square, Vec<ChildValue>> = BTreeMap::new();
+    for c in rec.children() {
+        reported.entry(c.square).or_default().push(c);
+    }
+    for (sq, list) in &reported {
+        let exacts = list.iter().filter(|c| c.kind == Kind::Exact).count();
+        prop_assert!(exacts <= 1, "{}: {} reported exact {} times", ctx, sq, exacts);
+        if exacts == 1 {
+            prop_assert_eq!(list.last().map(|c| c.kind), Some(Kind::Exact), "{}: {} searched after exact", ctx, sq);
+        }
+    }
+    // The result: the last value of each child, best first.
+    let mut got = rec.analysis.children.clone();
+    prop_assert!(
+        got.windows(2).all(|w| (-w[0].score, w[0].square) < (-w[1].score, w[1].square)),
+        "{}: not best first: {:?}",
+        ctx,
+        got
+    );
+    got.sort_by_key(|c| c.square);
+    let last_values: Vec<ChildValue> = by_depth.last().map(|(_, v)| v.values().copied().collect()).unwrap_or_default();
+    if !by_depth.is_empty() {
+        prop_assert_eq!(got, last_values, "{}: the analysis' values", ctx);
+    }
+    Ok(())
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+    #[test]
+    fn estimates_4x4_equal_plain_minimax(seed in any::<u64>(), empties in 1i32..=12, depth in 1u32..=5) {
+        let b = game_position(4, &mut Rng(seed), empties);
+        for scoring in SCORINGS {
+            for threads in [1, 2] {
+                check_estimates(&b, depth, scoring, threads)?;
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+    #[test]
+    fn estimates_6x6_equal_plain_minimax(seed in any::<u64>(), empties in 2i32..=30, depth in 1u32..=4) {
+        let b = game_position(6, &mut Rng(seed), empties);
+        // The references are plain: keep the exact part small.
+        prop_assume!(b.empties() as u32 >= depth + 6 || b.empties() <= 9);
+        for scoring in SCORINGS {
+            check_estimates(&b, depth, scoring, 1 + (seed % 2) as usize)?;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(16))]
+    #[test]
+    fn estimates_8x8_equal_plain_minimax(seed in any::<u64>(), empties in 2i32..=56, depth in 1u32..=3) {
+        let b = game_position(8, &mut Rng(seed), empties);
+        prop_assume!(b.empties() as u32 >= depth + 6 || b.empties() <= 8);
+        for scoring in SCORINGS {
+            check_estimates(&b, depth, scoring, 1 + (seed % 2) as usize)?;
+        }
+    }
+}
+
+/// With no more empties than the depth, every child is exact and equal to negamax, on every size.
+#[test]
+fn with_few_empties_the_estimates_are_exact() {
+    let mut rng = Rng(0x0fe3_e3e5);
+    for n in [4, 6, 8] {
+        let mut checked = 0;
+        while checked < 12 {
+            let empties = 1 + rng.below(9) as i32;
+            let b = game_position(n, &mut rng, empties);
+            if b.moves().is_empty() {
+                continue;
+            }
+            for scoring in SCORINGS {
+                let pos = to_position(&b);
+                let depth = b.empties() as u32;
+                let analysis = solver(scoring, 1, 1).analyse(
+                    &pos,
+                    SearchMode::Estimate,
+                    Some(depth),
+                    &Limits::default(),
+                    &[],
+                    &mut |_| {},
+                );
+                assert_eq!(analysis.children.len(), b.moves().len());
+                for c in &analysis.children {
+                    let child = b.moves().into_iter().find(|&m| square(n, m) == c.square).expect("a legal move");
+                    assert_eq!(c.kind, Kind::Exact, "{}: {} at depth {depth}", b.board_string(), c.square);
+                    assert_eq!(c.score, -negamax(&b.play(child), scoring), "{}: {}", b.board_string(), c.square);
+                }
+            }
+            checked += 1;
+        }
+    }
+}
+
+// ---- win/loss/draw ----
+
+/// Every child's proven outcome and the root's against the sign of negamax.
+fn check_wld(b: &Board, scoring: Scoring, threads: usize) -> Result<(), TestCaseError> {
+    let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
+    let pos = to_position(b);
+    let mut s = solver(scoring, threads, 1);
+    let analysis = s.analyse(&pos, SearchMode::Wld, None, &Limits::default(), &[], &mut |_| {});
+    prop_assert_eq!(analysis.children.len(), b.moves().len(), "{}", ctx);
+    for c in &analysis.children {
+        let m = b.moves().into_iter().find(|&m| square(b.n, m) == c.square).expect("a legal move");
+        let child = b.play(m);
+        let want = -negamax(&child, scoring);
+        // A child whose game is over is simply exact.
+        if child.game_over() {
+            prop_assert_eq!((c.kind, c.score), (Kind::Exact, want), "{}: {}", ctx, c.square);
+        } else {
+            prop_assert_eq!((c.kind, c.score), (Kind::Wld, want.signum()), "{}: {} (exact {})", ctx, c.square, want);
+        }
+    }
+    let (sign, _) = s.wld(&pos, &Limits::default()).map_err(|e| TestCaseError::fail(format!("{ctx}: {e}")))?;
+    prop_assert_eq!(sign, negamax(b, scoring).signum(), "{}: root outcome", ctx);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+    #[test]
+    fn wld_agrees_with_the_sign_of_negamax(
+        n in prop::sample::select(vec![4usize, 6, 8]),
+        seed in any::<u64>(),
+        empties in 0i32..=10,
+    ) {
+        let b = game_position(n, &mut Rng(seed), empties);
+        for scoring in SCORINGS {
+            for threads in [1, 2] {
+                check_wld(&b, scoring, threads)?;
+            }
+        }
+    }
+}
+
+// ---- FFO positions ----
+
+fn ffo(file: &str) -> Vec<Problem> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo").join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {} (the FFO files beside the checkout): {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('%'))
+        .map(|l| parse_problem(l).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        .collect()
+}
+
+fn ffo_problem(number: usize) -> Problem {
+    match number {
+        1..=19 => ffo("fforum-1-19.obf").swap_remove(number - 1),
+        20..=39 => ffo("fforum-20-39.obf").swap_remove(number - 20),
+        _ => ffo("fforum-40-59.obf").swap_remove(number - 40),
+    }
+}
+
+/// Every value of `analysis` is what it says it is: exact ones equal the listed score, outcomes
+/// have its sign, estimates are labelled estimates of a depth no deeper than `max_depth`.
+fn check_honest(number: usize, problem: &Problem, children: &[ChildValue], max_depth: u32) {
+    for c in children {
+        let listed = problem.scores.iter().find(|m| m.0 == c.square).map(|m| m.1).expect("a listed move");
+        match c.kind {
+            Kind::Exact => assert_eq!(c.score, listed, "FFO #{number}: {} labelled exact", c.square),
+            Kind::Wld => assert_eq!(c.score, listed.signum(), "FFO #{number}: {} outcome", c.square),
+            Kind::Estimate { depth } => {
+                assert!(depth >= 1 && depth <= max_depth, "FFO #{number}: {} estimate at depth {depth}", c.square)
+            }
+        }
+    }
+}
+
+#[test]
+fn wld_agrees_with_ffo_1_to_22() {
+    let mut s = solver(Scoring::Standard, 1, 16);
+    for number in 1..=22 {
+        let problem = ffo_problem(number);
+        if problem.position.empty_count() > 17 {
+            continue; // #20-#39 are long but for #20-#22
+        }
+        let analysis = s.analyse(&problem.position, SearchMode::Wld, None, &Limits::default(), &[], &mut |_| {});
+        // #1-#19 list every move; #20-#22 too. A move that ends the game is simply exact.
+        assert_eq!(analysis.children.len(), problem.scores.len(), "FFO #{number}");
+        for c in &analysis.children {
+            let ends = problem.position.play(c.square).expect("a legal move").is_game_over();
+            assert_eq!(c.kind, if ends { Kind::Exact } else { Kind::Wld }, "FFO #{number}: {}", c.square);
+        }
+        check_honest(number, &problem, &analysis.children, 0);
+        let (sign, _) = s.wld(&problem.position, &Limits::default()).expect("an unlimited search");
+        assert_eq!(sign, problem.best_score().expect("listed scores").signum(), "FFO #{number}: root");
+    }
+}
+
+/// `Auto` with no limits on a position it can prove: quick estimates, outcomes, then every exact
+/// score, equal to the file's.
+#[test]
+fn auto_proves_ffo_positions_it_can_afford() {
+    for number in [1, 8] {
+        let problem = ffo_problem(number);
+        let mut s = solver(Scoring::Standard, 2, 16);
+        let rec = record(&mut s, &problem.position, SearchMode::Auto, None, &Limits::default(), &[]);
+        assert_eq!(rec.phases(), [Phase::Estimate, Phase::Wld, Phase::Exact], "FFO #{number}");
+        assert_eq!(rec.depths(), (1..=QUICK_DEPTH).collect::<Vec<_>>(), "FFO #{number}: the quick estimates");
+        assert_eq!(rec.analysis.stopped, None);
+        assert_eq!(rec.analysis.children.len(), problem.scores.len());
+        assert!(rec.analysis.children.iter().all(|c| c.kind == Kind::Exact), "FFO #{number}");
+        check_honest(number, &problem, &rec.analysis.children, 0);
+        check_honest(number, &problem, &rec.children(), QUICK_DEPTH);
+        assert_eq!(rec.analysis.children[0].score, problem.best_score().expect("listed"), "FFO #{number}: best first");
+    }
+}
+
+/// The table holds both kinds of entries: estimates first do not mislead the exact search, and
+/// exact entries first do not break the estimates' labels.
+#[test]
+fn estimates_and_exact_scores_share_the_table() {
+    let number = 23;
+    let problem = ffo_problem(number);
+    for threads in [1, 2] {
+        let mut s = solver(Scoring::Standard, threads, 4);
+        let estimates =
+            s.analyse(&problem.position, SearchMode::Estimate, Some(9), &Limits::default(), &[], &mut |_| {});
+        check_honest(number, &problem, &estimates.children, 9);
+        assert!(estimates.children.iter().all(|c| matches!(c.kind, Kind::Estimate { depth: 9 })));
+        let exact = s.analyse(&problem.position, SearchMode::Exact, None, &Limits::default(), &[], &mut |_| {});
+        assert_eq!(exact.children.len(), problem.scores.len());
+        assert!(exact.children.iter().all(|c| c.kind == Kind::Exact));
+        check_honest(number, &problem, &exact.children, 0);
+        // Estimates again, over exact entries: still estimates, and the children's exact scores
+        // from other entry points still right.
+        let again = s.analyse(&problem.position, SearchMode::Estimate, Some(5), &Limits::default(), &[], &mut |_| {});
+        assert!(again.children.iter().all(|c| matches!(c.kind, Kind::Estimate { depth: 5 })));
+        let (mv, listed) = problem.scores[problem.scores.len() - 1];
+        let child = problem.position.play(mv).expect("a listed move");
+        assert_eq!(s.score(&child, &Limits::default()).expect("an unlimited search").0, -listed);
+    }
+}
+
+// ---- reports, skips and limits ----
+
+/// An 8x8 midgame position with many moves.
+fn midgame() -> Position {
+    othello_explorer::transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4f4f6f3e6e7")
+        .expect("a legal line")
+        .end()
+}
+
+#[test]
+fn iterative_deepening_reports_every_child_at_every_depth() {
+    let pos = midgame();
+    let moves = pos.legal_moves().reading_order();
+    assert!(moves.len() >= 6);
+    let skip = [moves[0], moves[3]];
+    for threads in [1, 2] {
+        let mut s = solver(Scoring::Standard, threads, 16);
+        let rec = record(&mut s, &pos, SearchMode::Estimate, Some(7), &Limits::default(), &skip);
+        assert_eq!(rec.phases(), [Phase::Estimate]);
+        assert_eq!(rec.depths(), [1, 2, 3, 4, 5, 6, 7]);
+        // Between two completed depths, each child not skipped exactly once, at that depth.
+        let mut since = Vec::new();
+        for r in &rec.reports {
+            match r {
+                Report::Child(c) => since.push(*c),
+                Report::DepthDone { depth } => {
+                    let mut squares: Vec<Square> = since.iter().map(|c| c.square).collect();
+                    squares.sort();
+                    let want: Vec<Square> = moves.iter().copied().filter(|m| !skip.contains(m)).collect();
+                    assert_eq!(squares, want, "{threads} threads: depth {depth}");
+                    assert!(since.iter().all(|c| c.kind == Kind::Estimate { depth: *depth }));
+                    since.clear();
+                }
+                Report::Phase(_) => {}
+            }
+        }
+        assert_eq!(rec.analysis.depth, Some(7));
+        assert_eq!(rec.analysis.children.len(), moves.len() - 2);
+        assert!(rec.analysis.children.iter().all(|c| !skip.contains(&c.square)));
+    }
+}
+
+#[test]
+fn auto_on_the_8x8_start_estimates_all_four_moves() {
+    let start = Position::start(Size::Eight);
+    // No limit: it would deepen for ever; the stop flag is raised from the report callback.
+    let flag = Arc::new(AtomicBool::new(false));
+    let limits = Limits { stop: Some(flag.clone()), ..Limits::default() };
+    let mut s = solver(Scoring::Standard, 2, 16);
+    let mut reports = Vec::new();
+    let analysis = s.analyse(&start, SearchMode::Auto, None, &limits, &[], &mut |r| {
+        if r == (Report::DepthDone { depth: QUICK_DEPTH + 2 }) {
+            flag.store(true, Ordering::Relaxed);
+        }
+        reports.push(r);
+    });
+    assert_eq!(analysis.stopped, Some(StopReason::Cancelled));
+    assert_eq!(analysis.depth, Some(QUICK_DEPTH + 2));
+    assert_eq!(reports.first(), Some(&Report::Phase(Phase::Estimate)));
+    assert!(!reports.contains(&Report::Phase(Phase::Wld)) && !reports.contains(&Report::Phase(Phase::Exact)));
+    let first_depth: Vec<Square> = reports
+        .iter()
+        .take_while(|r| **r != Report::DepthDone { depth: 1 })
+        .filter_map(|r| if let Report::Child(c) = r { Some(c.square) } else { None })
+        .collect();
+    let mut sorted = first_depth.clone();
+    sorted.sort();
+    let mut four = vec![sq("d3"), sq("c4"), sq("f5"), sq("e6")];
+    four.sort();
+    assert_eq!(sorted, four, "every move estimated at depth 1");
+    assert_eq!(analysis.children.len(), 4);
+    for c in &analysis.children {
+        assert_eq!(c.kind, Kind::Estimate { depth: QUICK_DEPTH + 2 });
+    }
+    // The four moves are symmetric: one estimate for all.
+    assert!(analysis.children.iter().all(|c| c.score == analysis.children[0].score));
+}
+
+#[test]
+fn the_depth_limit_is_honoured() {
+    let pos = midgame();
+    for mode in [SearchMode::Estimate, SearchMode::Auto] {
+        let rec = record(&mut solver(Scoring::Standard, 1, 16), &pos, mode, Some(3), &Limits::default(), &[]);
+        assert_eq!(rec.depths(), [1, 2, 3], "{mode:?}");
+        assert_eq!(rec.analysis.depth, Some(3));
+        assert_eq!(rec.analysis.stopped, None);
+        assert!(rec.children().iter().all(|c| matches!(c.kind, Kind::Estimate { depth } if depth <= 3)));
+    }
+}
+
+/// A node limit stops every mode at about the limit, with honest values: FFO #40 (20 empties).
+#[test]
+fn a_node_limit_stops_with_honest_values() {
+    let number = 40;
+    let problem = ffo_problem(number);
+    for threads in [1, 2] {
+        for mode in [SearchMode::Auto, SearchMode::Exact, SearchMode::Wld, SearchMode::Estimate] {
+            for max_nodes in [20_000, 300_000, 3_000_000] {
+                let limits = Limits { max_nodes: Some(max_nodes), ..Limits::default() };
+                let mut s = solver(Scoring::Standard, threads, 16);
+                let rec = record(&mut s, &problem.position, mode, None, &limits, &[]);
+                let ctx = format!("{mode:?}, {threads} threads, {max_nodes} nodes");
+                if let Some(reason) = rec.analysis.stopped {
+                    assert_eq!(reason, StopReason::NodeLimit, "{ctx}");
+                    assert!(rec.analysis.nodes >= max_nodes, "{ctx}: stopped at {}", rec.analysis.nodes);
+                }
+                assert!(rec.analysis.nodes < max_nodes + 100_000, "{ctx}: {} nodes", rec.analysis.nodes);
+                check_honest(number, &problem, &rec.children(), 60);
+                check_honest(number, &problem, &rec.analysis.children, 60);
+                if let Some(d) = rec.analysis.depth {
+                    assert!(rec.analysis.children.iter().all(|c| match c.kind {
+                        Kind::Estimate { depth } => depth == d || depth == d + 1,
+                        _ => true,
+                    }));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_time_limit_stops_the_deepening() {
+    let start = Position::start(Size::Eight);
+    let limits = Limits { max_time: Some(Duration::from_millis(100)), ..Limits::default() };
+    for mode in [SearchMode::Auto, SearchMode::Estimate] {
+        let analysis = solver(Scoring::Standard, 1, 16).analyse(&start, mode, None, &limits, &[], &mut |_| {});
+        assert_eq!(analysis.stopped, Some(StopReason::TimeLimit), "{mode:?}");
+        let depth = analysis.depth.expect("some completed depth");
+        assert_eq!(analysis.children.len(), 4);
+        assert!(
+            analysis
+                .children
+                .iter()
+                .all(|c| matches!(c.kind, Kind::Estimate { depth: d } if d == depth || d == depth + 1))
+        );
+    }
+}
+
+#[test]
+fn the_stop_flag_ends_the_analysis_between_depths_and_at_once() {
+    let pos = midgame();
+    let flag = Arc::new(AtomicBool::new(false));
+    let limits = Limits { stop: Some(flag.clone()), ..Limits::default() };
+    let mut s = solver(Scoring::Standard, 1, 16);
+    let mut reports = Vec::new();
+    let analysis = s.analyse(&pos, SearchMode::Estimate, Some(20), &limits, &[], &mut |r| {
+        if r == (Report::DepthDone { depth: 2 }) {
+            flag.store(true, Ordering::Relaxed);
+        }
+        reports.push(r);
+    });
+    assert_eq!(analysis.stopped, Some(StopReason::Cancelled));
+    assert_eq!(analysis.depth, Some(2));
+    assert_eq!(reports.last(), Some(&Report::DepthDone { depth: 2 }), "nothing searched after the flag");
+    assert!(analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: 2 }));
+
+    // A flag already raised: nothing is searched.
+    for mode in [SearchMode::Auto, SearchMode::Exact, SearchMode::Wld, SearchMode::Estimate] {
+        let rec = record(&mut s, &pos, mode, None, &limits, &[]);
+        assert_eq!(rec.analysis.stopped, Some(StopReason::Cancelled), "{mode:?}");
+        assert!(rec.children().is_empty(), "{mode:?}: {:?}", rec.reports);
+        assert!(rec.analysis.children.is_empty());
+    }
+}
+
+/// A finished game and a position that must pass have no children.
+#[test]
+fn no_children_without_moves() {
+    let finished = othello_explorer::obf::parse_board("XXXXXXXX---X--OO O").expect("a board");
+    let must_pass = othello_explorer::obf::parse_board("XXXXXXXXXXXXXXO- O").expect("a board");
+    assert!(finished.is_game_over());
+    for pos in [finished, must_pass] {
+        for mode in [SearchMode::Auto, SearchMode::Exact, SearchMode::Wld, SearchMode::Estimate] {
+            let rec = record(&mut solver(Scoring::Standard, 1, 1), &pos, mode, Some(4), &Limits::default(), &[]);
+            assert!(rec.analysis.children.is_empty(), "{pos}: {mode:?}");
+            assert!(rec.children().is_empty());
+        }
+    }
+}
