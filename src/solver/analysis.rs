@@ -486,3 +486,10 @@ impl Solver {
         });
     }
 }
+
+impl From<super::ChildScore> for ChildValue {
+    /// An exact child score (of [`Solver::score_children`]) as a value of kind [`Kind::Exact`].
+    fn from(c: super::ChildScore) -> ChildValue {
+        ChildValue { square: c.square, score: c.score, kind: Kind::Exact }
+    }
+}
