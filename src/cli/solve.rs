@@ -5,7 +5,7 @@ use super::CliError;
 use super::args::Resolved;
 use super::outln;
 use othello_explorer::solver::{Analysis, ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
-use othello_explorer::{Scoring, transcript};
+use othello_explorer::{Scoring, Size, transcript};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -113,12 +113,19 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
         (SearchMode::Estimate, None, None) => Some(DEFAULT_ESTIMATE_DEPTH),
         (_, depth, _) => depth,
     };
-    if position.empty_count() > 30 && search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) {
+    let empties = position.empty_count();
+    if search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) {
         // Not an error (it may finish, and a script may mean it), but a person should know.
-        eprintln!(
-            "othello-explorer: note: {} empty squares: an exact solve this deep may run for hours (Ctrl-C stops it)",
-            position.empty_count()
-        );
+        let how_long = match position.size() {
+            Size::Eight if empties > 30 => Some("may run for hours"),
+            Size::Six if empties > 28 => Some("takes minutes (the 6x6 start: about 4 on two cores)"),
+            _ => None,
+        };
+        if let Some(how_long) = how_long {
+            eprintln!(
+                "othello-explorer: note: {empties} empty squares: an exact solve this deep {how_long} (Ctrl-C stops it)"
+            );
+        }
     }
     let mut solver = Solver::new(options.clone());
     let limits = Limits { max_time: search.time, ..Limits::default() };
@@ -210,12 +217,14 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
                 t.score,
                 depth_of(t.kind).unwrap_or(0)
             ),
-            None => outln!("score: unknown"),
+            None => outln!("score: unknown (no move had a value before the stop)"),
         }
-        let names: Vec<String> = best.iter().map(|s| s.to_string()).collect();
-        outln!("best:  {}", names.join(" "));
-        outln!("pv:    {}", transcript::format(&pv));
-        outln!("children:");
+        if top.is_some() {
+            let names: Vec<String> = best.iter().map(|s| s.to_string()).collect();
+            outln!("best:  {}", names.join(" "));
+            outln!("pv:    {}", transcript::format(&pv));
+            outln!("children:");
+        }
         for c in &analysis.children {
             let mark = if best.contains(&c.square) { " *" } else { "" };
             outln!("  {}  {}{mark}", c.square, short(c));
