@@ -5,7 +5,7 @@
 use super::CliError;
 use super::outln;
 use othello_explorer::obf::{Problem, parse_problem};
-use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions};
+use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
 use othello_explorer::{Position, Square};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -165,10 +165,6 @@ fn exact(path: &str, problems: &[Problem], first: usize, options: SolverOptions,
     }
 }
 
-fn outcome_letter(sign: i32) -> &'static str {
-    ["L", "D", "W"][(sign.signum() + 1) as usize]
-}
-
 /// Each position's outcome proven (`Solver::wld`), checked against the sign of the best listed
 /// score.
 fn wld(path: &str, problems: &[Problem], first: usize, options: SolverOptions, json: bool) -> Result<(), CliError> {
@@ -192,7 +188,7 @@ fn wld(path: &str, problems: &[Problem], first: usize, options: SolverOptions, j
         if mismatch {
             mismatches.push(index);
         }
-        let outcome = ["loss", "draw", "win"][(sign + 1) as usize];
+        let outcome = outcome_word(sign);
         if json {
             rows.push(json!({
                 "index": index, "empties": position.empty_count(), "score": sign, "outcome": outcome,

@@ -4,7 +4,9 @@
 use super::CliError;
 use super::args::Resolved;
 use super::outln;
-use othello_explorer::solver::{Analysis, ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
+use othello_explorer::solver::{
+    Analysis, ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word,
+};
 use othello_explorer::{Scoring, Size, transcript};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -63,19 +65,11 @@ fn depth_of(kind: Kind) -> Option<u32> {
     }
 }
 
-fn outcome(score: i32) -> &'static str {
-    match score.signum() {
-        1 => "win",
-        -1 => "loss",
-        _ => "draw",
-    }
-}
-
 /// A value as the explorer writes it: `+12` exact, `W`/`L`/`D`, `+12 @14` an estimate.
 fn short(value: &ChildValue) -> String {
     match value.kind {
         Kind::Exact => format!("{:+3}", value.score),
-        Kind::Wld => ["L", "D", "W"][(value.score.signum() + 1) as usize].to_string(),
+        Kind::Wld => outcome_letter(value.score).to_string(),
         Kind::Estimate { depth } => format!("{:+3} @{depth}", value.score),
     }
 }
@@ -88,7 +82,7 @@ fn child_json(c: &ChildValue) -> Value {
         "depth": depth_of(c.kind),
     });
     if c.kind == Kind::Wld {
-        v["outcome"] = json!(outcome(c.score));
+        v["outcome"] = json!(outcome_word(c.score));
     }
     v
 }
@@ -180,7 +174,7 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
             "stopped": stopped,
         });
         if let Some(t) = top.filter(|t| t.kind == Kind::Wld) {
-            value["outcome"] = json!(outcome(t.score));
+            value["outcome"] = json!(outcome_word(t.score));
         }
         if top.is_none() && !position.is_game_over() {
             value["kind"] = Value::Null;
@@ -211,7 +205,9 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
     } else {
         match top {
             Some(t @ ChildValue { kind: Kind::Exact, .. }) => outln!("score: {:+} for {side} ({rule})", t.score),
-            Some(t @ ChildValue { kind: Kind::Wld, .. }) => outln!("outcome: {} for {side} ({rule})", outcome(t.score)),
+            Some(t @ ChildValue { kind: Kind::Wld, .. }) => {
+                outln!("outcome: {} for {side} ({rule})", outcome_word(t.score))
+            }
             Some(t) => outln!(
                 "estimate: {:+} for {side} at depth {} ({rule}; not proven)",
                 t.score,

@@ -493,3 +493,19 @@ impl From<super::ChildScore> for ChildValue {
         ChildValue { square: c.square, score: c.score, kind: Kind::Exact }
     }
 }
+
+/// `"win"`, `"draw"` or `"loss"` for a proven outcome's sign (a [`Kind::Wld`] score).
+pub fn outcome_word(sign: i32) -> &'static str {
+    ["loss", "draw", "win"][(sign.signum() + 1) as usize]
+}
+
+/// `'W'`, `'D'` or `'L'` for a proven outcome's sign, as the explorer and the CLI write it.
+///
+/// ```
+/// use othello_explorer::solver::{outcome_letter, outcome_word};
+/// assert_eq!((outcome_letter(3), outcome_word(3)), ('W', "win"));
+/// assert_eq!((outcome_letter(0), outcome_letter(-1)), ('D', 'L'));
+/// ```
+pub fn outcome_letter(sign: i32) -> char {
+    ['L', 'D', 'W'][(sign.signum() + 1) as usize]
+}

@@ -23,7 +23,7 @@ pub use stability::stable_discs;
 
 pub use analysis::{
     Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
-    WLD_SPEEDUP, exact_empties, plan, predicted_exact_nodes,
+    WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes,
 };
 
 /// How a [`Solver`] is built.

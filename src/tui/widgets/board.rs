@@ -156,7 +156,7 @@ impl BoardWidget<'_> {
                         let width = if self.zoom == Zoom::Compact { 2 } else { 3 };
                         let (text, loss) = match score.kind {
                             ScoreKind::Wld => {
-                                (format!("{:>width$}", super::children::outcome_letter(score.value)), false)
+                                (format!("{:>width$}", crate::solver::outcome_letter(score.value)), false)
                             }
                             _ => score_text(score.value, width),
                         };

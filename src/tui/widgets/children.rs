@@ -2,6 +2,7 @@
 //! the best moves starred. A value says what it is: `+12` exact (bold), `W` / `L` / `D` a proven
 //! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic), `?` nothing yet.
 
+use crate::solver::outcome_letter;
 use crate::tui::app::{Model, ScoreKind, SolverState};
 use crate::tui::theme::Theme;
 use crate::tui::tree::Edge;
@@ -13,15 +14,6 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 /// The width of the score column: `+12 @14`.
 const SCORE_W: usize = 7;
-
-/// `W`, `D` or `L` for a proven outcome's sign.
-pub fn outcome_letter(sign: i32) -> char {
-    match sign.signum() {
-        1 => 'W',
-        0 => 'D',
-        _ => 'L',
-    }
-}
 
 /// The children table widget.
 pub struct ChildrenWidget<'a> {
