@@ -1,4 +1,4 @@
-//! Criterion benches of the exact solver: FFO endgame positions of `../shared/ffo/fforum-1-19.obf`
+//! Criterion benches of the exact solver: FFO endgame positions of `data/ffo/fforum-1-19.obf`
 //! (14-16 empties), each solved single-threaded by a fresh solver (a new, empty table per
 //! iteration, built outside the timing), and the whole file in a row.
 //!
@@ -24,7 +24,7 @@ const HASH_MB: usize = 8;
 
 /// FFO #1-#19 as (number, position, best listed score).
 fn problems() -> Vec<(usize, Position, i32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo/fforum-1-19.obf");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo/fforum-1-19.obf");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {} (the FFO files beside the checkout): {e}", path.display()));
     text.lines()

@@ -148,7 +148,7 @@ fn solve_exact_children_say_exact_with_no_depth() {
 /// each move has the sign of its listed score.
 #[test]
 fn solve_wld_gives_each_outcome_with_the_sign_of_the_listed_score() {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo/fforum-1-19.obf");
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo/fforum-1-19.obf");
     let text = std::fs::read_to_string(&path).expect("the FFO files beside the checkout");
     let line = text.lines().find(|l| !l.trim().is_empty() && !l.starts_with('%')).expect("FFO #1");
     let problem = othello_explorer::obf::parse_problem(line).expect("a problem line");

@@ -354,7 +354,7 @@ proptest! {
 // ---- FFO positions ----
 
 fn ffo(file: &str) -> Vec<Problem> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo").join(file);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo").join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {} (the FFO files beside the checkout): {e}", path.display()));
     text.lines()

@@ -6,7 +6,7 @@
 //!   random games and by random disc placements, positions that must pass and finished games
 //!   included: every child's score, the root score, every tying best move and the principal
 //!   variation, under both scorings, with one and two threads;
-//! - the exact scores the FFO files list for every move (`../shared/ffo`): all of #1-#19 (14-16
+//! - the exact scores the FFO files list for every move (`data/ffo`): all of #1-#19 (14-16
 //!   empties) and the quick ones of #20-#39 (#20, #21, #22: 6, 15 and 17 empties);
 //! - cancellation, node and time limits on deep positions: the search returns within 100 ms of the
 //!   flag, reports only scores that are right, and the same solver answers correctly afterwards;
@@ -405,7 +405,7 @@ fn four_by_four_replies_to_d3_score_minus_8_minus_9_plus_8_counting_discs() {
 // ---- FFO positions ----
 
 fn ffo_path(file: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/ffo");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo");
     assert!(
         dir.is_dir(),
         "the FFO endgame files are missing: expected the folder {} (fforum-1-19.obf, fforum-20-39.obf, \

@@ -71,7 +71,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Solve the positions of an OBF problem file (like ../shared/ffo/fforum-40-59.obf) and
+    /// Solve the positions of an OBF problem file (like data/ffo/fforum-40-59.obf) and
     /// compare with the scores it lists; exit 1 on any mismatch. With --mode wld, prove each
     /// outcome and compare its sign; with --mode estimate, measure the estimates against the
     /// listed scores at every depth up to --depth.
