@@ -32,6 +32,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod geometry;
+pub mod isa;
 pub mod lab;
 pub mod obf;
 pub mod perft;

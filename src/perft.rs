@@ -4,7 +4,7 @@
 //! Convention (Aart Bik's table): a pass is a ply, and a game that ends before the depth counts as
 //! one leaf. The last ply is counted from the legal-move mask without playing it.
 
-use crate::rules::{flips, legal_moves};
+use crate::isa::{Cpu, Isa};
 use crate::{Position, with_size};
 
 /// Leaves at `depth` plies from `position`.
@@ -22,97 +22,110 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     with_size!(position.size(), N => perft_n::<N>(p, o, depth))
 }
 
-/// Perft on raw bitboards for one board size.
+/// Perft on raw bitboards for one board size, with the CPU's best level ([`Cpu::detect`]).
+pub fn perft_n<const N: usize>(p: u64, o: u64, depth: u32) -> u64 {
+    perft_on::<N>(Cpu::detect(), p, o, depth)
+}
+
+/// Perft on raw bitboards with the kernels of `cpu`.
 ///
 /// With AVX2 the children one ply above the leaves are not counted where they are made: they are
 /// queued, from any parent, and their legal moves found eight at a time in two vectors; the plain
-/// twin counts them one by one.
-pub fn perft_n<const N: usize>(p: u64, o: u64, depth: u32) -> u64 {
-    #[cfg(target_feature = "avx2")]
-    {
-        // SAFETY: compiled only when the build enables AVX2, the one feature the kernels need.
-        unsafe { simd::perft::<N>(p, o, depth) }
+/// level counts them one by one.
+pub fn perft_on<const N: usize>(cpu: Cpu, p: u64, o: u64, depth: u32) -> u64 {
+    match cpu {
+        Cpu::Plain(isa) => perft_unbatched::<N, _>(isa, p, o, depth),
+        #[cfg(target_arch = "x86_64")]
+        Cpu::Avx2(isa) => simd::perft::<N, _>(isa, p, o, depth),
+        #[cfg(target_arch = "x86_64")]
+        Cpu::Avx2Pext(isa) => simd::perft::<N, _>(isa, p, o, depth),
+        #[cfg(target_arch = "x86_64")]
+        Cpu::Avx512(isa) => simd::perft::<N, _>(isa, p, o, depth),
     }
-    #[cfg(not(target_feature = "avx2"))]
-    perft_n_scalar::<N>(p, o, depth)
 }
 
-/// [`perft_n`] one node at a time, with no vector batch: the plain twin.
-#[cfg_attr(all(target_feature = "avx2", not(test)), allow(dead_code))]
-fn perft_n_scalar<const N: usize>(p: u64, o: u64, depth: u32) -> u64 {
-    let moves = legal_moves::<N>(p, o);
+/// Perft one node at a time, with no vector batch: the plain level, and the twin of the batch.
+pub fn perft_unbatched<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32) -> u64 {
+    isa.enter(
+        #[inline(always)]
+        || perft_unbatched_body::<N, I>(isa, p, o, depth),
+    )
+}
+
+#[inline(always)]
+fn perft_unbatched_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32) -> u64 {
+    let moves = isa.legal_moves::<N>(p, o);
     if moves == 0 {
-        if depth == 1 || legal_moves::<N>(o, p) == 0 {
+        if depth == 1 || isa.legal_moves::<N>(o, p) == 0 {
             return 1;
         }
-        return perft_n_scalar::<N>(o, p, depth - 1);
+        return perft_unbatched::<N, I>(isa, o, p, depth - 1);
     }
     if depth == 1 {
         return moves.count_ones() as u64;
     }
+    let mut total = 0;
+    let mut rest = moves;
     if depth == 2 {
-        return leaves_two_plies_scalar::<N>(p, o, moves);
+        // Every child's number of legal moves, or 1 if it has none (a pass or the end).
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = isa.flips::<N>(p, o, sq);
+            let replies = isa.legal_moves::<N>(o ^ f, p ^ f ^ (1u64 << sq));
+            total += if replies == 0 { 1 } else { replies.count_ones() as u64 };
+        }
+        return total;
     }
-    let mut total = 0;
-    let mut rest = moves;
     while rest != 0 {
         let sq = rest.trailing_zeros();
         rest &= rest - 1;
-        let f = flips::<N>(p, o, sq);
-        total += perft_n_scalar::<N>(o ^ f, p ^ f ^ (1u64 << sq), depth - 1);
+        let f = isa.flips::<N>(p, o, sq);
+        total += perft_unbatched::<N, I>(isa, o ^ f, p ^ f ^ (1u64 << sq), depth - 1);
     }
     total
-}
-
-/// The leaves two plies below a position with legal moves `moves` (not 0), one child at a time:
-/// every child's number of legal moves, or 1 if it has none (a pass or the end of the game).
-#[cfg_attr(all(target_feature = "avx2", not(test)), allow(dead_code))]
-#[inline(always)]
-fn leaves_two_plies_scalar<const N: usize>(p: u64, o: u64, moves: u64) -> u64 {
-    let mut total = 0;
-    let mut rest = moves;
-    while rest != 0 {
-        let sq = rest.trailing_zeros();
-        rest &= rest - 1;
-        let f = flips::<N>(p, o, sq);
-        total += leaves_one_ply::<N>(o ^ f, p ^ f ^ (1u64 << sq));
-    }
-    total
-}
-
-#[cfg_attr(all(target_feature = "avx2", not(test)), allow(dead_code))]
-#[inline(always)]
-fn leaves_one_ply<const N: usize>(p: u64, o: u64) -> u64 {
-    let moves = legal_moves::<N>(p, o);
-    if moves == 0 { 1 } else { moves.count_ones() as u64 }
 }
 
 /// The batched last ply: positions one ply above the leaves are queued, and their legal moves
-/// found and counted eight at a time in the lanes of two AVX2 vectors.
-#[cfg(target_feature = "avx2")]
+/// found and counted eight at a time in the lanes of two AVX2 vectors. Only the levels with AVX2
+/// call it.
+#[cfg(target_arch = "x86_64")]
 mod simd {
+    use crate::isa::Isa;
     use crate::rules::simd::{lanes, legal_moves_x4};
-    use crate::rules::{flips, legal_moves};
     use std::arch::x86_64::*;
 
-    /// [`super::perft_n`] with the batch.
-    #[target_feature(enable = "avx2")]
-    pub(super) fn perft<const N: usize>(p: u64, o: u64, depth: u32) -> u64 {
-        let mut batch = Batch { p: [0; 8], o: [0; 8], len: 0, leaves: _mm256_setzero_si256() };
-        perft_batched::<N>(p, o, depth, &mut batch) + batch.finish::<N>()
+    /// [`super::perft_on`] with the batch. `isa` must be a level with AVX2.
+    pub(super) fn perft<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32) -> u64 {
+        debug_assert!(I::LEVEL >= crate::isa::Level::Avx2);
+        isa.enter(
+            #[inline(always)]
+            || {
+                // SAFETY (every `unsafe` below): the token is of a level with AVX2.
+                let mut batch = Batch { p: [0; 8], o: [0; 8], len: 0, leaves: unsafe { _mm256_setzero_si256() } };
+                perft_batched::<N, I>(isa, p, o, depth, &mut batch) + unsafe { batch.finish::<N>() }
+            },
+        )
     }
 
-    /// [`super::perft_n`] with the last ply's parents queued in `batch`: returns the leaves counted
-    /// directly; the batch holds the rest.
-    #[target_feature(enable = "avx2")]
-    fn perft_batched<const N: usize>(p: u64, o: u64, depth: u32, batch: &mut Batch) -> u64 {
-        let moves = legal_moves::<N>(p, o);
+    /// [`super::perft_on`] with the last ply's parents queued in `batch`: returns the leaves
+    /// counted directly; the batch holds the rest.
+    fn perft_batched<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32, batch: &mut Batch) -> u64 {
+        isa.enter(
+            #[inline(always)]
+            || perft_batched_body::<N, I>(isa, p, o, depth, batch),
+        )
+    }
+
+    #[inline(always)]
+    fn perft_batched_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32, batch: &mut Batch) -> u64 {
+        let moves = isa.legal_moves::<N>(p, o);
         if moves == 0 {
             // A pass, or the end of the game: the end is one leaf, a pass a ply.
-            if depth == 1 || legal_moves::<N>(o, p) == 0 {
+            if depth == 1 || isa.legal_moves::<N>(o, p) == 0 {
                 return 1;
             }
-            return perft_batched::<N>(o, p, depth - 1, batch);
+            return perft_batched::<N, I>(isa, o, p, depth - 1, batch);
         }
         if depth == 1 {
             return moves.count_ones() as u64;
@@ -123,8 +136,9 @@ mod simd {
             while rest != 0 {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
-                let f = flips::<N>(p, o, sq);
-                batch.push::<N>(o ^ f, p ^ f ^ (1u64 << sq));
+                let f = isa.flips::<N>(p, o, sq);
+                // SAFETY: the token is of a level with AVX2.
+                unsafe { batch.push::<N>(o ^ f, p ^ f ^ (1u64 << sq)) };
             }
             return 0;
         }
@@ -132,8 +146,8 @@ mod simd {
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            let f = flips::<N>(p, o, sq);
-            total += perft_batched::<N>(o ^ f, p ^ f ^ (1u64 << sq), depth - 1, batch);
+            let f = isa.flips::<N>(p, o, sq);
+            total += perft_batched::<N, I>(isa, o ^ f, p ^ f ^ (1u64 << sq), depth - 1, batch);
         }
         total
     }
@@ -212,7 +226,7 @@ mod tests {
 
     use crate::testing::Rng;
 
-    /// The batched perft agrees with the plain twin on random positions (passes and game ends
+    /// Every level (the batched perft with AVX2) agrees with the plain one on random positions (passes and game ends
     /// included), at every depth up to 4.
     fn batched_agrees<const N: usize>() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ N as u64);
@@ -221,7 +235,10 @@ mod tests {
             let mine = rng.next();
             let (p, o) = (occupied & mine, occupied & !mine);
             for depth in 1..=4 {
-                assert_eq!(perft_n::<N>(p, o, depth), perft_n_scalar::<N>(p, o, depth), "{N}x{N} p={p:#x} o={o:#x}");
+                let plain = perft_unbatched::<N, _>(crate::isa::Plain, p, o, depth);
+                for cpu in Cpu::available() {
+                    assert_eq!(perft_on::<N>(cpu, p, o, depth), plain, "{cpu:?} {N}x{N} p={p:#x} o={o:#x}");
+                }
             }
         }
     }

@@ -12,21 +12,21 @@
 //!   toward the low bits with one leading-zero count.
 //! - [`legal_moves_x4`]: four positions at once, one per vector lane.
 //!
-//! Each has a plain `u64` twin ([`legal_moves_scalar`], [`flips_scalar`],
-//! [`legal_moves_x4_scalar`]), always compiled and used where the build enables no vector unit.
-//! With AVX2 (`-C target-cpu=native` on a recent x86-64) [`legal_moves`] runs the four shifts in
-//! the four lanes of one vector (`legal_moves_avx2`, the Edax/Egaroucid layout); with AVX-512VL
-//! and AVX-512CD [`flips`] does the four rays toward the high bits in one vector and the four
-//! toward the low bits in another, with a vector leading-zero count (`flips_avx512`). Unit tests
-//! check every variant against its twin on random positions of every size. `docs/perft-notes.md`
-//! has the measured costs.
+//! Each is the plain `u64` kernel, the reference the vector variants are tested against. The hot
+//! code (search, perft, evaluation) calls them through an [`crate::isa::Isa`] token instead, which
+//! picks the variant for the CPU at run time: with AVX2, [`legal_moves`] runs the four shifts in
+//! the four lanes of one vector (`simd::legal_moves_avx2`, the Edax/Egaroucid layout); with
+//! AVX-512VL and AVX-512CD, [`flips`] does the four rays toward the high bits in one vector and the
+//! four toward the low bits in another, with a vector leading-zero count (`simd::flips_avx512`).
+//! Unit tests check every variant the CPU has against its twin on random positions of every size.
+//! `docs/perft-notes.md` has the measured costs.
 
 use crate::geometry::{self, full_mask, inner_columns};
 
 /// The legal moves of the side with discs `p` against `o` on an `N x N` board.
 ///
-/// The fastest variant this build's CPU features allow (see the module docs); every variant
-/// returns the same mask as [`legal_moves_scalar`].
+/// The plain kernel ([`legal_moves_scalar`]); hot code calls [`crate::isa::Isa::legal_moves`],
+/// which returns the same mask with the fastest variant the CPU has.
 ///
 /// ```
 /// use othello_explorer::rules::legal_moves;
@@ -36,19 +36,14 @@ use crate::geometry::{self, full_mask, inner_columns};
 /// ```
 #[inline(always)]
 pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
-    #[cfg(target_feature = "avx2")]
-    {
-        legal_moves_avx2::<N>(p, o)
-    }
-    #[cfg(not(target_feature = "avx2"))]
     legal_moves_scalar::<N>(p, o)
 }
 
 /// The discs that a move on bit `sq` flips, or 0 when it flips none (the move is then illegal,
 /// if the square was empty). `sq` must be empty.
 ///
-/// The fastest variant this build's CPU features allow; every variant returns the same mask as
-/// [`flips_scalar`].
+/// The plain kernel ([`flips_scalar`]); hot code calls [`crate::isa::Isa::flips`], which returns
+/// the same mask with the fastest variant the CPU has.
 ///
 /// ```
 /// use othello_explorer::rules::flips;
@@ -57,11 +52,6 @@ pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
 /// ```
 #[inline(always)]
 pub fn flips<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
-    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-    {
-        flips_avx512::<N>(p, o, sq)
-    }
-    #[cfg(not(all(target_feature = "avx512vl", target_feature = "avx512cd")))]
     flips_scalar::<N>(p, o, sq)
 }
 
@@ -89,7 +79,7 @@ fn fill<const N: usize>(p: u64, m: u64, s: u32) -> u64 {
 }
 
 /// [`legal_moves`] in plain `u64` arithmetic, one direction after the other: the reference the
-/// vector variants are tested against, and the code used where no vector unit is enabled.
+/// vector variants are tested against, and the code of the `plain` level.
 ///
 /// ```
 /// use othello_explorer::rules::legal_moves_scalar;
@@ -136,30 +126,8 @@ pub fn flips_scalar<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
     f
 }
 
-/// [`legal_moves`] with AVX2: the four shifts (1, `N`, `N-1`, `N+1`) in the four 64-bit lanes of
-/// one vector, each lane with its own edge mask, both ways at once (`vpsllvq` / `vpsrlvq`).
-#[cfg(target_feature = "avx2")]
-#[inline(always)]
-pub fn legal_moves_avx2<const N: usize>(p: u64, o: u64) -> u64 {
-    // SAFETY: the kernel only needs AVX2, and this function is compiled only when AVX2 is enabled
-    // for the whole build (`cfg(target_feature = "avx2")`), so every CPU that runs this code has it.
-    unsafe { simd::legal_moves_avx2::<N>(p, o) }
-}
-
-/// [`flips`] with AVX-512VL and AVX-512CD on 256-bit vectors: the four rays toward the high bits
-/// in one vector (the carry trick, lane by lane), the four toward the low bits in another (a
-/// vector leading-zero count finds the first non-opponent square).
-#[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-#[inline(always)]
-pub fn flips_avx512<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
-    // SAFETY: the kernel needs AVX2, AVX-512F, AVX-512VL and AVX-512CD; this function is compiled
-    // only when the build enables AVX-512VL and AVX-512CD (which imply AVX-512F and AVX2), so every
-    // CPU that runs this code has them.
-    unsafe { simd::flips_avx512::<N>(p, o, sq) }
-}
-
 /// [`legal_moves`] of four positions at once (lane `i` is `p[i]` against `o[i]`): the batch the
-/// last ply of perft and mobility-based move ordering need.
+/// last ply of perft and mobility-based move ordering need. The plain kernel, as [`legal_moves`].
 ///
 /// ```
 /// use othello_explorer::rules::legal_moves_x4;
@@ -168,12 +136,6 @@ pub fn flips_avx512<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
 /// ```
 #[inline(always)]
 pub fn legal_moves_x4<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
-    #[cfg(target_feature = "avx2")]
-    {
-        // SAFETY: compiled only when the build enables AVX2, the one feature the kernels need.
-        unsafe { simd::legal_moves_x4_array::<N>(p, o) }
-    }
-    #[cfg(not(target_feature = "avx2"))]
     legal_moves_x4_scalar::<N>(p, o)
 }
 
@@ -183,10 +145,10 @@ pub fn legal_moves_x4_scalar<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 
     std::array::from_fn(|i| legal_moves_scalar::<N>(p[i], o[i]))
 }
 
-/// The vector kernels. They are safe functions with `#[target_feature]`: calling them is
-/// `unsafe` only because the caller must guarantee the CPU has the features, which the
-/// `cfg(target_feature)` on each wrapper above does. Their bodies use no pointers.
-#[cfg(target_feature = "avx2")]
+/// The vector kernels, always compiled. They are safe functions with `#[target_feature]`: calling
+/// them is `unsafe` only because the caller must guarantee the CPU has the features, which an
+/// [`crate::isa::Isa`] token proves. Their bodies use no pointers.
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod simd {
     use crate::geometry::{self, full_mask, inner_columns};
     use std::arch::x86_64::*;
@@ -208,7 +170,7 @@ pub(crate) mod simd {
 
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn legal_moves_avx2<const N: usize>(p: u64, o: u64) -> u64 {
+    pub(crate) fn legal_moves_avx2<const N: usize>(p: u64, o: u64) -> u64 {
         let n = N as u64;
         let shift = lanes(1, n, n - 1, n + 1);
         let edges = lanes(inner_columns(N), full_mask(N), inner_columns(N), inner_columns(N));
@@ -233,10 +195,9 @@ pub(crate) mod simd {
         or_lanes(moves) & !(p | o) & full_mask(N)
     }
 
-    #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
     #[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
     #[inline]
-    pub(super) fn flips_avx512<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
+    pub(crate) fn flips_avx512<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
         let r = &geometry::rays_of(N)[sq as usize];
         let up = lanes(r[0], r[1], r[2], r[3]);
         let down = lanes(r[4], r[5], r[6], r[7]);
@@ -314,7 +275,7 @@ pub(crate) mod simd {
     /// The array form of [`legal_moves_x4`].
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) fn legal_moves_x4_array<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
+    pub(crate) fn legal_moves_x4_array<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
         let v = legal_moves_x4::<N>(lanes(p[0], p[1], p[2], p[3]), lanes(o[0], o[1], o[2], o[3]));
         [
             _mm256_extract_epi64::<0>(v) as u64,
@@ -373,6 +334,7 @@ macro_rules! with_size {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::Isa;
 
     use crate::testing::Rng;
 
@@ -394,24 +356,29 @@ mod tests {
 
     fn variants_agree<const N: usize>() {
         let positions = random_positions::<N>(20_000);
+        for cpu in crate::isa::Cpu::available() {
+            crate::with_cpu!(cpu, isa => isa.enter(#[inline(always)] || variants_agree_on::<N, _>(isa, &positions)));
+        }
+    }
+
+    /// Every kernel of `isa` against its plain twin.
+    #[inline(always)]
+    fn variants_agree_on<const N: usize, I: Isa>(isa: I, positions: &[(u64, u64)]) {
+        let level = I::LEVEL;
         for chunk in positions.chunks_exact(4) {
             let p: [u64; 4] = std::array::from_fn(|i| chunk[i].0);
             let o: [u64; 4] = std::array::from_fn(|i| chunk[i].1);
-            assert_eq!(legal_moves_x4::<N>(p, o), legal_moves_x4_scalar::<N>(p, o), "{p:x?} {o:x?}");
+            assert_eq!(isa.legal_moves_x4::<N>(p, o), legal_moves_x4_scalar::<N>(p, o), "{level} {p:x?} {o:x?}");
         }
-        for &(p, o) in &positions {
+        for &(p, o) in positions {
             let expected = legal_moves_scalar::<N>(p, o);
-            assert_eq!(legal_moves::<N>(p, o), expected, "legal {N}x{N} p={p:#x} o={o:#x}");
-            #[cfg(target_feature = "avx2")]
-            assert_eq!(legal_moves_avx2::<N>(p, o), expected, "avx2 {N}x{N} p={p:#x} o={o:#x}");
+            assert_eq!(isa.legal_moves::<N>(p, o), expected, "{level} legal {N}x{N} p={p:#x} o={o:#x}");
             let mut empty = !(p | o) & full_mask(N);
             while empty != 0 {
                 let sq = empty.trailing_zeros();
                 empty &= empty - 1;
                 let expected = flips_scalar::<N>(p, o, sq);
-                assert_eq!(flips::<N>(p, o, sq), expected, "flips {N}x{N} p={p:#x} o={o:#x} sq={sq}");
-                #[cfg(all(target_feature = "avx512vl", target_feature = "avx512cd"))]
-                assert_eq!(flips_avx512::<N>(p, o, sq), expected, "avx512 {N}x{N} p={p:#x} o={o:#x} sq={sq}");
+                assert_eq!(isa.flips::<N>(p, o, sq), expected, "{level} flips {N}x{N} p={p:#x} o={o:#x} sq={sq}");
                 assert_eq!(expected != 0, legal_moves_scalar::<N>(p, o) >> sq & 1 == 1);
             }
         }

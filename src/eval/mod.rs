@@ -22,9 +22,11 @@ pub mod pattern;
 pub mod weights;
 
 use crate::geometry::{bit, full_mask};
+use crate::isa::{Cpu, Isa};
 use crate::rules::{final_score, legal_moves};
+use crate::with_cpu;
 use features::scalars_with_moves;
-use pattern::{images, ternary_index};
+use pattern::{images, ternary_index_on};
 pub use weights::{SCALE, Weights, WeightsError};
 
 /// An estimate of the final disc difference from `p`'s side (side to move), in `-N*N..=N*N`, with
@@ -40,8 +42,18 @@ pub use weights::{SCALE, Weights, WeightsError};
 /// ```
 #[inline]
 pub fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
+    let cpu = Cpu::detect();
+    with_cpu!(cpu, isa => isa.enter(#[inline(always)] || evaluate_on::<N, _>(isa, p, o)))
+}
+
+/// [`evaluate`] with the kernels of `isa`: what the search calls, inside its own compiled code.
+#[inline(always)]
+pub fn evaluate_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
     match weights::shipped(N) {
-        Ok(w) => evaluate_with::<N>(w, p, o),
+        Ok(w) => {
+            let max = (N * N) as i32;
+            (evaluate_fine_on::<N, I>(isa, w, p, o) + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
+        }
         Err(_) => baseline::<N>(p, o),
     }
 }
@@ -57,9 +69,16 @@ pub fn evaluate_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
 /// A finished game is its exact final score times [`SCALE`].
 #[inline]
 pub fn evaluate_fine_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
+    let cpu = Cpu::detect();
+    with_cpu!(cpu, isa => isa.enter(#[inline(always)] || evaluate_fine_on::<N, _>(isa, w, p, o)))
+}
+
+/// [`evaluate_fine_with`] with the kernels of `isa`.
+#[inline(always)]
+pub fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u64, o: u64) -> i32 {
     debug_assert_eq!(w.n(), N, "weights for another board size");
-    let pm = legal_moves::<N>(p, o);
-    let om = legal_moves::<N>(o, p);
+    let pm = isa.legal_moves::<N>(p, o);
+    let om = isa.legal_moves::<N>(o, p);
     if pm | om == 0 {
         return final_score::<N>(p, o) * SCALE;
     }
@@ -71,7 +90,7 @@ pub fn evaluate_fine_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
     let tables = &stage.tables[..];
     for inst in w.instances() {
         let g = inst.image as usize & 7;
-        let i = inst.offset as usize + ternary_index(pi[g], oi[g], inst.mask);
+        let i = inst.offset as usize + ternary_index_on(isa, pi[g], oi[g], inst.mask);
         sum += tables[i] as i32;
     }
     sum
@@ -141,12 +160,15 @@ mod tests {
             for _ in 0..300 {
                 let a = rng.next() & full_mask(n);
                 let b = rng.next() & full_mask(n) & !a;
-                let fast = match n {
-                    4 => evaluate_fine_with::<4>(&w, a, b),
-                    6 => evaluate_fine_with::<6>(&w, a, b),
-                    _ => evaluate_fine_with::<8>(&w, a, b),
-                };
-                assert_eq!(fast, evaluate_fine_plain(&w, a, b), "n={n} {a:#x} {b:#x}");
+                let plain = evaluate_fine_plain(&w, a, b);
+                for cpu in Cpu::available() {
+                    let fast = with_cpu!(cpu, isa => isa.enter(#[inline(always)] || match n {
+                        4 => evaluate_fine_on::<4, _>(isa, &w, a, b),
+                        6 => evaluate_fine_on::<6, _>(isa, &w, a, b),
+                        _ => evaluate_fine_on::<8, _>(isa, &w, a, b),
+                    }));
+                    assert_eq!(fast, plain, "{cpu:?} n={n} {a:#x} {b:#x}");
+                }
             }
         }
     }

@@ -26,6 +26,7 @@
 
 use super::search::{Control, Searcher};
 use super::{Limits, Scoring, Solver, StopReason};
+use crate::isa::Isa;
 use crate::{Position, Size, Square};
 use std::cmp::Reverse;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -173,13 +174,17 @@ struct Task {
 }
 
 /// One child's value for `job` from the parent's side, or `None` if the search was stopped.
-fn child_value<const N: usize, const D: bool>(s: &mut Searcher<N, D>, t: &Task, job: Job) -> Option<(i32, Kind)> {
-    let max = Searcher::<N, D>::MAX;
+fn child_value<const N: usize, const D: bool, I: Isa>(
+    s: &mut Searcher<N, D, I>,
+    t: &Task,
+    job: Job,
+) -> Option<(i32, Kind)> {
+    let max = Searcher::<N, D, I>::MAX;
     let value = match job {
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
         Job::Wld => {
             let v = if t.empties == 0 {
-                Searcher::<N, D>::final_score(t.p, t.o)
+                Searcher::<N, D, I>::final_score(t.p, t.o)
             } else {
                 s.pvs(t.p, t.o, -1, 1, t.empties)
             };
@@ -450,7 +455,7 @@ impl Solver {
         tasks.sort_by_key(|t| Reverse(t.0));
         let tasks: Vec<Task> = tasks.into_iter().map(|t| t.1).collect();
         let threads = self.threads().min(tasks.len()).max(1);
-        let (table, control, size, scoring) = (&self.table, run.control, run.size, self.options.scoring);
+        let (table, control, size, scoring, cpu) = (&self.table, run.control, run.size, self.options.scoring, self.cpu);
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel::<(usize, i32, Kind)>();
         std::thread::scope(|scope| {
@@ -458,8 +463,8 @@ impl Solver {
                 let tx = tx.clone();
                 let (next, tasks) = (&next, &tasks);
                 scope.spawn(move || {
-                    specialised!(size, scoring, N, D => {
-                        let mut searcher = Searcher::<N, D>::new(table, control);
+                    specialised!(size, scoring, cpu, N, D, isa => {
+                        let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(task) = tasks.get(i) else { break };

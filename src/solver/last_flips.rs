@@ -6,10 +6,13 @@
 //! flips along that line. A line shorter than 8 reads as a line padded with opponent discs past
 //! its end, which never bracket: so one table serves every board size.
 //!
-//! [`count_last_flips`] is the fast version; `rules::flips(..).count_ones()` is its plain twin,
-//! and the tests check they agree on every square of random full boards.
+//! [`count_last_flips`] uses the lookups where the CPU has a fast `pext` ([`crate::isa`]) and
+//! counts the flips otherwise; `rules::flips(..).count_ones()` is its plain twin, and the tests
+//! check the lookups (with the software `pext` too) and every level against it on every square
+//! of random full boards.
 
 use crate::geometry::{DIRECTIONS, bit};
+use crate::isa::{Isa, Level};
 
 /// `TABLE[pos][pattern]`: the discs flipped on an 8-long line when the player, whose discs on the
 /// line are the bits of `pattern`, plays at index `pos` (every other index holding an opponent
@@ -78,25 +81,29 @@ const fn lines(n: usize) -> [[(u64, u8); 4]; 64] {
     out
 }
 
-/// The number of discs the player with discs `p` flips by playing the last empty square `sq`.
+/// The number of discs the player with discs `p` flips by playing the last empty square `sq`:
+/// with a fast `pext`, four line lookups; otherwise the flips counted
+/// (`rules::flips(..).count_ones()`, the plain twin).
 #[inline(always)]
-pub fn count_last_flips<const N: usize>(p: u64, sq: u32) -> u32 {
-    #[cfg(target_feature = "bmi2")]
-    {
-        let lines = &Lines::<N>::MASKS[sq as usize];
-        let mut n = 0;
-        for &(mask, pos) in lines {
-            // SAFETY: this code is compiled only when the target has BMI2.
-            let pattern = unsafe { std::arch::x86_64::_pext_u64(p, mask) } as usize;
-            n += TABLE[pos as usize][pattern & 0xff] as u32;
-        }
-        n
-    }
-    #[cfg(not(target_feature = "bmi2"))]
-    {
+pub fn count_last_flips<const N: usize, I: Isa>(isa: I, p: u64, sq: u32) -> u32 {
+    if I::LEVEL >= Level::Avx2Pext {
+        by_lines::<N, I>(isa, p, sq)
+    } else {
         let full = crate::geometry::full_mask(N);
-        crate::rules::flips::<N>(p, !p & full & !(1u64 << sq), sq).count_ones()
+        isa.flips::<N>(p, !p & full & !(1u64 << sq), sq).count_ones()
     }
+}
+
+/// [`count_last_flips`] by the line lookups, with the `pext` of `isa`.
+#[inline(always)]
+fn by_lines<const N: usize, I: Isa>(isa: I, p: u64, sq: u32) -> u32 {
+    let lines = &Lines::<N>::MASKS[sq as usize];
+    let mut n = 0;
+    for &(mask, pos) in lines {
+        let pattern = isa.pext(p, mask) as usize;
+        n += TABLE[pos as usize][pattern & 0xff] as u32;
+    }
+    n
 }
 
 #[cfg(test)]
@@ -112,7 +119,13 @@ mod tests {
             let sq = (seed % (N * N) as u64) as u32;
             let p = seed.rotate_left(17) & full_mask(N) & !(1 << sq);
             let o = !p & full_mask(N) & !(1 << sq);
-            assert_eq!(count_last_flips::<N>(p, sq), flips::<N>(p, o, sq).count_ones(), "p {p:x} sq {sq}");
+            let expected = flips::<N>(p, o, sq).count_ones();
+            assert_eq!(by_lines::<N, _>(crate::isa::Plain, p, sq), expected, "lines p {p:x} sq {sq}");
+            for cpu in crate::isa::Cpu::available() {
+                let count =
+                    crate::with_cpu!(cpu, isa => isa.enter(#[inline(always)] || count_last_flips::<N, _>(isa, p, sq)));
+                assert_eq!(count, expected, "{cpu:?} p {p:x} sq {sq}");
+            }
         }
     }
 

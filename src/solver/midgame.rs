@@ -19,12 +19,13 @@
 
 use super::search::{Masks, Move, Searcher};
 use super::table::{NO_MOVE, hash};
-use crate::eval::evaluate;
+use crate::eval::evaluate_on;
 use crate::geometry::full_mask;
-use crate::rules::{flips, legal_moves};
+use crate::isa::Isa;
 
-impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
+impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).
+    #[inline(always)]
     fn exact_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         if n == 0 {
             self.nodes += 1;
@@ -37,25 +38,26 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 
     /// The value of a leaf: the evaluation, or the score of a finished game.
-    #[inline]
+    #[inline(always)]
     fn leaf(&mut self, p: u64, o: u64) -> i32 {
         self.nodes += 1;
-        if legal_moves::<N>(p, o) == 0 && legal_moves::<N>(o, p) == 0 {
+        if self.isa.legal_moves::<N>(p, o) == 0 && self.isa.legal_moves::<N>(o, p) == 0 {
             Self::final_score(p, o)
         } else {
-            evaluate::<N>(p, o)
+            evaluate_on::<N, I>(self.isa, p, o)
         }
     }
 
     /// A node one ply above the leaves, fail-soft, no table: every child is a leaf, so sorting
     /// them would cost as much as searching them.
+    #[inline(always)]
     fn mid_last_ply(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, moves: u64) -> i32 {
         let mut best = -Self::MAX - 1;
         let mut rest = moves;
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            let f = flips::<N>(p, o, sq);
+            let f = self.isa.flips::<N>(p, o, sq);
             let v = -self.leaf(o ^ f, p ^ f ^ (1 << sq));
             if v > best {
                 best = v;
@@ -72,6 +74,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
 
     /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then by
     /// the evaluation of each child, fewest replies breaking ties.
+    #[inline(always)]
     fn mid_sorted_moves(&self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
         let corners = Masks::<N>::CORNERS;
         let mut count = 0;
@@ -79,7 +82,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            let f = flips::<N>(p, o, sq);
+            let f = self.isa.flips::<N>(p, o, sq);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let key = if sq == tt_move as u32 {
                 i32::MAX
@@ -89,8 +92,8 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
                 // From the mover's side: how the child looks, then fewest replies. (Sorting by a
                 // one- or two-ply search of the evaluation from 5 or 9 plies left cost time with
                 // the hand-written evaluation.)
-                let look = -evaluate::<N>(np, no);
-                let replies = legal_moves::<N>(np, no);
+                let look = -evaluate_on::<N, I>(self.isa, np, no);
+                let replies = self.isa.legal_moves::<N>(np, no);
                 let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
                 (look << 8) - mobility
             };
@@ -110,7 +113,17 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 
     /// The null-window estimate search: is the `depth`-ply value above `alpha`? `n` empties.
+    #[inline(always)]
     pub fn mid_nws(&mut self, p: u64, o: u64, alpha: i32, depth: u32, n: u32) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.mid_nws_body(p, o, alpha, depth, n),
+        )
+    }
+
+    #[inline(always)]
+    fn mid_nws_body(&mut self, p: u64, o: u64, alpha: i32, depth: u32, n: u32) -> i32 {
         if n <= depth {
             return self.exact_window(p, o, alpha, alpha + 1, n);
         }
@@ -121,9 +134,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         if self.nodes >= self.next_check && self.check() {
             return 0;
         }
-        let moves = legal_moves::<N>(p, o);
+        let moves = self.isa.legal_moves::<N>(p, o);
         if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
+            if self.isa.legal_moves::<N>(o, p) == 0 {
                 return Self::final_score(p, o);
             }
             return -self.mid_nws(o, p, -alpha - 1, depth, n);
@@ -169,7 +182,17 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
 
     /// The principal-variation estimate search with window (`alpha`, `beta`): the value of a
     /// `depth`-ply search of the evaluation (exact where the game ends within it). `n` empties.
-    pub fn mid_pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
+    #[inline(always)]
+    pub fn mid_pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.mid_pvs_body(p, o, alpha, beta, depth, n),
+        )
+    }
+
+    #[inline(always)]
+    fn mid_pvs_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
         if n <= depth {
             return self.exact_window(p, o, alpha, beta, n);
         }
@@ -180,9 +203,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         if self.nodes >= self.next_check && self.check() {
             return 0;
         }
-        let moves = legal_moves::<N>(p, o);
+        let moves = self.isa.legal_moves::<N>(p, o);
         if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
+            if self.isa.legal_moves::<N>(o, p) == 0 {
                 return Self::final_score(p, o);
             }
             return -self.mid_pvs(o, p, -beta, -alpha, depth, n);

@@ -5,6 +5,7 @@
 //! [`Scoring`] the solver was built with. A search can be stopped at any moment through a shared
 //! flag or by node and time limits; a stopped search returns what it had proven, never a guess.
 
+use crate::isa::{Cpu, Level};
 use crate::{Position, Scoring, Square};
 use search::{Control, Searcher};
 use std::sync::Arc;
@@ -121,39 +122,40 @@ impl std::fmt::Display for Stopped {
 impl std::error::Error for Stopped {}
 
 /// Runs `$body` with `N` (board side) and `D` (discs scoring) as consts matching `$size` and
-/// `$scoring`: the one place where run-time settings become specialised code.
+/// `$scoring`, and `$isa` the token of the [`Cpu`](crate::isa::Cpu) `$cpu`: the one place where
+/// run-time settings become specialised code (six rule variants times the instruction-set levels).
 macro_rules! specialised {
-    ($size:expr, $scoring:expr, $n:ident, $d:ident => $body:expr) => {
+    ($size:expr, $scoring:expr, $cpu:expr, $n:ident, $d:ident, $isa:ident => $body:expr) => {
         match ($size, $scoring) {
             (crate::Size::Four, Scoring::Standard) => {
                 const $n: usize = 4;
                 const $d: bool = false;
-                $body
+                crate::with_cpu!($cpu, $isa => $body)
             }
             (crate::Size::Four, Scoring::Discs) => {
                 const $n: usize = 4;
                 const $d: bool = true;
-                $body
+                crate::with_cpu!($cpu, $isa => $body)
             }
             (crate::Size::Six, Scoring::Standard) => {
                 const $n: usize = 6;
                 const $d: bool = false;
-                $body
+                crate::with_cpu!($cpu, $isa => $body)
             }
             (crate::Size::Six, Scoring::Discs) => {
                 const $n: usize = 6;
                 const $d: bool = true;
-                $body
+                crate::with_cpu!($cpu, $isa => $body)
             }
             (crate::Size::Eight, Scoring::Standard) => {
                 const $n: usize = 8;
                 const $d: bool = false;
-                $body
+                crate::with_cpu!($cpu, $isa => $body)
             }
             (crate::Size::Eight, Scoring::Discs) => {
                 const $n: usize = 8;
                 const $d: bool = true;
-                $body
+                crate::with_cpu!($cpu, $isa => $body)
             }
         }
     };
@@ -180,13 +182,26 @@ pub struct Solver {
     options: SolverOptions,
     table: Table,
     nodes: u64,
+    cpu: Cpu,
 }
 
 impl Solver {
     /// A solver with a table of `options.hash_mb` MiB.
     pub fn new(options: SolverOptions) -> Solver {
         let table = Table::new(options.hash_mb);
-        Solver { options, table, nodes: 0 }
+        Solver { options, table, nodes: 0, cpu: Cpu::detect() }
+    }
+
+    /// The same solver searching with the best instruction-set level the CPU has up to `level`
+    /// (the default is the best it has, see [`crate::isa`]): for tests and measurements.
+    pub fn with_level(mut self, level: Level) -> Solver {
+        self.cpu = Cpu::at_most(level);
+        self
+    }
+
+    /// The instruction-set level it searches with.
+    pub fn level(&self) -> Level {
+        self.cpu.level()
     }
 
     /// The options it was built with.
@@ -240,7 +255,7 @@ impl Solver {
         }
         let mut proven = Vec::new();
         let table = &self.table;
-        let scoring = self.options.scoring;
+        let (scoring, cpu) = (self.options.scoring, self.cpu);
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel::<ChildScore>();
         let threads = threads.min(groups.len()).max(1);
@@ -249,8 +264,8 @@ impl Solver {
                 let tx = tx.clone();
                 let (control, next, groups) = (&control, &next, &groups);
                 scope.spawn(move || {
-                    specialised!(size, scoring, N, D => {
-                        let mut searcher = Searcher::<N, D>::new(table, control);
+                    specialised!(size, scoring, cpu, N, D, isa => {
+                        let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
                         'groups: loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(group) = groups.get(i) else { break };
@@ -297,8 +312,8 @@ impl Solver {
         let control = Control::new(limits);
         let (p, o) = pos.raw();
         let table = &self.table;
-        let result = specialised!(pos.size(), self.options.scoring, N, D => {
-            let mut searcher = Searcher::<N, D>::new(table, &control);
+        let result = specialised!(pos.size(), self.options.scoring, self.cpu, N, D, isa => {
+            let mut searcher = Searcher::<N, D, _>::new(isa, table, &control);
             let score = searcher.exact(p, o);
             let mut best = Vec::new();
             if !searcher.stopped {
@@ -332,8 +347,8 @@ impl Solver {
         let (p, o) = position.raw();
         let table = &self.table;
         let threads = self.threads();
-        let score = specialised!(position.size(), self.options.scoring, N, D => {
-            search::parallel_exact::<N, D>(table, &control, p, o, threads)
+        let score = specialised!(position.size(), self.options.scoring, self.cpu, N, D, isa => {
+            search::parallel_exact::<N, D, _>(isa, table, &control, p, o, threads)
         });
         let nodes = control.total_nodes();
         self.nodes += nodes;
@@ -362,8 +377,8 @@ impl Solver {
         let (p, o) = position.raw();
         let table = &self.table;
         let threads = self.threads();
-        let value = specialised!(position.size(), self.options.scoring, N, D => {
-            search::parallel_window::<N, D>(table, &control, p, o, -1, 1, threads)
+        let value = specialised!(position.size(), self.options.scoring, self.cpu, N, D, isa => {
+            search::parallel_window::<N, D, _>(isa, table, &control, p, o, -1, 1, threads)
         });
         let nodes = control.total_nodes();
         self.nodes += nodes;
@@ -400,8 +415,8 @@ impl Solver {
     pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
         let control = Control::new(limits);
         let table = &self.table;
-        let pv = specialised!(position.size(), self.options.scoring, N, D => {
-            let mut searcher = Searcher::<N, D>::new(table, &control);
+        let pv = specialised!(position.size(), self.options.scoring, self.cpu, N, D, isa => {
+            let mut searcher = Searcher::<N, D, _>::new(isa, table, &control);
             let mut pv = Vec::new();
             let (mut pos, _) = position.after_forced_pass();
             let (p, o) = pos.raw();

@@ -12,6 +12,10 @@
 //!   squares next to corners last), each move found by computing its flips directly.
 //! - [`Searcher::last1`]: the last empty square.
 //!
+//! The searcher is generic over the instruction set ([`crate::isa`]): each recursive routine is a
+//! thin entry (`nws`) that runs its `#[inline(always)]` body (`nws_body`) through
+//! [`Isa::enter`], so the whole recursion is compiled for the CPU's level.
+//!
 //! Every function returns a fail-soft score: below `alpha` it is an upper bound, above `beta` a
 //! lower bound, in between exact. After a stop every result is meaningless and nothing more is
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
@@ -20,7 +24,7 @@ use super::last_flips::count_last_flips;
 use super::table::{EXACT, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::geometry::{bit, full_mask};
-use crate::rules::{flips, legal_moves};
+use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -222,12 +226,12 @@ fn adjacent<const N: usize>(m: u64) -> u64 {
 
 /// A rough evaluation for move ordering only (never a score): corner-weighted mobility,
 /// corners and potential mobility, from `p`'s side.
-#[inline]
-fn rough_eval<const N: usize>(p: u64, o: u64) -> i32 {
+#[inline(always)]
+fn rough_eval<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
     let corners = Masks::<N>::CORNERS;
     let empty = !(p | o) & full_mask(N);
-    let pm = legal_moves::<N>(p, o);
-    let om = legal_moves::<N>(o, p);
+    let pm = isa.legal_moves::<N>(p, o);
+    let om = isa.legal_moves::<N>(o, p);
     let mobility =
         (pm.count_ones() + (pm & corners).count_ones()) as i32 - (om.count_ones() + (om & corners).count_ones()) as i32;
     let corner_discs = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
@@ -236,24 +240,32 @@ fn rough_eval<const N: usize>(p: u64, o: u64) -> i32 {
 }
 
 /// A shallow alpha-beta over [`rough_eval`]: how good a position looks `depth` plies ahead.
-fn rough_search<const N: usize>(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+fn rough_search<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    isa.enter(
+        #[inline(always)]
+        || rough_search_body::<N, I>(isa, p, o, depth, alpha, beta),
+    )
+}
+
+#[inline(always)]
+fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     if depth == 0 {
-        return rough_eval::<N>(p, o);
+        return rough_eval::<N, I>(isa, p, o);
     }
-    let moves = legal_moves::<N>(p, o);
+    let moves = isa.legal_moves::<N>(p, o);
     if moves == 0 {
-        if legal_moves::<N>(o, p) == 0 {
+        if isa.legal_moves::<N>(o, p) == 0 {
             return 1000 * (p.count_ones() as i32 - o.count_ones() as i32).signum();
         }
-        return -rough_search::<N>(o, p, depth, -beta, -alpha);
+        return -rough_search::<N, I>(isa, o, p, depth, -beta, -alpha);
     }
     let mut best = -10_000;
     let mut rest = moves;
     while rest != 0 {
         let sq = rest.trailing_zeros();
         rest &= rest - 1;
-        let f = flips::<N>(p, o, sq);
-        let v = -rough_search::<N>(o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+        let f = isa.flips::<N>(p, o, sq);
+        let v = -rough_search::<N, I>(isa, o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
         if v > best {
             best = v;
             if v > alpha {
@@ -278,8 +290,10 @@ pub(crate) struct Move {
     pub(super) key: i32,
 }
 
-/// One thread's search: node count and the shared table and control.
-pub struct Searcher<'a, const N: usize, const DISCS: bool> {
+/// One thread's search: node count, the shared table and control, and the instruction set it is
+/// compiled for.
+pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
+    pub isa: I,
     pub table: &'a Table,
     pub control: &'a Control,
     pub nodes: u64,
@@ -287,12 +301,12 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool> {
     pub stopped: bool,
 }
 
-impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
+impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The largest score magnitude: every square.
     pub const MAX: i32 = (N * N) as i32;
 
-    pub fn new(table: &'a Table, control: &'a Control) -> Self {
-        Searcher { table, control, nodes: 0, next_check: CHECK_EVERY, stopped: false }
+    pub fn new(isa: I, table: &'a Table, control: &'a Control) -> Self {
+        Searcher { isa, table, control, nodes: 0, next_check: CHECK_EVERY, stopped: false }
     }
 
     /// Reports the nodes not yet counted in the shared total; true if the search must stop.
@@ -324,12 +338,12 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
         self.nodes += 1;
         let mine = p.count_ones() as i32;
-        let f = count_last_flips::<N>(p, sq) as i32;
+        let f = count_last_flips::<N, I>(self.isa, p, sq) as i32;
         if f != 0 {
             // The board is then full: the difference is 2 * mine - all.
             return 2 * (mine + f + 1) - Self::MAX;
         }
-        let f = count_last_flips::<N>(o, sq) as i32;
+        let f = count_last_flips::<N, I>(self.isa, o, sq) as i32;
         if f != 0 {
             return 2 * (mine - f) - Self::MAX;
         }
@@ -337,7 +351,17 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 
     /// The last 2 to 4 empties, given in the order to try them (odd quadrants first).
-    fn small(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+    #[inline(always)]
+    fn small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.small_body(p, o, alpha, beta, empties),
+        )
+    }
+
+    #[inline(always)]
+    fn small_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u32]) -> i32 {
         self.nodes += 1;
         let k = empties.len();
         let mut best = -Self::MAX - 1;
@@ -346,7 +370,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
                 continue;
             }
-            let f = flips::<N>(p, o, sq);
+            let f = self.isa.flips::<N>(p, o, sq);
             if f == 0 {
                 continue;
             }
@@ -378,8 +402,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             return best;
         }
         // No move: the opponent plays if it can, else the game is over.
-        let opponent_can =
-            empties.iter().any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && flips::<N>(o, p, sq) != 0);
+        let opponent_can = empties
+            .iter()
+            .any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && self.isa.flips::<N>(o, p, sq) != 0);
         if !opponent_can {
             return Self::final_score(p, o);
         }
@@ -403,7 +428,17 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 
     /// The table-free search of the last few empties (`n` of them, at least 1).
-    pub fn shallow(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.shallow_body(p, o, alpha, beta, n),
+        )
+    }
+
+    #[inline(always)]
+    fn shallow_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         let empty = !(p | o) & full_mask(N);
         if n == 1 {
             return self.last1(p, o, empty.trailing_zeros());
@@ -444,7 +479,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
                 if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
                     continue;
                 }
-                let f = flips::<N>(p, o, sq);
+                let f = self.isa.flips::<N>(p, o, sq);
                 if f == 0 {
                     continue;
                 }
@@ -464,7 +499,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             return best;
         }
         // No move: pass, or the game is over.
-        if legal_moves::<N>(o, p) == 0 {
+        if self.isa.legal_moves::<N>(o, p) == 0 {
             return Self::final_score(p, o);
         }
         -self.shallow(o, p, -beta, -alpha, n)
@@ -472,7 +507,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
 
     /// The legal moves of `p` with their flips, sorted best first: the table's move, then
     /// fastest-first.
-    #[inline]
+    #[inline(always)]
     ///
     /// With `etc` set to alpha and a best score (deep nodes), each child is looked up in the table
     /// first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
@@ -497,7 +532,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
             let sq = rest.trailing_zeros();
             let x = 1u64 << sq;
             rest &= rest - 1;
-            let f = flips::<N>(p, o, sq);
+            let f = self.isa.flips::<N>(p, o, sq);
             if let Some((alpha, skipped)) = etc.as_mut()
                 && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
                 && e.is_exact()
@@ -523,7 +558,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
                 ps[k] = o ^ m.flips;
                 os[k] = p ^ m.flips ^ (1 << m.sq);
             }
-            let replies = crate::rules::legal_moves_x4::<N>(ps, os);
+            let replies = self.isa.legal_moves_x4::<N>(ps, os);
             for k in 0..4.min(count - i) {
                 let m = &mut list[i + k];
                 let x = 1u64 << m.sq;
@@ -547,7 +582,7 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
                         // How the position looks after the opponent's best reply, by the rough
                         // evaluation; fastest-first breaks ties. (Searching two plies instead of
                         // one, or from 16 or 12 empties, cost more nodes on FFO #41-#46.)
-                        let v = rough_search::<N>(np, no, 1, -10_000, 10_000);
+                        let v = rough_search::<N, I>(self.isa, np, no, 1, -10_000, 10_000);
                         (-v << 16) + (fastest >> 4)
                     } else {
                         fastest
@@ -570,7 +605,17 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 
     /// The null-window search: is the score above `alpha`? (`beta = alpha + 1`.) `n` empties.
+    #[inline(always)]
     pub fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.nws_body(p, o, alpha, n),
+        )
+    }
+
+    #[inline(always)]
+    fn nws_body(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if n <= SHALLOW {
             return self.shallow(p, o, alpha, alpha + 1, n);
         }
@@ -578,9 +623,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         if self.nodes >= self.next_check && self.check() {
             return 0;
         }
-        let moves = legal_moves::<N>(p, o);
+        let moves = self.isa.legal_moves::<N>(p, o);
         if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
+            if self.isa.legal_moves::<N>(o, p) == 0 {
                 return Self::final_score(p, o);
             }
             return -self.nws(o, p, -alpha - 1, n);
@@ -633,7 +678,17 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
     }
 
     /// The principal-variation search with window (`alpha`, `beta`). `n` empties.
-    pub fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    pub fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.pvs_body(p, o, alpha, beta, n),
+        )
+    }
+
+    #[inline(always)]
+    fn pvs_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
         if n <= SHALLOW {
             return self.shallow(p, o, alpha, beta, n);
         }
@@ -641,9 +696,9 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
         if self.nodes >= self.next_check && self.check() {
             return 0;
         }
-        let moves = legal_moves::<N>(p, o);
+        let moves = self.isa.legal_moves::<N>(p, o);
         if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
+            if self.isa.legal_moves::<N>(o, p) == 0 {
                 return Self::final_score(p, o);
             }
             return -self.pvs(o, p, -beta, -alpha, n);
@@ -724,20 +779,23 @@ impl<'a, const N: usize, const DISCS: bool> Searcher<'a, N, DISCS> {
 const SPLIT_MIN: u32 = 12;
 
 /// The exact score of (`p`, `o`) searched by `threads` threads sharing the table.
-pub fn parallel_exact<const N: usize, const D: bool>(
+pub fn parallel_exact<const N: usize, const D: bool, I: Isa>(
+    isa: I,
     table: &Table,
     control: &Control,
     p: u64,
     o: u64,
     threads: usize,
 ) -> i32 {
-    let max = Searcher::<N, D>::MAX;
-    parallel_window::<N, D>(table, control, p, o, -max, max, threads)
+    let max = Searcher::<N, D, I>::MAX;
+    parallel_window::<N, D, I>(isa, table, control, p, o, -max, max, threads)
 }
 
 /// The exact search of (`p`, `o`) with window (`alpha`, `beta`), fail-soft, searched by `threads`
 /// threads sharing the table.
-pub fn parallel_window<const N: usize, const D: bool>(
+#[allow(clippy::too_many_arguments)]
+pub fn parallel_window<const N: usize, const D: bool, I: Isa>(
+    isa: I,
     table: &Table,
     control: &Control,
     p: u64,
@@ -748,22 +806,23 @@ pub fn parallel_window<const N: usize, const D: bool>(
 ) -> i32 {
     let n = (!(p | o) & full_mask(N)).count_ones();
     if n == 0 {
-        return Searcher::<N, D>::final_score(p, o);
+        return Searcher::<N, D, I>::final_score(p, o);
     }
     if threads <= 1 || n <= SPLIT_MIN {
-        let mut searcher = Searcher::<N, D>::new(table, control);
+        let mut searcher = Searcher::<N, D, I>::new(isa, table, control);
         let v = searcher.pvs(p, o, alpha, beta, n);
         searcher.flush_nodes();
         return v;
     }
-    parallel_pvs::<N, D>(table, control, p, o, alpha, beta, n, threads)
+    parallel_pvs::<N, D, I>(isa, table, control, p, o, alpha, beta, n, threads)
 }
 
 /// The principal-variation search with the siblings of the first move shared among `threads`
 /// threads (young brothers wait: the first child is searched, in parallel itself, before the
 /// others start). Same contract as [`Searcher::pvs`].
 #[allow(clippy::too_many_arguments)]
-fn parallel_pvs<const N: usize, const D: bool>(
+fn parallel_pvs<const N: usize, const D: bool, I: Isa>(
+    isa: I,
     table: &Table,
     control: &Control,
     p: u64,
@@ -773,20 +832,20 @@ fn parallel_pvs<const N: usize, const D: bool>(
     n: u32,
     threads: usize,
 ) -> i32 {
-    let mut searcher = Searcher::<N, D>::new(table, control);
+    let mut searcher = Searcher::<N, D, I>::new(isa, table, control);
     if n <= SPLIT_MIN {
         let v = searcher.pvs(p, o, alpha, beta, n);
         searcher.flush_nodes();
         return v;
     }
     searcher.nodes += 1;
-    let moves = legal_moves::<N>(p, o);
+    let moves = isa.legal_moves::<N>(p, o);
     if moves == 0 {
         searcher.flush_nodes();
-        if legal_moves::<N>(o, p) == 0 {
-            return Searcher::<N, D>::final_score(p, o);
+        if isa.legal_moves::<N>(o, p) == 0 {
+            return Searcher::<N, D, I>::final_score(p, o);
         }
-        return -parallel_pvs::<N, D>(table, control, o, p, -beta, -alpha, n, threads);
+        return -parallel_pvs::<N, D, I>(isa, table, control, o, p, -beta, -alpha, n, threads);
     }
     let h = hash(N, p, o);
     let mut tt_move = NO_MOVE;
@@ -803,7 +862,8 @@ fn parallel_pvs<const N: usize, const D: bool>(
     searcher.flush_nodes();
     let list = &list[..count];
     let first = list[0];
-    let v = -parallel_pvs::<N, D>(
+    let v = -parallel_pvs::<N, D, I>(
+        isa,
         table,
         control,
         o ^ first.flips,
@@ -823,7 +883,7 @@ fn parallel_pvs<const N: usize, const D: bool>(
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| {
-                    let mut s = Searcher::<N, D>::new(table, control);
+                    let mut s = Searcher::<N, D, I>::new(isa, table, control);
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed) as usize;
                         let a = state.lock().unwrap_or_else(|e| e.into_inner()).0;
@@ -869,7 +929,7 @@ fn parallel_pvs<const N: usize, const D: bool>(
         return 0;
     }
     let (_, best, best_move) = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    let max = Searcher::<N, D>::MAX as i8;
+    let max = Searcher::<N, D, I>::MAX as i8;
     let (lower, upper) = if best >= beta {
         (best as i8, max)
     } else if best <= alpha {
