@@ -105,7 +105,7 @@ fn show_start_positions() {
         check_show_json(&json_of(&["show", "--size", size, "--json"]), &b, false);
         check_show_text(&stdout_of(&["show", "--size", size]), &b);
     }
-    // The default size is 8, and the fixed figures of DEVELOPERS.md.
+    // The default size is 8, and the fixed figures of docs/architecture.md.
     let v = json_of(&["show", "--json"]);
     assert_eq!(v["black"], "0x0000000810000000");
     assert_eq!(v["white"], "0x0000001008000000");
@@ -292,7 +292,7 @@ fn bad_input_gives_one_line_and_exit_code_2() {
 }
 
 /// A board string most often starts with `-` (an empty `a1`): given as the next argument after
-/// `--board`, as DEVELOPERS.md and the issue write it, it must still be the option's value.
+/// `--board`, as README.md and the issue write it, it must still be the option's value.
 #[test]
 fn board_strings_starting_with_a_dash_are_values() {
     let start = Board::start(4);

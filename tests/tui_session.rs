@@ -74,7 +74,8 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     assert!(std::process::Command::new("kill").args(["-9", &pid]).status().unwrap().success());
     let after_kill = session::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(session::to_text(&after_kill), session::to_text(&saved));
-    let _ = tmux.run(&["kill-server"]);
+    // `kill` returns before the process is gone: until it is, its session file is held.
+    wait_gone(&tmux);
 
     // --resume: the same tree, the same node, on screen.
     let tmux = Tmux { socket: format!("oe-session-test-2-{}", std::process::id()) };
@@ -88,6 +89,8 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     let resumed = wait_session(&file, "the step back", |t| t.transcript() == "c2");
     assert_eq!(leaves(&resumed), ["c2b2a2", "c2d2"]);
     tmux.keys(&["q"]);
+    // Gone, and its session file free again (a second explorer meanwhile would get a spare).
+    wait_gone(&tmux);
 
     // A fresh start keeps the last session beside the new one.
     let tmux = Tmux { socket: format!("oe-session-test-3-{}", std::process::id()) };
@@ -123,4 +126,114 @@ fn resume_errors_are_one_line_with_exit_2() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(want), "{args:?}: {err}");
     }
+}
+
+/// Waits until the tmux server's pane has exited (the explorer was `exec`ed as its command).
+fn wait_gone(tmux: &Tmux) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while tmux.run(&["has-session", "-t", "t"]).status.success() {
+        assert!(Instant::now() < deadline, "the explorer did not quit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn two_explorers_on_one_data_directory_keep_both_sessions() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the session test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().display().to_string();
+    let home = data.path().join("othello-explorer");
+    std::fs::create_dir_all(&home).unwrap();
+    // An older session, which the first explorer keeps as session.txt.previous.
+    let mut older = Tree::new(othello_explorer::Position::start(othello_explorer::Size::Four));
+    older.play(othello_explorer::tui::tree::Edge::Move("c4".parse().unwrap())).unwrap();
+    std::fs::write(home.join("session.txt"), session::to_text(&older)).unwrap();
+
+    let a = Tmux { socket: format!("oe-two-a-{}", std::process::id()) };
+    start(&a, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6"));
+    a.wait_text("6x6");
+    a.keys(&[":", "moves c2b2", "Enter"]);
+    a.wait_text("ply 2");
+    wait_session(&home.join("session.txt"), "the first explorer's moves", |t| t.transcript() == "c2b2");
+
+    // The second explorer: its own session file, and the screen says so.
+    let b = Tmux { socket: format!("oe-two-b-{}", std::process::id()) };
+    start(&b, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 4"));
+    b.wait_text("session.txt is open in another explorer: this one keeps its session in session-2.txt");
+    b.keys(&[":", "moves b1", "Enter"]);
+    b.wait_text("ply 1");
+    // Both go on moving; each file follows its own explorer.
+    a.keys(&[":", "moves c2b2a2", "Enter"]);
+    a.wait_text("ply 3");
+    wait_session(&home.join("session.txt"), "the first explorer's third move", |t| t.transcript() == "c2b2a2");
+    wait_session(&home.join("session-2.txt"), "the second explorer's move", |t| t.transcript() == "b1");
+    b.keys(&["q"]);
+    wait_gone(&b);
+    a.keys(&["q"]);
+    wait_gone(&a);
+
+    let read = |name: &str| session::parse(&std::fs::read_to_string(home.join(name)).unwrap()).unwrap();
+    assert_eq!(leaves(&read("session.txt")), ["c2b2a2"]);
+    assert_eq!(leaves(&read("session-2.txt")), ["b1"]);
+    assert_eq!(session::to_text(&read("session.txt.previous")), session::to_text(&older));
+    assert!(!home.join("session-2.txt.previous").exists());
+
+    // Both resume.
+    let a = Tmux { socket: format!("oe-two-a2-{}", std::process::id()) };
+    start(&a, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
+    let screen = a.wait_text("resumed the session: 3 positions explored, at ply 3");
+    assert!(screen.contains("6x6"), "{screen}");
+    let second = home.join("session-2.txt").display().to_string();
+    let b = Tmux { socket: format!("oe-two-b2-{}", std::process::id()) };
+    start(&b, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume --session '{second}'"));
+    let screen = b.wait_text("resumed the session: 1 positions explored, at ply 1");
+    assert!(screen.contains("4x4"), "{screen}");
+    // Resuming the first's session does not make it a spare, nor move the files.
+    assert!(!screen.contains("another explorer"), "{screen}");
+    a.keys(&["q"]);
+    b.keys(&["q"]);
+    wait_gone(&a);
+    wait_gone(&b);
+    assert_eq!(leaves(&read("session.txt")), ["c2b2a2"]);
+    assert_eq!(leaves(&read("session-2.txt")), ["b1"]);
+}
+
+#[test]
+fn a_held_session_file_is_neither_reused_nor_moved() {
+    use othello_explorer::tui::disk::{Claimed, claim_session};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.txt");
+    let file = |name: &str| std::fs::read_to_string(dir.path().join(name)).ok();
+    std::fs::write(&path, "older").unwrap();
+    std::fs::write(dir.path().join("session-2.txt"), "an older spare").unwrap();
+    // A new session keeps the one it replaces.
+    let Claimed::Session(first) = claim_session(&path, false).unwrap() else { panic!("session.txt is free") };
+    assert_eq!(first.path, path);
+    assert_eq!(first.busy, None);
+    assert_eq!(file("session.txt.previous").as_deref(), Some("older"));
+    std::fs::write(&path, "first").unwrap();
+    // A second start, fresh or resuming, takes a spare and leaves the first's files alone.
+    for resumed in [false, true] {
+        let Claimed::Session(second) = claim_session(&path, resumed).unwrap() else { panic!("a spare is free") };
+        assert_eq!(second.path, dir.path().join("session-2.txt"));
+        assert_eq!(second.busy.as_deref(), Some(path.as_path()));
+        assert_eq!(file("session.txt").as_deref(), Some("first"));
+        assert_eq!(file("session.txt.previous").as_deref(), Some("older"));
+        // The spare's own older session is kept, as any replaced session is.
+        assert_eq!(file("session-2.txt.previous").as_deref(), Some("an older spare"));
+    }
+    // Resuming keeps the file; once the first explorer is gone the file is free again.
+    drop(first);
+    let Claimed::Session(again) = claim_session(&path, true).unwrap() else { panic!("session.txt is free") };
+    assert_eq!(again.path, path);
+    assert_eq!(file("session.txt").as_deref(), Some("first"));
+    // Every spare held: no session at all rather than someone else's.
+    let held: Vec<_> =
+        (2..=othello_explorer::tui::disk::SESSION_SLOTS).map(|_| claim_session(&path, false).unwrap()).collect();
+    assert!(held.iter().all(|c| matches!(c, Claimed::Session(_))));
+    assert!(matches!(claim_session(&path, false).unwrap(), Claimed::AllBusy));
 }

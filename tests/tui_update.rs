@@ -515,3 +515,28 @@ fn quitting_help_and_yank() {
     send(&mut m, [ch('?'), ch('q')]);
     assert!(m.quit);
 }
+
+#[test]
+fn a_signal_quits_as_q_does() {
+    let (mut m, _) = model(Size::Four);
+    let effects = send(&mut m, [ch('b'), Msg::Signal(15)]);
+    assert!(m.quit);
+    assert_eq!(effects.last(), Some(&Effect::Quit));
+}
+
+#[test]
+fn notices_at_the_start_join_the_announcement_until_a_key() {
+    let (mut m, _) = model(Size::Four);
+    m.announce("session.txt is open in another explorer: this one keeps its session in session-2.txt");
+    let busy = EventKind::Notice { text: "the store is open in another explorer".into(), error: true };
+    send(&mut m, [event(0, Position::start(Size::Four), busy.clone())]);
+    let status = m.status.clone().unwrap();
+    assert_eq!(
+        status.text,
+        "session.txt is open in another explorer: this one keeps its session in session-2.txt · the store is open in another explorer"
+    );
+    assert!(status.error);
+    // After a key, a notice is the status line's new text.
+    send(&mut m, [ch('b'), event(0, Position::start(Size::Four), busy)]);
+    assert_eq!(m.status.unwrap().text, "the store is open in another explorer");
+}

@@ -81,16 +81,6 @@ fn read_session(path: &Path) -> Result<Tree, CliError> {
     session::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
 }
 
-/// A new session keeps the last one beside it, as `NAME.previous`, so starting without
-/// `--resume` never loses a tree.
-fn keep_previous(path: &Path) {
-    if path.exists() {
-        let mut previous = path.as_os_str().to_owned();
-        previous.push(".previous");
-        let _ = std::fs::rename(path, PathBuf::from(previous));
-    }
-}
-
 pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) -> Result<(), CliError> {
     let resolved = position.resolve()?;
     let (root, moves) = match &resolved.line {
@@ -103,15 +93,11 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) 
             "--resume: no data directory for the session file: name one with --session".into(),
         ));
     }
+    // `tui::run` locks the session file and keeps the one it replaces (`disk::claim_session`).
     let tree = match (&session, args.resume) {
         (Some(path), true) => Some(read_session(path)?),
         _ => None,
     };
-    if let (Some(path), false) = (&session, args.resume)
-        && tui::stdio_is_terminal()
-    {
-        keep_previous(path);
-    }
     let options = Options {
         tree,
         session,

@@ -274,6 +274,9 @@ pub struct Model {
     tree_generation: u64,
     /// The (tree generation, tree revision) the session file last asked for.
     session_mark: Option<(u64, u64)>,
+    /// Whether the status line holds what [`Model::announce`] said at the start and no key or
+    /// mouse event came since: the background threads' notices are added to it, not put instead.
+    announced: bool,
 }
 
 /// An input to [`update`].
@@ -307,6 +310,8 @@ pub enum Msg {
     },
     /// The session file could not be written (said once until a write succeeds again).
     SessionFailed(String),
+    /// The process got this signal (SIGHUP, SIGINT, SIGQUIT or SIGTERM): quit as on `q`.
+    Signal(i32),
 }
 
 /// Work for the runtime.
@@ -428,14 +433,29 @@ impl Model {
             next_lab_job: 1,
             tree_generation: 0,
             session_mark: None,
+            announced: false,
         };
         m.fix_cursor();
         m
     }
 
-    /// Shows `text` in the status line (as the explorer does on `--resume`).
+    /// Shows `text` in the status line (as the explorer does on `--resume`), after what was
+    /// announced before. Until the first key or mouse event, notices of the background threads (the
+    /// store is busy, the book was added) are added after it rather than replacing it.
     pub fn announce(&mut self, text: impl Into<String>) {
-        self.say(text);
+        self.notice(text.into(), false);
+        self.announced = true;
+    }
+
+    /// A notice: added to the announcements while they stand, else the new status.
+    fn notice(&mut self, text: String, error: bool) {
+        match &mut self.status {
+            Some(s) if self.announced => {
+                s.text = format!("{} · {text}", s.text);
+                s.error |= error;
+            }
+            _ => self.status = Some(Status { text, error }),
+        }
     }
 
     /// The session text to write, when the tree or the current node changed since the last one
@@ -1199,8 +1219,7 @@ impl Model {
                     self.job = None;
                 }
             }
-            EventKind::Notice { text, error: true } => self.complain(text),
-            EventKind::Notice { text, error: false } => self.say(text),
+            EventKind::Notice { text, error } => self.notice(text, error),
         }
         Vec::new()
     }
@@ -1226,6 +1245,9 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
 }
 
 fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    if matches!(msg, Msg::Key(_) | Msg::Mouse(_)) {
+        model.announced = false;
+    }
     match msg {
         Msg::Key(ev) => model.key(ev),
         Msg::Mouse(ev) => model.mouse(ev),
@@ -1244,6 +1266,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.complain(text);
             Vec::new()
         }
+        Msg::Signal(_) => model.quit_now(),
         Msg::Loaded { path, result: Ok(text) } if super::session::is_session(&text) => {
             match super::session::parse(&text) {
                 Ok(tree) => {

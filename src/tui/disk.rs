@@ -4,12 +4,111 @@
 //! session file, rewritten atomically ([`session::write_atomic`]) after every change of the
 //! explored tree. Session writes coalesce: when several are queued only the newest is written,
 //! so a burst of moves costs one write, and the file always ends up holding the latest tree.
+//!
+//! Before any of that, [`claim_session`] makes the session file this explorer's own: it locks
+//! `NAME.lock` beside it, so a second explorer on the same data directory never writes over the
+//! first one's session nor moves its files, and takes `session-2.txt` (and so on) instead.
 
 use super::app::Msg;
 use super::session;
-use std::path::PathBuf;
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
+
+/// How many session files [`claim_session`] tries: `session.txt`, then `session-2.txt` up to
+/// `session-9.txt`.
+pub const SESSION_SLOTS: usize = 9;
+
+/// The session file an explorer holds, locked for as long as this value lives.
+#[derive(Debug)]
+pub struct Claim {
+    /// The session file to write.
+    pub path: PathBuf,
+    /// Set when the asked-for file was held by another explorer and `path` is another one.
+    pub busy: Option<PathBuf>,
+    /// The lock (`None` where the file system has no locks: then the file is used unlocked).
+    _lock: Option<File>,
+}
+
+/// What [`claim_session`] found.
+#[derive(Debug)]
+pub enum Claimed {
+    /// A session file of this explorer's own.
+    Session(Claim),
+    /// Every one of the [`SESSION_SLOTS`] files is held by another explorer.
+    AllBusy,
+}
+
+/// The lock file of a session file: `NAME.lock` beside it.
+pub fn lock_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// The `n`th session file for `path` (`n` from 1): `session.txt`, `session-2.txt`, ...
+pub fn session_slot(path: &Path, n: usize) -> PathBuf {
+    if n <= 1 {
+        return path.to_path_buf();
+    }
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    path.with_file_name(name)
+}
+
+/// Makes a session file this explorer's own: the first of `path`, `session-2.txt`, ... whose
+/// lock file (an advisory lock, [`File::try_lock`], released by the system when the process ends
+/// however it ends) no other explorer holds.
+///
+/// A new session keeps the one it replaces beside it, as `NAME.previous`, so starting without
+/// `--resume` never loses a tree: the claimed file is moved there, unless `resumed` (the tree
+/// came from `path` and goes back there). Files another explorer holds are never moved.
+///
+/// ```
+/// use othello_explorer::tui::disk::{Claimed, claim_session};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("session.txt");
+/// let Claimed::Session(first) = claim_session(&path, false).unwrap() else { panic!() };
+/// let Claimed::Session(second) = claim_session(&path, false).unwrap() else { panic!() };
+/// assert_eq!(first.path, path);
+/// assert_eq!(second.path, dir.path().join("session-2.txt"));
+/// assert_eq!(second.busy.as_deref(), Some(path.as_path()));
+/// ```
+pub fn claim_session(path: &Path, resumed: bool) -> std::io::Result<Claimed> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    for n in 1..=SESSION_SLOTS {
+        let slot = session_slot(path, n);
+        let file = File::options().create(true).truncate(false).write(true).open(lock_path(&slot))?;
+        let lock = match file.try_lock() {
+            Ok(()) => Some(file),
+            Err(TryLockError::WouldBlock) => continue,
+            // No locks on this file system: use the file as before, unlocked.
+            Err(TryLockError::Error(_)) => None,
+        };
+        if !(resumed && n == 1) {
+            keep_previous(&slot);
+        }
+        let busy = (n > 1).then(|| path.to_path_buf());
+        return Ok(Claimed::Session(Claim { path: slot, busy, _lock: lock }));
+    }
+    Ok(Claimed::AllBusy)
+}
+
+/// Moves `path` to `NAME.previous`, if it exists.
+fn keep_previous(path: &Path) {
+    if path.exists() {
+        let mut previous = path.as_os_str().to_owned();
+        previous.push(".previous");
+        let _ = std::fs::rename(path, PathBuf::from(previous));
+    }
+}
 
 enum Request {
     Session(String),

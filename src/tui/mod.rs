@@ -5,7 +5,9 @@
 //! [`app::Effect`]s, and one [`view::view`]. Key presses, mouse events, ticks and solver reports
 //! are all messages; the runtime here turns terminal events into messages, carries out effects
 //! (the solver thread of [`worker`], the clipboard of [`clipboard`], files) and redraws. It talks to
-//! the engine only through its public API. See `docs/tui.md` for the design.
+//! the engine only through its public API. The terminal is restored on every way out: quit,
+//! error, panic, and the signals HUP, INT, QUIT and TERM (which quit as `q` does, then exit with
+//! status 128 + the signal). See `docs/tui.md` for the design.
 
 pub mod app;
 pub mod clipboard;
@@ -25,18 +27,19 @@ pub mod worker;
 use crate::solver::SolverOptions;
 use crate::{Position, Scoring, Square};
 use app::{Config, Effect, Model, Msg, update};
-use disk::Disk;
+use disk::{Claim, Claimed, Disk};
 use lab_worker::{LabEvent, LabWorker};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tree::Tree;
 use worker::{SolverEvent, Worker};
@@ -190,16 +193,97 @@ pub fn stdio_is_terminal() -> bool {
     io::stdout().is_terminal() && io::stdin().is_terminal()
 }
 
+/// The signals that end the explorer like `q` does: hang-up, interrupt, quit, terminate.
+pub const QUIT_SIGNALS: [i32; 4] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM];
+
+/// Catches [`QUIT_SIGNALS`] while the explorer runs: the handler only records the signal's
+/// number, and the event loop turns it into [`Msg::Signal`].
+struct Signals {
+    received: Arc<AtomicUsize>,
+    ids: Vec<signal_hook::SigId>,
+}
+
+impl Signals {
+    fn catch() -> io::Result<Signals> {
+        let received = Arc::new(AtomicUsize::new(0));
+        let mut ids = Vec::new();
+        for sig in QUIT_SIGNALS {
+            ids.push(signal_hook::flag::register_usize(sig, Arc::clone(&received), sig as usize)?);
+        }
+        Ok(Signals { received, ids })
+    }
+
+    /// The signal caught, if any.
+    fn received(&self) -> Option<i32> {
+        match self.received.load(Ordering::SeqCst) {
+            0 => None,
+            n => Some(n as i32),
+        }
+    }
+}
+
+impl Drop for Signals {
+    fn drop(&mut self) {
+        for id in self.ids.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
+}
+
 /// Runs the explorer until the user quits.
+///
+/// On SIGHUP, SIGINT, SIGQUIT or SIGTERM it quits as on `q` (the terminal restored, the
+/// session written, the threads stopped) and then exits the process with the conventional
+/// status 128 + the signal's number, so it does not return.
 pub fn run(options: Options) -> Result<(), TuiError> {
     if !stdio_is_terminal() {
         return Err(TuiError::NotATerminal);
     }
+    let signals = Signals::catch()?;
+    let claimed = options.session.as_deref().map(|path| disk::claim_session(path, options.tree.is_some()));
+    let (session, note) = match &claimed {
+        Some(Ok(Claimed::Session(c))) => (Some(c.path.clone()), c.busy.as_ref().map(|busy| busy_note(busy, &c.path))),
+        Some(Ok(Claimed::AllBusy)) => {
+            let name = options.session.as_deref().map(file_name).unwrap_or_default();
+            (None, Some(format!("{name} and its spares are open in other explorers: this one keeps no session")))
+        }
+        // The lock file cannot be made: write the session unlocked (a failing write is reported).
+        Some(Err(_)) => (options.session.clone(), None),
+        None => (None, None),
+    };
+    let result = run_with(options, session, note, &signals);
+    // Everything is put back and written by now; say where a spare session went.
+    if let Some(Ok(Claimed::Session(Claim { path, busy: Some(_), .. }))) = &claimed {
+        let path = path.display();
+        eprintln!("othello-explorer: this explorer's session is in {path}: reopen it with --resume --session {path}");
+    }
+    drop(claimed);
+    if let Some(sig) = signals.received() {
+        std::process::exit(128 + sig);
+    }
+    result
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The status line's word when the session file was held by another explorer.
+fn busy_note(busy: &Path, own: &Path) -> String {
+    format!("{} is open in another explorer: this one keeps its session in {}", file_name(busy), file_name(own))
+}
+
+fn run_with(
+    options: Options,
+    session: Option<PathBuf>,
+    note: Option<String>,
+    signals: &Signals,
+) -> Result<(), TuiError> {
     let config = Config {
         scoring: options.scoring,
         color: options.color,
         auto_delay: options.auto_delay,
-        session: options.session.is_some(),
+        session: session.is_some(),
     };
     let mut model = match options.tree {
         Some(tree) => {
@@ -210,6 +294,9 @@ pub fn run(options: Options) -> Result<(), TuiError> {
         }
         None => Model::new(options.root, &options.moves, config, Instant::now()),
     };
+    if let Some(note) = note {
+        model.announce(note);
+    }
     let (tx, events) = channel();
     // Every core: the interface thread needs next to nothing.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -220,7 +307,7 @@ pub fn run(options: Options) -> Result<(), TuiError> {
         solver: Worker::spawn(solver, options.store, tx)?,
         lab: LabWorker::spawn(options.scoring, lab_tx)?,
         lab_events,
-        disk: Disk::spawn(options.session, disk_tx)?,
+        disk: Disk::spawn(session, disk_tx)?,
         disk_replies,
     };
     let _guard = TerminalGuard::enter(options.mouse)?;
@@ -228,7 +315,7 @@ pub fn run(options: Options) -> Result<(), TuiError> {
     terminal.clear()?;
     let first = model.init();
     perform(first, &mut worker)?;
-    event_loop(&mut terminal, &mut model, &mut worker, &events)
+    event_loop(&mut terminal, &mut model, &mut worker, &events, signals)
 }
 
 type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -238,6 +325,7 @@ fn event_loop(
     model: &mut Model,
     worker: &mut Workers,
     events: &Receiver<SolverEvent>,
+    signals: &Signals,
 ) -> Result<(), TuiError> {
     let mut queue: Vec<Msg> = Vec::new();
     let mut dirty = true;
@@ -270,6 +358,9 @@ fn event_loop(
             queue.push(Msg::Lab(ev));
         }
         queue.extend(worker.disk_replies.try_iter());
+        if let Some(sig) = signals.received() {
+            queue.push(Msg::Signal(sig));
+        }
         while !queue.is_empty() {
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.

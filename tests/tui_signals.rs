@@ -1,0 +1,79 @@
+//! Signals end the explorer like `q`: the real binary in tmux, run from a shell, gets SIGTERM,
+//! SIGINT, SIGHUP or SIGQUIT from `kill`; the shell then finds the terminal cooked (`stty -a`
+//! shows `icanon`, `echo` and `isig`), the alternate screen left, mouse reporting off, the cursor
+//! shown, the exit status 128 + the signal, and the session file holding the last move. Skipped
+//! with a notice without tmux.
+
+mod tmux;
+
+use othello_explorer::tui::session;
+use tmux::{Tmux, tmux_available};
+
+fn signal_quits_and_restores(name: &str, number: i32) {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the signal test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().display().to_string();
+    let pid_file = data.path().join("pid");
+    let session_file = data.path().join("othello-explorer").join("session.txt");
+    let tmux = Tmux { socket: format!("oe-signal-{name}-{}", std::process::id()) };
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "sh"]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
+    // `exec` keeps the pid written to the file: the explorer's own, not a shell's.
+    tmux.keys(&[
+        &format!(
+            "echo BEFORE; sh -c 'echo $$ > {}; exec env NO_COLOR=1 XDG_DATA_HOME={dir} {bin} --size 4'; echo EXIT=$?; stty -a; echo AFTER",
+            pid_file.display()
+        ),
+        "Enter",
+    ]);
+    tmux.wait_text("moves · exact");
+    assert_eq!(tmux.display("#{alternate_on}"), "1");
+    assert_eq!(tmux.display("#{mouse_any_flag}"), "1");
+    tmux.keys(&["b"]);
+    tmux.wait_text("ply 1");
+    // The move is on screen; the signal comes at once, before anyone waits for the file.
+    let pid = std::fs::read_to_string(&pid_file).unwrap().trim().to_string();
+    let killed = std::process::Command::new("kill").args([&format!("-{name}"), &pid]).status().unwrap();
+    assert!(killed.success());
+
+    let screen = tmux.wait_for("the shell after the explorer", |s| s.lines().any(|l| l.trim() == "AFTER"));
+    assert!(screen.contains(&format!("EXIT={}", 128 + number)), "SIG{name}: {screen}");
+    let words: Vec<&str> = screen.split_whitespace().collect();
+    for mode in ["icanon", "echo", "isig"] {
+        assert!(words.contains(&mode), "SIG{name}: {mode} missing: {screen}");
+        assert!(!words.contains(&format!("-{mode}").as_str()), "SIG{name}: -{mode} left: {screen}");
+    }
+    assert!(screen.lines().any(|l| l.trim_end().ends_with("BEFORE") && !l.contains("echo")), "main screen: {screen}");
+    assert_eq!(tmux.display("#{alternate_on}"), "0", "SIG{name}: the alternate screen is still on");
+    assert_eq!(tmux.display("#{mouse_any_flag}"), "0", "SIG{name}: mouse reporting is still on");
+    assert_eq!(tmux.display("#{cursor_flag}"), "1", "SIG{name}: the cursor is hidden");
+
+    // The session holds the move (the explorer has exited: the file is final).
+    let tree = session::parse(&std::fs::read_to_string(&session_file).unwrap()).unwrap();
+    assert_eq!(tree.depth(tree.current()), 1, "SIG{name}: {}", session::to_text(&tree));
+}
+
+#[test]
+fn sigterm_quits_like_q() {
+    signal_quits_and_restores("TERM", 15);
+}
+
+#[test]
+fn sigint_quits_like_q() {
+    signal_quits_and_restores("INT", 2);
+}
+
+#[test]
+fn sighup_quits_like_q() {
+    signal_quits_and_restores("HUP", 1);
+}
+
+#[test]
+fn sigquit_quits_like_q() {
+    signal_quits_and_restores("QUIT", 3);
+}
