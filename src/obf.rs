@@ -214,10 +214,13 @@ impl std::error::Error for ProblemError {}
 ///
 /// ```
 /// use othello_explorer::obf::parse_problem;
-/// let line = "-----OX--XO----- X; C4:-2; B3:-2;";
+/// let line = "-----OX--XO----- X; C4:-2; D3:-2;";
 /// let p = parse_problem(line).unwrap();
 /// assert_eq!(p.scores.len(), 2);
 /// assert_eq!(p.best_score(), Some(-2));
+/// // b3 is not a legal move there, and no score lies beyond ±16 on 4x4.
+/// assert!(parse_problem("-----OX--XO----- X; B3:-2;").is_err());
+/// assert!(parse_problem("-----OX--XO----- X; C4:-18;").is_err());
 /// ```
 pub fn parse_problem(line: &str) -> Result<Problem, ProblemError> {
     let parsed = parse_board_line(line).map_err(ProblemError::Board)?;

@@ -220,9 +220,21 @@ fn interrupted_solve(json: bool) -> std::process::Output {
     if json {
         cmd.arg("--json");
     }
-    let child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    // Give it a moment to start searching (not a timing assertion: any moment will do).
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    // Wait until it catches SIGINT (Linux shows the caught signals in /proc), then give the search
+    // a moment: any moment will do, nothing here is timed.
+    let caught = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (2 - 1)) != 0)
+    };
+    while Path::new("/proc/self/status").exists()
+        && !caught(child.id())
+        && child.try_wait().is_ok_and(|done| done.is_none())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
     let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
     child.wait_with_output().unwrap()
