@@ -45,6 +45,7 @@ pub mod store;
 pub mod symmetry;
 #[cfg(test)]
 mod testing;
+pub mod textfile;
 pub mod trace;
 pub mod transcript;
 #[cfg(feature = "tui")]

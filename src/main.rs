@@ -1,5 +1,5 @@
-//! The `othello-explorer` binary: the terminal explorer, and the `show`, `perft`, `solve` and
-//! `bench` subcommands.
+//! The `othello-explorer` binary: the terminal explorer, and the `show`, `perft`, `solve`,
+//! `bench`, `explain`, `store` and `book` subcommands (parsed and run in `cli`).
 
 mod cli;
 
@@ -15,7 +15,6 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line, naming the problem: clap's first line without its usage block.
             // One line naming the problem: clap's first paragraph (which may list the missing
             // arguments on lines of their own), without the usage block and the tip.
             let text = e.render().to_string();

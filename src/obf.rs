@@ -31,6 +31,9 @@ impl fmt::Display for BoardStringError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BoardStringError::Empty => write!(f, "empty board string"),
+            BoardStringError::BadChar { column, found: '\u{feff}' } => {
+                write!(f, "a byte-order mark (U+FEFF) at column {column}: remove it (an editor may have added it)")
+            }
             BoardStringError::BadChar { column, found } => {
                 write!(f, "bad board character '{found}' at column {column}: expected X, O or -")
             }
@@ -180,6 +183,10 @@ pub enum ProblemError {
     Board(BoardStringError),
     /// A `MOVE:score` entry is malformed.
     BadScore { column: usize, found: String },
+    /// A score beyond the board: a disc difference lies within ±N·N.
+    ImpossibleScore { column: usize, found: String, max: i32 },
+    /// A listed move that is not a legal move of the position.
+    IllegalMove { column: usize, square: Square },
 }
 
 impl fmt::Display for ProblemError {
@@ -189,23 +196,36 @@ impl fmt::Display for ProblemError {
             ProblemError::BadScore { column, found } => {
                 write!(f, "bad move score '{found}' at column {column}: expected MOVE:score like G8:+18")
             }
+            ProblemError::ImpossibleScore { column, found, max } => {
+                write!(f, "impossible score '{found}' at column {column}: a score lies between -{max} and +{max}")
+            }
+            ProblemError::IllegalMove { column, square } => {
+                write!(f, "move {square} at column {column} is not a legal move of the position")
+            }
         }
     }
 }
 
 impl std::error::Error for ProblemError {}
 
-/// Parses a problem line: a board string, then optionally `; MOVE:score; MOVE:score; …`.
+/// Parses a problem line: a board string, then optionally `; MOVE:score; MOVE:score; …`. Each
+/// listed move must be legal in the position (or, when the side to move must pass, for the
+/// opponent), and each score within ±N·N.
 ///
 /// ```
 /// use othello_explorer::obf::parse_problem;
-/// let line = "-----OX--XO----- X; C4:-2; B3:-2;";
+/// let line = "-----OX--XO----- X; C4:-2; D3:-2;";
 /// let p = parse_problem(line).unwrap();
 /// assert_eq!(p.scores.len(), 2);
 /// assert_eq!(p.best_score(), Some(-2));
+/// // b3 is not a legal move there, and no score lies beyond ±16 on 4x4.
+/// assert!(parse_problem("-----OX--XO----- X; B3:-2;").is_err());
+/// assert!(parse_problem("-----OX--XO----- X; C4:-18;").is_err());
 /// ```
 pub fn parse_problem(line: &str) -> Result<Problem, ProblemError> {
     let parsed = parse_board_line(line).map_err(ProblemError::Board)?;
+    let legal = parsed.position.after_forced_pass().0.legal_moves();
+    let max = parsed.position.size().squares() as i32;
     let mut scores = Vec::new();
     if let Some(comment) = parsed.comment {
         let mut offset = parsed.comment_column;
@@ -219,6 +239,12 @@ pub fn parse_problem(line: &str) -> Result<Problem, ProblemError> {
                 let square: Square = mv.trim().parse().map_err(|_| bad())?;
                 let score = score.trim();
                 let score: i32 = score.strip_prefix('+').unwrap_or(score).parse().map_err(|_| bad())?;
+                if !legal.contains(square) {
+                    return Err(ProblemError::IllegalMove { column, square });
+                }
+                if score.abs() > max {
+                    return Err(ProblemError::ImpossibleScore { column, found: trimmed.to_string(), max });
+                }
                 scores.push((square, score));
             }
             offset += part.chars().count() + 1;

@@ -5,8 +5,11 @@ use assert_cmd::Command;
 use serde_json::Value;
 use std::io::Write;
 
+/// The binary without a store: these tests measure the solver, and never touch the user's store.
 fn bin() -> Command {
-    Command::cargo_bin("othello-explorer").expect("the binary is built")
+    let mut cmd = Command::cargo_bin("othello-explorer").expect("the binary is built");
+    cmd.arg("--no-store");
+    cmd
 }
 
 fn json(args: &[&str]) -> Value {

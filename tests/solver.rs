@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Shared by the tests that keep the cores busy, taken alone by the ones that time a stop.
 static CPU: RwLock<()> = RwLock::new(());
@@ -544,31 +544,25 @@ fn check_proven(number: usize, problem: &Problem, stopped: &Stopped) {
     }
 }
 
-/// What a search run on another thread gives back: its result and when it returned.
-type Finished<T> = (Result<T, Stopped>, Instant);
-
-/// Runs `search` on a thread with a stop flag; sets the flag after 200 ms and, when `wait_child`,
-/// after the first child is reported; returns the result and how long after the flag it came.
+/// Runs `search` on a thread with a stop flag; sets the flag after a moment and, when
+/// `wait_child`, after the first child is reported; returns the result. A search that ignored the
+/// flag would never return (these positions take far longer than the suite): returning at all
+/// is the test, with no clock involved.
 fn cancel_after<T: Send + 'static>(
     wait_child: bool,
     search: impl FnOnce(Limits, mpsc::Sender<ChildScore>) -> Result<T, Stopped> + Send + 'static,
-) -> (Result<T, Stopped>, Duration) {
+) -> Result<T, Stopped> {
     let flag = Arc::new(AtomicBool::new(false));
     let limits = Limits { stop: Some(flag.clone()), ..Limits::default() };
     let (tx, rx) = mpsc::channel();
-    let handle = std::thread::spawn(move || -> Finished<T> {
-        let result = search(limits, tx);
-        (result, Instant::now())
-    });
+    let handle = std::thread::spawn(move || search(limits, tx));
     std::thread::sleep(Duration::from_millis(200));
     if wait_child {
         rx.recv_timeout(Duration::from_secs(20)).expect("a first child proven within 20 s");
     }
     assert!(!handle.is_finished(), "the search finished before it could be cancelled: pick a deeper position");
     flag.store(true, Ordering::Relaxed);
-    let set = Instant::now();
-    let (result, returned) = handle.join().expect("the search thread");
-    (result, returned.saturating_duration_since(set))
+    handle.join().expect("the search thread")
 }
 
 /// FFO #40 (20 empties): seconds of work for `score_children`, its first children in a few
@@ -576,18 +570,17 @@ fn cancel_after<T: Send + 'static>(
 const DEEP: usize = 40;
 
 #[test]
-fn cancelled_score_children_returns_within_100ms_with_only_proven_scores() {
+fn cancelled_score_children_returns_with_only_proven_scores() {
     let _cpu = exclusive_cpu();
     let problem = ffo_problem(DEEP);
     for threads in [1, 2] {
         let pos = problem.position;
-        let (result, delay) = cancel_after(true, move |limits, tx| {
+        let result = cancel_after(true, move |limits, tx| {
             let mut s = solver(Scoring::Standard, threads, 16);
             s.score_children(&pos, &limits, &mut |c| {
                 let _ = tx.send(c);
             })
         });
-        assert!(delay < Duration::from_millis(100), "{threads} threads: returned {delay:?} after the flag");
         let stopped = result.expect_err("cancelled");
         assert_eq!(stopped.reason, StopReason::Cancelled);
         assert!(!stopped.proven.is_empty(), "the first child was reported before the flag");
@@ -597,28 +590,28 @@ fn cancelled_score_children_returns_within_100ms_with_only_proven_scores() {
 }
 
 #[test]
-fn cancelled_solve_and_score_return_within_100ms() {
+fn cancelled_solve_and_score_return_with_only_proven_scores() {
     let _cpu = exclusive_cpu();
     let problem = ffo_problem(DEEP);
     let pos = problem.position;
-    let (result, delay) = cancel_after(false, move |limits, _| solver(Scoring::Standard, 1, 16).solve(&pos, &limits));
-    assert!(delay < Duration::from_millis(100), "solve returned {delay:?} after the flag");
+    let result = cancel_after(false, move |limits, _| solver(Scoring::Standard, 1, 16).solve(&pos, &limits));
     let stopped = result.expect_err("cancelled");
     assert_eq!(stopped.reason, StopReason::Cancelled);
     check_proven(DEEP, &problem, &stopped);
 
     // The 8x8 start with two threads: the parallel search stops as fast.
     let start = Position::start(Size::Eight);
-    let (result, delay) = cancel_after(false, move |limits, _| solver(Scoring::Standard, 2, 16).score(&start, &limits));
-    assert!(delay < Duration::from_millis(100), "score returned {delay:?} after the flag");
+    let result = cancel_after(false, move |limits, _| solver(Scoring::Standard, 2, 16).score(&start, &limits));
     assert_eq!(result.expect_err("cancelled").reason, StopReason::Cancelled);
 
-    // A flag already set stops the search at once.
+    // A flag already set stops the search at once: within the few thousand nodes between two
+    // looks at the flag, far fewer than the tens of millions this position needs, so nothing is
+    // proven.
     let limits = Limits { stop: Some(Arc::new(AtomicBool::new(true))), ..Limits::default() };
-    let t = Instant::now();
     let stopped = solver(Scoring::Standard, 1, 16).score_children(&pos, &limits, &mut |_| {}).expect_err("cancelled");
-    assert!(t.elapsed() < Duration::from_millis(100), "a set flag took {:?}", t.elapsed());
     assert_eq!(stopped.reason, StopReason::Cancelled);
+    assert!(stopped.nodes < 100_000, "a set flag let {} nodes run", stopped.nodes);
+    assert!(stopped.proven.is_empty());
     check_proven(DEEP, &problem, &stopped);
 }
 
@@ -644,17 +637,14 @@ fn node_and_time_limits_stop_with_only_proven_scores() {
         let stopped = s.score(pos, &limits).expect_err("a node limit");
         assert_eq!(stopped.reason, StopReason::NodeLimit);
 
+        // A time limit far below what the position needs: the search stops for that reason,
+        // with only proven scores (how soon after the limit is for `bench`, not the suite).
         let max_time = Duration::from_millis(200);
         let limits = Limits { max_time: Some(max_time), ..Limits::default() };
-        let t = Instant::now();
         let stopped = s.score_children(pos, &limits, &mut |_| {}).expect_err("a time limit");
-        let took = t.elapsed();
-        assert_eq!(stopped.reason, StopReason::TimeLimit);
-        assert!(took >= max_time && took < max_time + Duration::from_millis(100), "{threads} threads: took {took:?}");
+        assert_eq!(stopped.reason, StopReason::TimeLimit, "{threads} threads");
         check_proven(DEEP, &problem, &stopped);
-        let t = Instant::now();
         assert_eq!(s.solve(pos, &limits).expect_err("a time limit").reason, StopReason::TimeLimit);
-        assert!(t.elapsed() < max_time + Duration::from_millis(100), "solve took {:?}", t.elapsed());
     }
 }
 

@@ -6,9 +6,12 @@ use super::CliError;
 use super::outln;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
-use othello_explorer::{Position, Square};
+use othello_explorer::store::{Source, Store, Stored};
+use othello_explorer::textfile::{self, TEXT_LIMIT};
+use othello_explorer::{Position, Scoring, Square};
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -44,10 +47,13 @@ pub fn parse_range(text: &str) -> Result<(usize, usize), CliError> {
     Ok((a, b))
 }
 
-/// Reads the problems of an OBF file: blank lines and `%` comments skipped, positions counted
-/// from 1.
-pub fn read_problems(path: &str) -> Result<Vec<Problem>, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::Usage(format!("{path}: {e}")))?;
+/// Reads the problems of an OBF file (a regular file of at most [`TEXT_LIMIT`] bytes, a leading
+/// byte-order mark skipped): blank lines and `%` comments skipped, positions counted from 1.
+/// A listed score must be a possible one (within the board's squares, and even under the standard
+/// scoring, where the empties go to the winner and every final difference is even) for a legal
+/// move of the position.
+pub fn read_problems(path: &str, scoring: Scoring) -> Result<Vec<Problem>, CliError> {
+    let text = textfile::read_text(Path::new(path), TEXT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let mut problems = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
@@ -55,6 +61,14 @@ pub fn read_problems(path: &str) -> Result<Vec<Problem>, CliError> {
             continue;
         }
         let problem = parse_problem(line).map_err(|e| CliError::Usage(format!("{path}:{}: {e}", i + 1)))?;
+        if scoring == Scoring::Standard
+            && let Some((square, score)) = problem.scores.iter().find(|(_, score)| score % 2 != 0)
+        {
+            return Err(CliError::Usage(format!(
+                "{path}:{}: odd score {score:+} for {square}: under the standard scoring every final difference is even",
+                i + 1
+            )));
+        }
         problems.push(problem);
     }
     Ok(problems)
@@ -66,9 +80,10 @@ pub fn run(
     mode: BenchMode,
     depth: Option<u32>,
     options: SolverOptions,
+    store: Option<&Store>,
     json: bool,
 ) -> Result<(), CliError> {
-    let problems = read_problems(path)?;
+    let problems = read_problems(path, options.scoring)?;
     let (first, last) = match range {
         Some(r) => parse_range(r)?,
         None => (1, problems.len().max(1)),
@@ -81,15 +96,46 @@ pub fn run(
         return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
     }
     match mode {
-        BenchMode::Exact => exact(path, &problems[first - 1..last], first, options, json),
-        BenchMode::Wld => wld(path, &problems[first - 1..last], first, options, json),
+        BenchMode::Exact => exact(path, &problems[first - 1..last], first, options, store, json),
+        BenchMode::Wld => wld(path, &problems[first - 1..last], first, options, store, json),
         BenchMode::Estimate => estimate(&problems[first - 1..last], depth.unwrap_or(DEFAULT_DEPTH), options, json),
     }
 }
 
+/// The solver `bench` measures; a table that cannot be had is a usage error naming `--hash-mb`.
+fn solver(options: SolverOptions) -> Result<Solver, CliError> {
+    Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))
+}
+
+/// What the store knows of `position`, if anything (a failing store is a note, then ignored).
+fn stored(store: Option<&Store>, position: &Position, scoring: Scoring) -> Option<Stored> {
+    store?.get(position, scoring).unwrap_or_else(|e| {
+        eprintln!("othello-explorer: note: {e}");
+        None
+    })
+}
+
+/// Keeps a proven exact score in the store (a failing store is a note).
+fn keep(store: Option<&Store>, position: &Position, scoring: Scoring, stored: Stored) {
+    if let Some(store) = store
+        && let Err(e) = store.put_many(&[(*position, scoring, stored)])
+    {
+        eprintln!("othello-explorer: note: {e}");
+    }
+}
+
 /// Each position solved exactly (`Solver::score`), its score checked against the best listed.
-fn exact(path: &str, problems: &[Problem], first: usize, options: SolverOptions, json: bool) -> Result<(), CliError> {
-    let mut solver = Solver::new(options.clone());
+/// A position whose exact score the store holds is answered from it (`--no-store` measures the
+/// solver on every position).
+fn exact(
+    path: &str,
+    problems: &[Problem],
+    first: usize,
+    options: SolverOptions,
+    store: Option<&Store>,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut solver = solver(options.clone())?;
     let limits = Limits::default();
     if !json {
         outln!(
@@ -110,7 +156,17 @@ fn exact(path: &str, problems: &[Problem], first: usize, options: SolverOptions,
         let (position, _) = problem.position.after_forced_pass();
         let sign = if position == problem.position { 1 } else { -1 };
         let start = Instant::now();
-        let (score, best, nodes) = solver.score(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?;
+        let known = stored(store, &position, options.scoring).filter(Stored::is_exact);
+        let (score, best, nodes) = match known {
+            Some(s) => (s.lower, s.best, 0),
+            None => {
+                let (score, best, nodes) =
+                    solver.score(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?;
+                keep(store, &position, options.scoring, Stored::exact(score, best, Source::Explorer));
+                (score, best, nodes)
+            }
+        };
+        let source = if known.is_some() { "store" } else { "search" };
         let seconds = start.elapsed().as_secs_f64();
         let score = sign * score;
         total_seconds += seconds;
@@ -124,13 +180,16 @@ fn exact(path: &str, problems: &[Problem], first: usize, options: SolverOptions,
         if json {
             rows.push(json!({
                 "index": index, "empties": position.empty_count(), "score": score, "best": best_name,
-                "seconds": seconds, "nodes": nodes, "expected": expected,
+                "seconds": seconds, "nodes": nodes, "expected": expected, "source": source,
             }));
         } else {
-            let note = match expected {
+            let mut note = match expected {
                 Some(e) if mismatch => format!("  MISMATCH: the file says {e:+}"),
                 _ => String::new(),
             };
+            if known.is_some() {
+                note.push_str("  (store)");
+            }
             outln!(
                 "{index:>5}  {:>7}  {score:>+5}  {best_name:>4}  {seconds:>9.3}  {nodes:>14}  {:>12.0}{note}",
                 position.empty_count(),
@@ -166,9 +225,17 @@ fn exact(path: &str, problems: &[Problem], first: usize, options: SolverOptions,
 }
 
 /// Each position's outcome proven (`Solver::wld`), checked against the sign of the best listed
-/// score.
-fn wld(path: &str, problems: &[Problem], first: usize, options: SolverOptions, json: bool) -> Result<(), CliError> {
-    let mut solver = Solver::new(options);
+/// score; an outcome the store proves is answered from it.
+fn wld(
+    path: &str,
+    problems: &[Problem],
+    first: usize,
+    options: SolverOptions,
+    store: Option<&Store>,
+    json: bool,
+) -> Result<(), CliError> {
+    let scoring = options.scoring;
+    let mut solver = solver(options)?;
     let limits = Limits::default();
     if !json {
         outln!("{:>5}  {:>7}  {:>7}  {:>9}  {:>14}  {:>12}", "#", "empties", "outcome", "seconds", "nodes", "nodes/s");
@@ -178,7 +245,17 @@ fn wld(path: &str, problems: &[Problem], first: usize, options: SolverOptions, j
         let index = first + k;
         let (position, passed) = problem.position.after_forced_pass();
         let start = Instant::now();
-        let (sign, nodes) = solver.wld(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?;
+        let known = stored(store, &position, scoring).and_then(|s| match (s.lower, s.upper) {
+            (l, u) if l == u => Some(l.signum()),
+            (l, _) if l > 0 => Some(1),
+            (_, u) if u < 0 => Some(-1),
+            _ => None,
+        });
+        let (sign, nodes) = match known {
+            Some(sign) => (sign, 0),
+            None => solver.wld(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?,
+        };
+        let source = if known.is_some() { "store" } else { "search" };
         let seconds = start.elapsed().as_secs_f64();
         let sign = if passed { -sign } else { sign };
         total_seconds += seconds;
@@ -192,13 +269,16 @@ fn wld(path: &str, problems: &[Problem], first: usize, options: SolverOptions, j
         if json {
             rows.push(json!({
                 "index": index, "empties": position.empty_count(), "score": sign, "outcome": outcome,
-                "seconds": seconds, "nodes": nodes, "expected": problem.best_score(),
+                "seconds": seconds, "nodes": nodes, "expected": problem.best_score(), "source": source,
             }));
         } else {
-            let note = match problem.best_score() {
+            let mut note = match problem.best_score() {
                 Some(e) if mismatch => format!("  MISMATCH: the file says {e:+}"),
                 _ => String::new(),
             };
+            if known.is_some() {
+                note.push_str("  (store)");
+            }
             outln!(
                 "{index:>5}  {:>7}  {:>7}  {seconds:>9.3}  {nodes:>14}  {:>12.0}{note}",
                 position.empty_count(),
@@ -274,7 +354,7 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> Snapshots 
 /// move, the mean absolute error of the best estimate against the best listed score, and of
 /// every listed move's estimate against its score.
 fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
-    let mut solver = Solver::new(options);
+    let mut solver = solver(options)?;
     let mut stats: BTreeMap<u32, DepthStats> = BTreeMap::new();
     let mut skipped = 0;
     for problem in problems {

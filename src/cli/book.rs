@@ -42,6 +42,7 @@ pub fn run(
     })
     .map_err(|e| match e {
         BookError::Store(e) => CliError::Usage(e.to_string()),
+        BookError::Table(e) => CliError::Usage(format!("--hash-mb: {e}")),
         e => CliError::Failed(e.to_string()),
     })?;
     outln!("stage     positions  skipped         nodes     seconds");

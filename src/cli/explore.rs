@@ -4,6 +4,7 @@ use super::args::PositionArgs;
 use super::{CliError, paths};
 use clap::{Args, ValueEnum};
 use othello_explorer::Scoring;
+use othello_explorer::textfile::{self, ReadError};
 use othello_explorer::tui::tree::Tree;
 use othello_explorer::tui::{self, Options, TuiError, session};
 use std::path::{Path, PathBuf};
@@ -44,10 +45,10 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, value_name = "RULE", default_value_t = ScoringChoice::Standard)]
     pub scoring: ScoringChoice,
     /// Explorer: the solver's transposition table in MiB.
-    #[arg(long, value_name = "M", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
     pub hash_mb: u64,
     /// Explorer: the auto-play delay between moves, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 700, value_parser = clap::value_parser!(u64).range(100..=5000))]
+    #[arg(long, value_name = "MS", default_value_t = 700, allow_negative_numbers = true, value_parser = super::values::delay_ms)]
     pub delay_ms: u64,
     /// Explorer: reopen the saved session (every explored branch, at the node you left).
     #[arg(long, conflicts_with_all = ["no_session", "size", "moves", "board"])]
@@ -71,12 +72,11 @@ fn session_path(args: &ExploreArgs) -> Option<PathBuf> {
 
 /// Reads the session to resume; every failure is a usage error naming the file.
 fn read_session(path: &Path) -> Result<Tree, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
+    let text = textfile::read_text(path, textfile::TEXT_LIMIT).map_err(|e| match e {
+        ReadError::NotFound { .. } => {
             CliError::Usage(format!("no saved session at {}: start without --resume", path.display()))
-        } else {
-            CliError::Usage(format!("{}: {}", path.display(), e.to_string().to_lowercase()))
         }
+        e => CliError::Usage(e.to_string()),
     })?;
     session::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
 }

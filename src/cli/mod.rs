@@ -11,6 +11,7 @@ mod perft;
 mod show;
 mod solve;
 mod store;
+mod values;
 
 pub use args::PositionArgs;
 use clap::{Parser, Subcommand};
@@ -49,7 +50,7 @@ pub enum Command {
     /// ends early counts as one leaf).
     Perft {
         /// The deepest depth to count.
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+        #[arg(allow_negative_numbers = true, value_parser = values::perft_depth)]
         depth: u32,
         #[command(flatten)]
         position: PositionArgs,
@@ -85,7 +86,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "exact")]
         mode: bench::BenchMode,
         /// With --mode estimate: the deepest estimate depth measured (default 10).
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
+        #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = values::depth)]
         depth: Option<u32>,
         #[command(flatten)]
         solver: SolverArgs,
@@ -118,17 +119,17 @@ pub enum Command {
     /// end. Positions the store already has are skipped, so an interrupted run goes on.
     Book {
         /// Board size: 4, 6 or 8.
-        #[arg(long, value_name = "N", default_value_t = 6)]
+        #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = values::size)]
         size: u8,
         /// Expand the positions of plies 0 to K-1: every position up to K moves from the start gets its exact score.
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=60))]
+        #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::plies)]
         plies: u32,
         /// Then follow every perfect line to the end, scoring each child and grandchild along it.
         #[arg(long)]
         lines: bool,
         /// With --lines: expand a child off the line (score its children) only when it has at
         /// most E empty squares; near the start each such expansion costs minutes.
-        #[arg(long, value_name = "E", default_value_t = 24)]
+        #[arg(long, value_name = "E", default_value_t = 24, allow_negative_numbers = true, value_parser = values::empties)]
         near_empties: u32,
         #[command(flatten)]
         solver: SolverArgs,
@@ -147,10 +148,11 @@ pub struct SolverArgs {
     #[arg(long, value_enum, default_value = "standard")]
     pub scoring: ScoringArg,
     /// Memory for the transposition table, in MiB.
-    #[arg(long, value_name = "M", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    /// At most the memory the machine has available.
+    #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = values::hash_mb)]
     pub hash_mb: u64,
     /// Search threads (default: every core).
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::threads)]
     pub threads: Option<u64>,
 }
 
@@ -236,10 +238,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Show { position, json }) => show::run(&position.resolve()?, json),
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),
         Some(Command::Solve { position, search, solver, json }) => {
-            solve::run(&position.resolve()?, &search, solver.options(), json)
+            let resolved = position.resolve()?;
+            let store = store::open_for_solving(&cli.store);
+            return solve::run(&resolved, &search, solver.options(), store.as_ref(), json);
         }
         Some(Command::Bench { file, positions, mode, depth, solver, json }) => {
-            bench::run(&file, positions.as_deref(), mode, depth, solver.options(), json)
+            let store = store::open_for_solving(&cli.store);
+            bench::run(&file, positions.as_deref(), mode, depth, solver.options(), store.as_ref(), json)
         }
         Some(Command::Explain { topic, position, mv, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), json)

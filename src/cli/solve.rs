@@ -7,8 +7,14 @@ use super::outln;
 use othello_explorer::solver::{
     Analysis, ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word,
 };
-use othello_explorer::{Scoring, Size, transcript};
+use othello_explorer::store::Store;
+use othello_explorer::tui::kept;
+use othello_explorer::{Scoring, Size, Square, transcript};
 use serde_json::{Value, json};
+use std::cmp::Reverse;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// How deep and how long `solve` searches, and what it proves.
@@ -21,10 +27,10 @@ pub struct SearchArgs {
     pub mode: Option<ModeArg>,
     /// The deepest estimate, in plies from the position (1-60). With `--mode estimate` and no
     /// --time, 10 unless given.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60))]
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = super::values::depth)]
     pub depth: Option<u32>,
     /// Stop after this many seconds (fractions allowed) with the best values known.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::values::seconds)]
     pub time: Option<Duration>,
 }
 
@@ -38,16 +44,6 @@ pub enum ModeArg {
 
 /// The estimate depth of `--mode estimate` when neither --depth nor --time bounds it.
 const DEFAULT_ESTIMATE_DEPTH: u32 = 10;
-
-/// A positive number of seconds, fractions allowed.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 =
-        text.trim().parse().map_err(|_| format!("'{text}' is not a number of seconds (like 2 or 0.5)"))?;
-    if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e9 {
-        return Err(format!("'{text}': the time must be a positive number of seconds"));
-    }
-    Ok(Duration::from_secs_f64(seconds))
-}
 
 /// The name of a kind in the JSON output.
 fn kind_name(kind: Kind) -> &'static str {
@@ -74,12 +70,13 @@ fn short(value: &ChildValue) -> String {
     }
 }
 
-fn child_json(c: &ChildValue) -> Value {
+fn child_json(c: &ChildValue, from_store: bool) -> Value {
     let mut v = json!({
         "move": c.square.to_string(),
         "score": c.score,
         "kind": kind_name(c.kind),
         "depth": depth_of(c.kind),
+        "source": if from_store { "store" } else { "search" },
     });
     if c.kind == Kind::Wld {
         v["outcome"] = json!(outcome_word(c.score));
@@ -87,7 +84,33 @@ fn child_json(c: &ChildValue) -> Value {
     v
 }
 
-pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, json: bool) -> Result<(), CliError> {
+/// The rank of a value when children from the store join the searched ones: best first, an
+/// outcome counting as its sign.
+fn rank(c: &ChildValue) -> i32 {
+    c.score
+}
+
+/// SIGINT and SIGTERM set the search's stop flag and record which signal came; a second one
+/// ends the program at once.
+fn catch_signals(stop: &Arc<AtomicBool>) -> Arc<AtomicUsize> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let caught = Arc::new(AtomicUsize::new(0));
+    for signal in [SIGINT, SIGTERM] {
+        // In this order: the shutdown checks the flag before the first signal sets it.
+        let _ = signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, stop.clone());
+        let _ = signal_hook::flag::register_usize(signal, caught.clone(), signal as usize);
+        let _ = signal_hook::flag::register(signal, stop.clone());
+    }
+    caught
+}
+
+pub fn run(
+    resolved: &Resolved,
+    search: &SearchArgs,
+    options: SolverOptions,
+    store: Option<&Store>,
+    json: bool,
+) -> Result<ExitCode, CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
     let mode = match search.mode {
         Some(ModeArg::Auto) => SearchMode::Auto,
@@ -107,8 +130,32 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
         (SearchMode::Estimate, None, None) => Some(DEFAULT_ESTIMATE_DEPTH),
         (_, depth, _) => depth,
     };
+    let mut solver = Solver::try_new(options.clone()).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    // What the store knows of the children: exact scores (and, for outcomes, proven wins and
+    // losses) are answered from it and not searched. Estimates ignore it.
+    let known: Vec<ChildValue> = match store {
+        Some(store) if mode != SearchMode::Estimate && !position.is_game_over() => {
+            kept::known_children(store, &position, options.scoring)
+                .unwrap_or_else(|e| {
+                    eprintln!("othello-explorer: note: {e}; solving without the store");
+                    Vec::new()
+                })
+                .into_iter()
+                .filter_map(|c| match (mode, c.kind) {
+                    (SearchMode::Wld, Kind::Exact) => {
+                        Some(ChildValue { score: c.score.signum(), kind: Kind::Wld, ..c })
+                    }
+                    (SearchMode::Wld, Kind::Wld) | (_, Kind::Exact) => Some(c),
+                    _ => None,
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let skip: Vec<Square> = known.iter().map(|c| c.square).collect();
     let empties = position.empty_count();
-    if search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) {
+    let all_known = !skip.is_empty() && skip.len() == position.legal_moves().count() as usize;
+    if search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) && !all_known {
         // Not an error (it may finish, and a script may mean it), but a person should know.
         let how_long = match position.size() {
             Size::Eight if empties > 30 => Some("may run for hours"),
@@ -121,14 +168,24 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
             );
         }
     }
-    let mut solver = Solver::new(options.clone());
-    let limits = Limits { max_time: search.time, ..Limits::default() };
+    let stop = Arc::new(AtomicBool::new(false));
+    let caught = catch_signals(&stop);
+    let limits = Limits { max_time: search.time, stop: Some(stop.clone()), ..Limits::default() };
     let start = Instant::now();
-    let analysis = if position.is_game_over() {
+    let mut analysis = if position.is_game_over() {
         Analysis { children: vec![], depth: None, nodes: 0, stopped: None }
     } else {
-        solver.analyse(&position, mode, max_depth, &limits, &[], &mut |_| {})
+        solver.analyse(&position, mode, max_depth, &limits, &skip, &mut |_| {})
     };
+    if !known.is_empty() {
+        analysis.children.extend(known.iter().copied());
+        analysis.children.sort_by_key(|c| (Reverse(rank(c)), c.square));
+    }
+    if let Some(store) = store
+        && let Err(e) = kept::keep(store, &position, options.scoring, &analysis.children)
+    {
+        eprintln!("othello-explorer: note: {e}; the results were not stored");
+    }
     let top = analysis.children.first().copied();
     let score = match top {
         Some(c) => Some(c.score),
@@ -141,21 +198,43 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
         }
         None => vec![],
     };
+    let expected = |solver: &Solver, t: ChildValue| -> Vec<Square> {
+        let child = position.play(t.square).expect("a legal move");
+        let rest = depth_of(t.kind).map_or(0, |d| d as usize - 1);
+        std::iter::once(t.square).chain(solver.expected_line(&child, rest)).collect()
+    };
     let pv = match top {
         Some(t) if t.kind == Kind::Exact && analysis.stopped.is_none() => {
-            solver.principal_variation(&position, &Limits::default()).map_err(|e| CliError::Failed(format!("{e}")))?
+            // The line as far as the store knows it, then the solver from there.
+            let (mut line, end) = match store {
+                Some(store) => kept::stored_line(store, &position, options.scoring),
+                None => (Vec::new(), position),
+            };
+            match solver.principal_variation(&end, &limits) {
+                Ok(rest) => {
+                    line.extend(rest);
+                    line
+                }
+                Err(_) => expected(&solver, t),
+            }
         }
-        Some(t) => {
-            let child = position.play(t.square).expect("a legal move");
-            let rest = depth_of(t.kind).map_or(0, |d| d as usize - 1);
-            std::iter::once(t.square).chain(solver.expected_line(&child, rest)).collect()
-        }
+        Some(t) => expected(&solver, t),
         None => vec![],
     };
     let seconds = start.elapsed().as_secs_f64();
     let nodes = solver.total_nodes();
     let nps = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
-    let stopped = analysis.stopped.map(|r| r.to_string());
+    let signal = caught.load(Ordering::Relaxed);
+    let stopped = match signal {
+        0 => analysis.stopped.map(|r| r.to_string()),
+        s => Some(format!(
+            "interrupted by {}",
+            if s == signal_hook::consts::SIGINT as usize { "SIGINT" } else { "SIGTERM" }
+        )),
+    };
+    let exit = if signal == 0 { ExitCode::SUCCESS } else { ExitCode::from(128 + signal as u8) };
+    let from_store = |c: &ChildValue| skip.contains(&c.square);
+    let store_path = store.map(|s| s.path().display().to_string());
     if json {
         let mut value = json!({
             "board": position.to_string(),
@@ -168,7 +247,9 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
             "depth": top.and_then(|t| depth_of(t.kind)),
             "best": best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
             "pv": pv.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "children": analysis.children.iter().map(child_json).collect::<Vec<_>>(),
+            "children": analysis.children.iter().map(|c| child_json(c, from_store(c))).collect::<Vec<_>>(),
+            "from_store": skip.len(),
+            "store": store_path,
             "nodes": nodes,
             "seconds": seconds,
             "stopped": stopped,
@@ -180,7 +261,7 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
             value["kind"] = Value::Null;
         }
         outln!("{value}");
-        return Ok(());
+        return Ok(exit);
     }
     if passed {
         outln!("{} has no legal move and passes.", position.to_move().opponent().name());
@@ -223,12 +304,18 @@ pub fn run(resolved: &Resolved, search: &SearchArgs, options: SolverOptions, jso
         }
         for c in &analysis.children {
             let mark = if best.contains(&c.square) { " *" } else { "" };
-            outln!("  {}  {}{mark}", c.square, short(c));
+            let source = if from_store(c) { "  (store)" } else { "" };
+            outln!("  {}  {}{mark}{source}", c.square, short(c));
+        }
+        if let Some(path) = &store_path
+            && !skip.is_empty()
+        {
+            outln!("from the store: {} of {} moves ({path})", skip.len(), analysis.children.len());
         }
     }
     if let Some(why) = stopped {
         outln!("stopped: {why}; the values above are the best known");
     }
     outln!("nodes: {nodes}  time: {seconds:.3} s  nodes/s: {nps:.0}");
-    Ok(())
+    Ok(exit)
 }

@@ -5,9 +5,9 @@ use super::paths::StoreArgs;
 use super::{CliError, outln};
 use clap::Subcommand;
 use othello_explorer::solver::SolverOptions;
-use othello_explorer::store::{ImportError, Source, Store};
+use othello_explorer::store::{ExportError, ImportError, Source, Store, StoreError};
+use othello_explorer::textfile::{self, IMPORT_LIMIT};
 use serde_json::json;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand, Debug)]
@@ -22,16 +22,16 @@ pub enum StoreCommand {
     /// and report any the solver disagrees with; exit 1 on a mismatch.
     Verify {
         /// How many entries to re-solve.
-        #[arg(long, value_name = "K", default_value_t = 20)]
+        #[arg(long, value_name = "K", default_value_t = 20, allow_negative_numbers = true, value_parser = super::values::count)]
         sample: usize,
         /// The seed of the random choice (default: from the clock).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
         seed: Option<u64>,
         /// Memory for the transposition table, in MiB.
-        #[arg(long, value_name = "M", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
         hash_mb: u64,
         /// Search threads (default: every core).
-        #[arg(long, value_name = "T", value_parser = clap::value_parser!(u64).range(1..=256))]
+        #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
         threads: Option<u64>,
     },
     /// Write every entry as text, one line each (board side scoring score best source), to FILE or
@@ -47,8 +47,13 @@ pub enum StoreCommand {
     },
 }
 
-/// Opens the store the options name; every `store` subcommand needs one.
+/// Opens the store the options name for writing; every `store` subcommand needs one.
 pub fn open(args: &StoreArgs) -> Result<Store, CliError> {
+    open_with(args, Store::open)
+}
+
+/// Opens the store the options name, with `open` (for writing, or read-only).
+fn open_with(args: &StoreArgs, open: fn(&Path) -> Result<Store, StoreError>) -> Result<Store, CliError> {
     let path = match args.path() {
         Some(path) => path,
         None if args.no_store => {
@@ -60,11 +65,30 @@ pub fn open(args: &StoreArgs) -> Result<Store, CliError> {
             ));
         }
     };
-    Store::open(&path).map_err(|e| CliError::Usage(e.to_string()))
+    open(&path).map_err(|e| CliError::Usage(e.to_string()))
+}
+
+/// The store `solve` and `bench` consult (with the shipped 6x6 book merged in, as the explorer
+/// does): none with `--no-store`; a store that cannot be opened (in use by an explorer, damaged)
+/// is a note on standard error, and the work goes on without it.
+pub fn open_for_solving(args: &StoreArgs) -> Option<Store> {
+    let path = args.path()?;
+    match othello_explorer::tui::kept::open(&path) {
+        Ok((store, _)) => Some(store),
+        Err(e) => {
+            eprintln!("othello-explorer: note: {e}; going on without the store");
+            None
+        }
+    }
 }
 
 pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
-    let store = open(args)?;
+    // Only import writes: the others open the file read-only, so they work on a read-only file
+    // and never rewrite it.
+    let store = match command {
+        StoreCommand::Import { .. } => open(args)?,
+        _ => open_with(args, Store::open_read_only)?,
+    };
     let failed = |e: othello_explorer::store::StoreError| CliError::Usage(e.to_string());
     match command {
         StoreCommand::Stats { json } => stats(&store, *json),
@@ -113,14 +137,22 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
         StoreCommand::Export { file: None } => {
             // Through `write_stdout`, which ends quietly when the reader goes (`export | head`).
             let mut text = Vec::new();
-            store.export(&mut text).map_err(failed)?;
+            store.export(&mut text).map_err(|e| CliError::Usage(e.to_string()))?;
             super::write_stdout(&String::from_utf8_lossy(&text));
             Ok(())
         }
         StoreCommand::Export { file: Some(file) } => {
-            let cannot = |e: std::io::Error| CliError::Usage(format!("cannot write {}: {e}", file.display()));
+            let cannot = |e: std::io::Error| {
+                // "No space left on device (os error 28)" reads "no space left on device (os error 28)".
+                let text = e.to_string();
+                let text = text.get(..1).map_or(String::new(), str::to_lowercase) + text.get(1..).unwrap_or("");
+                CliError::Usage(format!("cannot write the export file {}: {text}", file.display()))
+            };
             let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
-            let n = store.export(&mut out).map_err(failed)?;
+            let n = store.export(&mut out).map_err(|e| match e {
+                ExportError::Write(e) => cannot(e),
+                ExportError::Store(e) => failed(e),
+            })?;
             std::io::Write::flush(&mut out).map_err(cannot)?;
             outln!("exported {n} entries to {}", file.display());
             Ok(())
@@ -129,10 +161,11 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
     }
 }
 
+/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB).
 fn import(store: &Store, file: &Path) -> Result<(), CliError> {
-    let input =
-        std::fs::File::open(file).map_err(|e| CliError::Usage(format!("cannot read {}: {e}", file.display())))?;
-    let summary = store.import(&mut BufReader::new(input)).map_err(|e| match e {
+    let bytes = textfile::read_bytes(file, IMPORT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
+    let text = textfile::decode(file, bytes).map_err(|e| CliError::Usage(e.to_string()))?;
+    let summary = store.import(&mut text.as_bytes()).map_err(|e| match e {
         ImportError::Store(e) => CliError::Usage(e.to_string()),
         e => CliError::Usage(format!("{} {e}", file.display())),
     })?;

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 use table::Table;
+pub use table::TableError;
 
 mod last_flips;
 mod midgame;
@@ -187,9 +188,19 @@ pub struct Solver {
 
 impl Solver {
     /// A solver with a table of `options.hash_mb` MiB.
+    ///
+    /// # Panics
+    ///
+    /// When the table's memory cannot be allocated; programs that take the size from a user call
+    /// [`Solver::try_new`].
     pub fn new(options: SolverOptions) -> Solver {
-        let table = Table::new(options.hash_mb);
-        Solver { options, table, nodes: 0, cpu: Cpu::detect() }
+        Solver::try_new(options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A solver with a table of `options.hash_mb` MiB, or an error when that memory cannot be had.
+    pub fn try_new(options: SolverOptions) -> Result<Solver, TableError> {
+        let table = Table::try_new(options.hash_mb)?;
+        Ok(Solver { options, table, nodes: 0, cpu: Cpu::detect() })
     }
 
     /// The same solver searching with the best instruction-set level the CPU has up to `level`

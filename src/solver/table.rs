@@ -123,17 +123,65 @@ pub fn hash(n: usize, p: u64, o: u64) -> u64 {
     (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ (h >> 29)
 }
 
+/// Why a table could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// The size in MiB does not fit in this machine's address space.
+    TooLarge {
+        /// The MiB asked for.
+        mb: usize,
+    },
+    /// The memory could not be allocated.
+    OutOfMemory {
+        /// The MiB asked for.
+        mb: usize,
+    },
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableError::TooLarge { mb } => {
+                write!(f, "a transposition table of {mb} MiB is larger than this machine can address")
+            }
+            TableError::OutOfMemory { mb } => {
+                write!(f, "cannot allocate a transposition table of {mb} MiB: not enough memory")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 impl Table {
     /// A table using at most `mb` MiB (at least 1 MiB, also for `mb = 0`); its size is the largest power of two
     /// of buckets that fits.
+    ///
+    /// # Panics
+    ///
+    /// When the memory cannot be allocated; [`Table::try_new`] returns an error instead.
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) * 1024 * 1024;
+        Table::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table using at most `mb` MiB, like [`Table::new`], or an error when the memory cannot be
+    /// had: the allocation is fallible, so running out of memory is an error, not an abort.
+    pub fn try_new(mb: usize) -> Result<Table, TableError> {
+        let bytes = mb.max(1).checked_mul(1024 * 1024).ok_or(TableError::TooLarge { mb })?;
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = if count.is_power_of_two() { count } else { count.next_power_of_two() / 2 };
-        let buckets: Box<[Bucket]> = (0..count)
-            .map(|_| Bucket { slots: std::array::from_fn(|_| (AtomicU64::new(0), AtomicU64::new(0))) })
-            .collect();
-        Table { buckets, mask: count - 1, generation: AtomicU64::new(0) }
+        let layout = std::alloc::Layout::array::<Bucket>(count).map_err(|_| TableError::TooLarge { mb })?;
+        // Zeroed memory: the operating system hands it out lazily, and all-zero buckets are empty
+        // (an `AtomicU64` of zero is a valid value).
+        // SAFETY: `layout` has a non-zero size (count >= 1, buckets are 64 bytes).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Bucket;
+        if ptr.is_null() {
+            return Err(TableError::OutOfMemory { mb });
+        }
+        // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Bucket; count]`,
+        // which is what the box frees it with, and every bucket in it is a valid all-zero value.
+        let buckets: Box<[Bucket]> = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count)) };
+        Ok(Table { buckets, mask: count - 1, generation: AtomicU64::new(0) })
     }
 
     /// The memory the table holds, in bytes.
@@ -222,6 +270,18 @@ mod tests {
         t.store(h, -64, 2, NO_MOVE, 12, EXACT);
         assert_eq!(t.probe(h), Some(Entry { lower: -4, upper: 2, best: 3, empties: 12, depth: EXACT }));
         assert_eq!(t.bytes(), 1024 * 1024);
+    }
+
+    #[test]
+    fn a_table_beyond_any_machine_is_an_error_not_an_abort() {
+        // 2^50 MiB overflows the byte count; 2^43 MiB is more than an allocation may be (isize::MAX
+        // bytes). (Whether the system refuses a merely enormous size, like 2^40 MiB, depends on it:
+        // some hand out zeroed address space lazily; the command line checks MemAvailable first.)
+        assert_eq!(Table::try_new(1 << 50).err(), Some(TableError::TooLarge { mb: 1 << 50 }));
+        assert_eq!(Table::try_new(1 << 43).err(), Some(TableError::TooLarge { mb: 1 << 43 }));
+        let t = Table::try_new(2).expect("2 MiB");
+        assert_eq!(t.bytes(), 2 * 1024 * 1024);
+        assert_eq!(t.probe(hash(4, 0x0240, 0x0420)), None);
     }
 
     #[test]

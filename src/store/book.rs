@@ -69,7 +69,7 @@ pub use builder::{BookError, BookOptions, BookSummary, Progress, StageCost, buil
 #[cfg(feature = "store")]
 mod builder {
     use super::positions_by_ply;
-    use crate::solver::{Limits, Solver, SolverOptions, Stopped};
+    use crate::solver::{Limits, Solver, SolverOptions, Stopped, TableError};
     use crate::store::{Source, Store, StoreError, Stored};
     use crate::{Position, Scoring, Size, Square};
     use rustc_hash::FxHashSet;
@@ -140,6 +140,8 @@ mod builder {
         Store(StoreError),
         /// The search was stopped (what was stored before stays).
         Stopped(Stopped),
+        /// The solver's table could not be allocated.
+        Table(TableError),
     }
 
     impl fmt::Display for BookError {
@@ -147,6 +149,7 @@ mod builder {
             match self {
                 BookError::Store(e) => write!(f, "{e}"),
                 BookError::Stopped(e) => write!(f, "{e}; what was solved before is stored, run again to go on"),
+                BookError::Table(e) => write!(f, "{e}"),
             }
         }
     }
@@ -160,7 +163,7 @@ mod builder {
         options: &BookOptions,
         on_progress: &mut dyn FnMut(&Progress),
     ) -> Result<BookSummary, BookError> {
-        let mut solver = Solver::new(options.solver.clone());
+        let mut solver = Solver::try_new(options.solver.clone()).map_err(BookError::Table)?;
         let began = Instant::now();
         let mut summary = BookSummary::default();
         let levels = positions_by_ply(options.size, options.plies.saturating_sub(1));

@@ -125,6 +125,26 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// Why an export failed.
+#[derive(Debug)]
+pub enum ExportError {
+    /// The store could not be read.
+    Store(StoreError),
+    /// The output could not be written.
+    Write(std::io::Error),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Store(e) => write!(f, "{e}"),
+            ExportError::Write(e) => write!(f, "cannot write the export: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
 /// Counts of one board size and scoring rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatsRow {
@@ -173,8 +193,24 @@ impl Stats {
 /// assert_eq!((found.lower, found.best), (-10, Some("b4".parse().unwrap())));
 /// ```
 pub struct Store {
-    db: redb::Database,
+    db: Db,
     path: PathBuf,
+}
+
+/// The database, opened for writing ([`Store::open`]) or for reading only
+/// ([`Store::open_read_only`]).
+enum Db {
+    Write(redb::Database),
+    Read(redb::ReadOnlyDatabase),
+}
+
+impl Db {
+    fn reader(&self) -> Result<redb::ReadTransaction, redb::TransactionError> {
+        match self {
+            Db::Write(db) => db.begin_read(),
+            Db::Read(db) => db.begin_read(),
+        }
+    }
 }
 
 impl fmt::Debug for Store {
@@ -222,9 +258,56 @@ impl Store {
                 return Err(StoreError::Corrupt { path: path_buf, detail: "the database could not be read".into() });
             }
         };
-        let store = Store { db, path: path_buf };
+        let store = Store { db: Db::Write(db), path: path_buf };
         store.check_meta()?;
         Ok(store)
+    }
+
+    /// Opens the store at `path` for reading only: the file is not written (not even its
+    /// header), so a read-only file or folder serves `store stats`, `verify` and `export`.
+    /// Writes return an error. A file that does not exist yet (or is empty) holds nothing to
+    /// protect: it is created as by [`Store::open`].
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let path_buf = path.to_path_buf();
+        let io = |e: std::io::Error| StoreError::Io { path: path_buf.clone(), message: e.to_string() };
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(StoreError::Io { path: path_buf.clone(), message: "it is a folder".into() });
+            }
+            Ok(meta) if meta.len() > 0 => {
+                let mut head = [0u8; REDB_MAGIC.len()];
+                let mut file = std::fs::File::open(path).map_err(io)?;
+                let n = read_up_to(&mut file, &mut head).map_err(io)?;
+                if head[..n] != REDB_MAGIC[..n] {
+                    return Err(StoreError::Foreign { path: path_buf });
+                }
+                if n < REDB_MAGIC.len() {
+                    return Err(StoreError::Corrupt { path: path_buf, detail: "the file is truncated".into() });
+                }
+            }
+            Ok(_) => return Store::open(path),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Store::open(path),
+            Err(e) => return Err(io(e)),
+        }
+        let opened = std::panic::catch_unwind(|| redb::Builder::new().open_read_only(path));
+        let db = match opened {
+            Ok(Ok(db)) => db,
+            Ok(Err(e)) => return Err(database_error(path, e)),
+            Err(_) => {
+                return Err(StoreError::Corrupt { path: path_buf, detail: "the database could not be read".into() });
+            }
+        };
+        let store = Store { db: Db::Read(db), path: path_buf };
+        store.check_meta()?;
+        Ok(store)
+    }
+
+    /// The database to write to; an error for a store opened read-only.
+    fn writer(&self) -> Result<&redb::Database, StoreError> {
+        match &self.db {
+            Db::Write(db) => Ok(db),
+            Db::Read(_) => Err(StoreError::Io { path: self.path.clone(), message: "opened for reading only".into() }),
+        }
     }
 
     /// The file.
@@ -238,12 +321,12 @@ impl Store {
 
     /// Checks the `meta` table, writing it into a database that has no table at all (a new file).
     fn check_meta(&self) -> Result<(), StoreError> {
-        let read = self.db.begin_read().map_err(|e| self.corrupt(e))?;
+        let read = self.db.reader().map_err(|e| self.corrupt(e))?;
         let names: Vec<String> =
             read.list_tables().map_err(|e| self.corrupt(e))?.map(|t| t.name().to_string()).collect();
         if names.is_empty() {
             drop(read);
-            let write = self.db.begin_write().map_err(|e| self.corrupt(e))?;
+            let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
             {
                 let mut meta = write.open_table(META).map_err(|e| self.corrupt(e))?;
                 meta.insert("magic", MAGIC).map_err(|e| self.corrupt(e))?;
@@ -283,7 +366,7 @@ impl Store {
 
     /// [`Store::get`] for many positions in one read transaction.
     pub fn get_many(&self, queries: &[(Position, Scoring)]) -> Result<Vec<Option<Stored>>, StoreError> {
-        let read = self.db.begin_read().map_err(|e| self.corrupt(e))?;
+        let read = self.db.reader().map_err(|e| self.corrupt(e))?;
         let table = read.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
         queries
             .iter()
@@ -308,7 +391,7 @@ impl Store {
     /// [`Store::put_many`] for [`Entry`] values.
     pub fn put_entries(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
         let mut summary = PutSummary::default();
-        let write = self.db.begin_write().map_err(|e| self.corrupt(e))?;
+        let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
         {
             let mut table = write.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
             for entry in entries {
@@ -359,7 +442,7 @@ impl Store {
 
     /// Every entry, in key order, as (key, entry with its best move in the key's orientation).
     pub fn entries(&self) -> Result<Vec<(Key, Stored)>, StoreError> {
-        let read = self.db.begin_read().map_err(|e| self.corrupt(e))?;
+        let read = self.db.reader().map_err(|e| self.corrupt(e))?;
         let table = read.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
         let mut out = Vec::new();
         for item in table.iter().map_err(|e| self.corrupt(e))? {
@@ -393,17 +476,16 @@ impl Store {
         Ok(Stats { rows: rows.into_values().collect(), file_bytes })
     }
 
-    /// Writes every entry in the text form ([`super::text`]), with a header comment.
-    pub fn export(&self, out: &mut dyn Write) -> Result<u64, StoreError> {
-        let entries = self.entries()?;
-        let io = |e: std::io::Error| StoreError::Io {
-            path: self.path.clone(),
-            message: format!("cannot write the export: {e}"),
-        };
-        writeln!(out, "; othello-explorer store export: board side scoring score best source").map_err(io)?;
+    /// Writes every entry in the text form ([`super::text`]), with a header comment. A failure
+    /// to read the store is [`ExportError::Store`]; a failure to write `out` is
+    /// [`ExportError::Write`] (the caller names its output).
+    pub fn export(&self, out: &mut dyn Write) -> Result<u64, ExportError> {
+        let entries = self.entries().map_err(ExportError::Store)?;
+        writeln!(out, "; othello-explorer store export: board side scoring score best source")
+            .map_err(ExportError::Write)?;
         for (key, stored) in &entries {
             let entry = Entry { position: key.position(), scoring: key.scoring, stored: *stored };
-            writeln!(out, "{}", text::format_entry(&entry)).map_err(io)?;
+            writeln!(out, "{}", text::format_entry(&entry)).map_err(ExportError::Write)?;
         }
         Ok(entries.len() as u64)
     }
@@ -436,7 +518,7 @@ impl Store {
     pub fn merge_shipped_book(&self) -> Result<Option<PutSummary>, StoreError> {
         let hash = format!("{:016x}", fnv1a(super::book::SHIPPED_6X6.as_bytes()));
         {
-            let read = self.db.begin_read().map_err(|e| self.corrupt(e))?;
+            let read = self.db.reader().map_err(|e| self.corrupt(e))?;
             let meta = read.open_table(META).map_err(|e| self.corrupt(e))?;
             if meta.get(BOOK_KEY).map_err(|e| self.corrupt(e))?.is_some_and(|v| v.value() == hash) {
                 return Ok(None);
@@ -444,7 +526,7 @@ impl Store {
         }
         let entries: Vec<Entry> = super::book::shipped().collect();
         let summary = self.put_in_chunks(&entries)?;
-        let write = self.db.begin_write().map_err(|e| self.corrupt(e))?;
+        let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
         write
             .open_table(META)
             .map_err(|e| self.corrupt(e))?

@@ -22,7 +22,7 @@ pub mod text;
 mod verify;
 
 #[cfg(feature = "store")]
-pub use db::{FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Stats, StatsRow, Store, StoreError};
+pub use db::{ExportError, FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Stats, StatsRow, Store, StoreError};
 pub use verify::{Mismatch, VerifyReport, check_entry, exact_score};
 
 use crate::symmetry::{Symmetry, canonical};

@@ -1,6 +1,7 @@
 //! The file thread: every read and write of the explorer happens here, off the UI thread.
 //!
-//! Three jobs: `:save` and `:load` (reported back as [`Msg::Saved`] / [`Msg::Loaded`]), and the
+//! Three jobs: `:save` and `:load` (reported back as [`Msg::Saved`] / [`Msg::Loaded`]; a load
+//! reads only a regular file of at most [`textfile::TEXT_LIMIT`] bytes), and the
 //! session file, rewritten atomically ([`session::write_atomic`]) after every change of the
 //! explored tree. Session writes coalesce: when several are queued only the newest is written,
 //! so a burst of moves costs one write, and the file always ends up holding the latest tree.
@@ -11,6 +12,7 @@
 
 use super::app::Msg;
 use super::session;
+use crate::textfile;
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -187,7 +189,9 @@ fn serve(session: Option<PathBuf>, rx: Receiver<Request>, replies: Sender<Msg>) 
                     let _ = replies.send(Msg::Saved { path, result });
                 }
                 Request::Load { path } => {
-                    let result = std::fs::read_to_string(&path).map_err(|e| e.to_string().to_lowercase());
+                    // Bounded: a device or a huge file is refused, never read without end.
+                    let result =
+                        textfile::read_text(std::path::Path::new(&path), textfile::TEXT_LIMIT).map_err(|e| e.reason());
                     let _ = replies.send(Msg::Loaded { path, result });
                 }
                 Request::Shutdown => shutdown = true,

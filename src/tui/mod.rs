@@ -111,6 +111,7 @@ impl std::fmt::Display for TuiError {
             TuiError::NotATerminal => {
                 write!(f, "the explorer needs a terminal: in scripts use a subcommand (see --help)")
             }
+            TuiError::Io(e) if e.kind() == io::ErrorKind::OutOfMemory => write!(f, "{e}"),
             TuiError::Io(e) => write!(f, "terminal error: {e}"),
         }
     }

@@ -229,11 +229,10 @@ pub fn parse(text: &str) -> Result<Tree, SessionError> {
         }
     }
     let (line, current) = lines.next().ok_or(SessionError::BadCurrent { line: last + 1 })?;
-    let current = current
-        .strip_prefix("current")
-        .and_then(|n| n.trim().parse::<usize>().ok())
-        .and_then(|n| ids.get(n).copied())
-        .ok_or(SessionError::BadCurrent { line })?;
+    let number = current.strip_prefix("current").and_then(|n| n.trim().parse::<usize>().ok());
+    let number = number.ok_or(SessionError::BadCurrent { line })?;
+    let current =
+        *ids.get(number).ok_or_else(|| SessionError::BadNode { line, reason: format!("no node {number}") })?;
     if let Some((line, _)) = lines.next() {
         return Err(SessionError::Trailing { line });
     }
@@ -322,7 +321,7 @@ mod tests {
             (format!("{head}1 0 b1\n2 0 b1\n"), "line 4: node 2: node 0 already has a child by b1"),
             (format!("{head}1 0 b1 *\n2 0 c4 *\n"), "line 4: node 2: node 0 already has a preferred child"),
             (format!("{head}1 0 b1\n"), "line 4: expected 'current'"),
-            (format!("{head}1 0 b1\ncurrent 5\n"), "line 4: expected 'current'"),
+            (format!("{head}1 0 b1\ncurrent 5\n"), "line 4: no node 5"),
             (format!("{head}current 0\n1 0 b1\n"), "line 4: nothing may follow"),
             (format!("{head}1 0 pass\n"), "line 3: node 1: pass from node 0: no pass here"),
         ];

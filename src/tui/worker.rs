@@ -96,15 +96,18 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 impl Worker {
     /// Starts the thread with a solver built from `options`, and the store at `store` if any
-    /// (opened on the thread); its reports go to `events`.
+    /// (opened on the thread); its reports go to `events`. A solver whose table cannot be
+    /// allocated is an error of kind [`std::io::ErrorKind::OutOfMemory`] naming `--hash-mb`.
     pub fn spawn(
         options: SolverOptions,
         store: Option<PathBuf>,
         events: Sender<SolverEvent>,
     ) -> std::io::Result<Worker> {
+        let solver = Solver::try_new(options)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("--hash-mb: {e}")))?;
         let (requests, rx) = channel();
         let thread =
-            std::thread::Builder::new().name("solver".into()).spawn(move || serve(options, store, rx, events))?;
+            std::thread::Builder::new().name("solver".into()).spawn(move || serve(solver, store, rx, events))?;
         Ok(Worker { requests, stop: Arc::new(AtomicBool::new(false)), thread: Some(thread) })
     }
 
@@ -131,9 +134,8 @@ impl Drop for Worker {
     }
 }
 
-fn serve(options: SolverOptions, store: Option<PathBuf>, rx: Receiver<Request>, events: Sender<SolverEvent>) {
-    let scoring = options.scoring;
-    let mut solver = Solver::new(options);
+fn serve(mut solver: Solver, store: Option<PathBuf>, rx: Receiver<Request>, events: Sender<SolverEvent>) {
+    let scoring = solver.options().scoring;
     let notice = |text: String, error: bool| {
         let position = Position::start(crate::Size::Four);
         let _ = events.send(SolverEvent { job: 0, position, kind: EventKind::Notice { text, error } });

@@ -1,0 +1,125 @@
+//! The parsers of numeric option values. Options that take numbers accept a leading `-` (clap
+//! would otherwise read `--time -1` as an unknown option `-1`), so a negative value reaches these
+//! parsers and is refused with a message clap prefixes with the option's name:
+//! `invalid value '-1' for '--time <SECONDS>': must be a positive number of seconds`.
+
+use std::time::Duration;
+
+/// The most seconds `--time` accepts (about 31 years).
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// A whole number from `lo` to `hi`.
+fn whole(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let bad = || format!("must be a whole number from {lo} to {hi}");
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(bad());
+    }
+    let n: u64 = t.parse().map_err(|_| bad())?;
+    if n < lo || n > hi {
+        return Err(bad());
+    }
+    Ok(n)
+}
+
+/// `perft DEPTH`: 1 to 20.
+pub fn perft_depth(text: &str) -> Result<u32, String> {
+    whole(text, 1, 20).map(|n| n as u32)
+}
+
+/// An estimate depth: 1 to 60.
+pub fn depth(text: &str) -> Result<u32, String> {
+    whole(text, 1, 60).map(|n| n as u32)
+}
+
+/// Plies from the start: 0 to 60.
+pub fn plies(text: &str) -> Result<u32, String> {
+    whole(text, 0, 60).map(|n| n as u32)
+}
+
+/// Empty squares: 0 to 64.
+pub fn empties(text: &str) -> Result<u32, String> {
+    whole(text, 0, 64).map(|n| n as u32)
+}
+
+/// Search threads: 1 to 256.
+pub fn threads(text: &str) -> Result<u64, String> {
+    whole(text, 1, 256)
+}
+
+/// The auto-play delay: 100 to 5000 ms.
+pub fn delay_ms(text: &str) -> Result<u64, String> {
+    whole(text, 100, 5000)
+}
+
+/// A board size: 4, 6 or 8 (checked by the caller, which names the sizes).
+pub fn size(text: &str) -> Result<u8, String> {
+    whole(text, 0, 255).map(|n| n as u8).map_err(|_| "the board size must be 4, 6 or 8".into())
+}
+
+/// A count of at least 0.
+pub fn count(text: &str) -> Result<usize, String> {
+    whole(text, 0, u32::MAX as u64).map(|n| n as usize)
+}
+
+/// A seed: any whole number from 0.
+pub fn seed(text: &str) -> Result<u64, String> {
+    whole(text, 0, u64::MAX)
+}
+
+/// `--hash-mb`: at least 1 MiB, and no more than the memory this machine has available (where
+/// it says: `MemAvailable` of `/proc/meminfo`), so a table too large is refused before anything
+/// starts instead of aborting the program when it is allocated.
+pub fn hash_mb(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let mb: u64 = if t.starts_with('-') { None } else { t.parse().ok() }
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "must be a whole number of MiB, at least 1".to_string())?;
+    if let Some(available) = available_mb()
+        && mb > available
+    {
+        return Err(format!("{mb} MiB is more memory than this machine has available ({available} MiB)"));
+    }
+    Ok(mb)
+}
+
+/// The memory available for new allocations, in MiB, where the system says
+/// (`MemAvailable` in `/proc/meminfo` on Linux); elsewhere `None`, and only the fallible
+/// allocation of the table guards.
+pub fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// `--time`: a positive number of seconds, fractions allowed, at most [`MAX_SECONDS`].
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 =
+        text.trim().parse().map_err(|_| "must be a positive number of seconds (like 2 or 0.5)".to_string())?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err("must be a positive number of seconds".into());
+    }
+    if seconds > MAX_SECONDS {
+        return Err(format!("too large: at most {MAX_SECONDS:.0} seconds"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_checked_with_a_reason() {
+        assert_eq!(perft_depth("5"), Ok(5));
+        assert_eq!(perft_depth("-1"), Err("must be a whole number from 1 to 20".into()));
+        assert_eq!(perft_depth("21"), Err("must be a whole number from 1 to 20".into()));
+        assert_eq!(seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(seconds("-1"), Err("must be a positive number of seconds".into()));
+        assert_eq!(seconds("1e308"), Err("too large: at most 1000000000 seconds".into()));
+        assert_eq!(seconds("inf"), Err("too large: at most 1000000000 seconds".into()));
+        assert_eq!(hash_mb("-5"), Err("must be a whole number of MiB, at least 1".into()));
+        assert_eq!(hash_mb("16"), Ok(16));
+    }
+}

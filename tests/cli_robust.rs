@@ -1,0 +1,320 @@
+//! Hostile input on the real binary (issue 12): tables larger than the machine, endless or
+//! special files, impossible problem scores, negative numbers, byte-order marks, binary bytes,
+//! read-only stores, Ctrl-C during `solve`, and `solve` answering from the store. Every refusal is
+//! one line on standard error with exit code 2.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+/// The binary, with no store unless a test names one.
+fn bin() -> Command {
+    Command::cargo_bin("othello-explorer").expect("the binary is built")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `args` and checks the refusal: exit 2, nothing on stdout, one line on stderr containing
+/// every `needle`.
+fn refused(args: &[&str], needles: &[&str]) -> String {
+    let out = bin().arg("--no-store").args(args).output().expect("runs");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("othello-explorer: "), "{args:?}: {err}");
+    for needle in needles {
+        assert!(err.contains(needle), "{args:?}: {err} lacks {needle}");
+    }
+    assert!(out.stdout.is_empty(), "{args:?}: printed {:?}", String::from_utf8_lossy(&out.stdout));
+    err
+}
+
+/// MemAvailable in MiB, where the system says.
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = text.lines().find(|l| l.starts_with("MemAvailable:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+#[test]
+fn a_table_larger_than_the_machine_is_refused_before_anything_starts() {
+    let far_beyond = (1u64 << 40).to_string();
+    let mut sizes = vec![far_beyond.as_str()];
+    if available_mb().is_some_and(|mb| mb < 65536) {
+        sizes.push("65536");
+    }
+    for mb in sizes {
+        refused(&["solve", "--size", "4", "--hash-mb", mb], &["--hash-mb", mb]);
+        refused(&["book", "--size", "4", "--plies", "1", "--hash-mb", mb], &["--hash-mb"]);
+        // The explorer: refused by the option's parser, before the terminal is touched (no
+        // escape sequence on stdout), and not with the "needs a terminal" message.
+        let err = refused(&["--hash-mb", mb], &["--hash-mb"]);
+        assert!(!err.contains("terminal"), "{err}");
+    }
+}
+
+#[test]
+fn negative_and_huge_numbers_name_their_option() {
+    refused(&["solve", "--time", "-1"], &["'-1'", "--time", "positive number of seconds"]);
+    refused(&["solve", "--time", "1e308"], &["--time", "too large", "1000000000"]);
+    refused(&["solve", "--hash-mb", "-5"], &["'-5'", "--hash-mb"]);
+    refused(&["perft", "-1"], &["'-1'", "DEPTH", "from 1 to 20"]);
+    refused(&["solve", "--threads", "-2"], &["'-2'", "--threads"]);
+    refused(&["solve", "--size", "-4"], &["'-4'", "--size"]);
+}
+
+/// A problem file holding `bytes`.
+fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn endless_and_special_files_are_refused_without_reading_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().to_str().unwrap();
+    for special in ["/dev/zero", "/dev/urandom", folder] {
+        let want = format!("not a regular file: {special}");
+        refused(&["bench", special], &[&want]);
+        let store = dir.path().join("s.redb");
+        let out = bin().arg("--store").arg(&store).args(["store", "import", special]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert_eq!(stderr(&out), format!("othello-explorer: {want}\n"));
+        refused(&["--resume", "--session", special], &[&want]);
+    }
+    // A FIFO would block a reader forever: refused before it is opened.
+    let fifo = dir.path().join("fifo");
+    if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        refused(&["bench", fifo.to_str().unwrap()], &["not a regular file"]);
+    }
+    // A file past the 64 MiB limit (sparse: no disk used).
+    let big = dir.path().join("big.obf");
+    std::fs::File::create(&big).unwrap().set_len(65 * 1024 * 1024).unwrap();
+    refused(&["bench", big.to_str().unwrap()], &["big.obf", "larger than the 64 MiB limit"]);
+}
+
+#[test]
+fn bench_refuses_impossible_scores_and_illegal_moves_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // The 4x4 start: black's moves are b1, a2, d3, c4 (a1 top-left), every score -10 here.
+    let start = "-----OX--XO----- X";
+    let good = format!("{start}; C4:-10; B1:-10;\n");
+    let cases = [
+        (format!("{good}{start}; C4:+999;\n"), "impossible score 'C4:+999'"),
+        (format!("{good}{start}; A1:-10;\n"), "move a1 at column 21 is not a legal move"),
+        (format!("{good}{start}; C4:-9;\n"), "odd score -9 for c4"),
+    ];
+    for (text, want) in cases {
+        let path = file_with(dir.path(), "p.obf", text.as_bytes());
+        refused(&["bench", &path], &[&format!("{path}:2: "), want]);
+    }
+}
+
+#[test]
+fn byte_order_marks_and_binary_bytes_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // A leading byte-order mark in a file is skipped: the problem is solved (4x4 start: -10).
+    let path = file_with(dir.path(), "bom.obf", "\u{feff}-----OX--XO----- X; C4:-10;\n".as_bytes());
+    let out = bin().args(["--no-store", "bench", &path, "--json", "--threads", "1"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["positions"][0]["score"], -10);
+    // In a board string argument, it is named.
+    refused(&["show", "--board", "\u{feff}-----OX--XO----- X"], &["--board", "byte-order mark", "column 1"]);
+    // Binary bytes: the line that holds them.
+    let path = file_with(dir.path(), "bin.obf", b"-----OX--XO----- X; C4:-10;\n% ok\n\xff\xfe\x00\n");
+    refused(&["bench", &path], &[&format!("{path}:3: not UTF-8 text")]);
+}
+
+#[test]
+fn a_session_naming_a_missing_current_node_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "othello-explorer session 1\nroot -----OX--XO----- X\n1 0 c4\ncurrent 999\n";
+    let path = file_with(dir.path(), "session.txt", text.as_bytes());
+    refused(&["--resume", "--session", &path], &["line 4: no node 999"]);
+}
+
+#[test]
+fn an_export_to_a_full_device_names_the_export_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let out = bin().arg("--store").arg(&store).args(["store", "export", "/dev/full"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "othello-explorer: cannot write the export file /dev/full: no space left on device (os error 28)\n"
+    );
+}
+
+#[test]
+fn stats_verify_and_export_leave_the_store_file_untouched() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let run = |args: &[&str]| bin().arg("--store").arg(&store).args(args).output().unwrap();
+    let out = run(&["book", "--size", "4", "--plies", "2", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    std::fs::set_permissions(&store, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = (std::fs::read(&store).unwrap(), std::fs::metadata(&store).unwrap().modified().unwrap());
+    for args in [
+        &["store", "stats"][..],
+        &["store", "export"],
+        &["store", "verify", "--sample", "3", "--threads", "1", "--hash-mb", "8", "--seed", "1"],
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    let after = (std::fs::read(&store).unwrap(), std::fs::metadata(&store).unwrap().modified().unwrap());
+    assert!(before == after, "the store file changed");
+}
+
+#[test]
+fn solve_answers_the_6x6_start_from_the_shipped_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let out = bin().arg("--store").arg(&store).args(["solve", "--size", "6", "--json"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The published value of 6x6 Othello (Feinstein 1993): -4 for black, with perfect play.
+    assert_eq!(v["score"], -4);
+    assert_eq!(v["kind"], "exact");
+    assert_eq!(v["from_store"], 4);
+    assert!(v["children"].as_array().unwrap().iter().all(|c| c["source"] == "store"));
+    assert_eq!(v["pv"].as_array().unwrap().len(), 32, "a line to the end of the game");
+    let text = bin().arg("--store").arg(&store).args(["solve", "--size", "6"]).output().unwrap();
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(text.contains("score: -4 for black"), "{text}");
+    assert!(text.contains("from the store: 4 of 4 moves"), "{text}");
+    // --no-store measures the solver: nothing comes from a store.
+    let out = bin().args(["--no-store", "solve", "--size", "4", "--json"]).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["score"].as_i64(), v["from_store"].as_u64()), (Some(-10), Some(0)));
+}
+
+#[test]
+fn bench_reads_known_scores_from_the_store_and_writes_new_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let path = file_with(dir.path(), "p.obf", b"-----OX--XO----- X; C4:-10;\n");
+    let row = || {
+        let out = bin().arg("--store").arg(&store).args(["bench", &path, "--json", "--threads", "1"]).output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["positions"][0].clone()
+    };
+    let first = row();
+    assert_eq!((first["score"].as_i64(), first["source"].as_str()), (Some(-10), Some("search")));
+    let second = row();
+    assert_eq!((second["score"].as_i64(), second["source"].as_str()), (Some(-10), Some("store")));
+}
+
+/// `solve` on FFO #50 (26 empties, minutes of exact search), interrupted.
+#[cfg(unix)]
+fn interrupted_solve(json: bool) -> std::process::Output {
+    let board = "----X-----XXX----OOOXOOO-OOOXOOO-OXOXOXO-OOXXOOO--OOXO----O--O-- X";
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello-explorer"));
+    cmd.args(["--no-store", "solve", "--board", board, "--mode", "exact"]);
+    if json {
+        cmd.arg("--json");
+    }
+    let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    // Wait until it catches SIGINT (Linux shows the caught signals in /proc), then give the search
+    // a moment: any moment will do, nothing here is timed.
+    let caught = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (2 - 1)) != 0)
+    };
+    while Path::new("/proc/self/status").exists()
+        && !caught(child.id())
+        && child.try_wait().is_ok_and(|done| done.is_none())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_solve_with_what_it_knows_and_exit_130() {
+    let out = interrupted_solve(false);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.starts_with("8x8 ----X-----XXX"), "{text}");
+    assert!(text.contains("stopped: interrupted by SIGINT; the values above are the best known"), "{text}");
+    assert!(text.contains("nodes: "), "{text}");
+
+    let out = interrupted_solve(true);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["stopped"], "interrupted by SIGINT");
+    // Whatever was proven before the stop is exact: each against the score data/ffo lists.
+    let listed: std::collections::HashMap<&str, i64> = [
+        ("d8", 10),
+        ("h7", 6),
+        ("a4", 2),
+        ("b2", 2),
+        ("g7", -2),
+        ("g8", -2),
+        ("a2", -4),
+        ("a5", -6),
+        ("a7", -6),
+        ("g2", -6),
+        ("h2", -6),
+        ("a6", -8),
+        ("a3", -10),
+        ("b8", -14),
+        ("b7", -18),
+    ]
+    .into_iter()
+    .collect();
+    for c in v["children"].as_array().unwrap() {
+        if c["kind"] == "exact" {
+            assert_eq!(c["score"].as_i64(), listed.get(c["move"].as_str().unwrap()).copied(), "{c}");
+        }
+    }
+}
+
+/// The explorer's `:load` of an endless device: the command asks the file thread, which refuses
+/// it at once (the explorer stays responsive), and the status line says why.
+#[test]
+fn explorer_load_of_dev_zero_is_refused_and_reported() {
+    use othello_explorer::tui::app::{Config, Effect, Model, Msg, update};
+    use othello_explorer::tui::disk::Disk;
+    use othello_explorer::{Position, Size};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let now = std::time::Instant::now();
+    let mut m = Model::new(Position::start(Size::Eight), &[], Config::default(), now);
+    m.init();
+    let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
+    let mut effects = Vec::new();
+    for msg in std::iter::once(key(KeyCode::Char(':')))
+        .chain(":load /dev/zero".chars().skip(1).map(|c| key(KeyCode::Char(c))))
+        .chain(std::iter::once(key(KeyCode::Enter)))
+    {
+        effects.extend(update(&mut m, msg));
+    }
+    let path = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Load { path } => Some(path.clone()),
+            _ => None,
+        })
+        .expect("a load effect");
+    assert_eq!(path, "/dev/zero");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let disk = Disk::spawn(None, tx).unwrap();
+    disk.load(path);
+    let reply = rx.recv().expect("a reply");
+    assert!(matches!(&reply, Msg::Loaded { result: Err(e), .. } if e == "not a regular file"));
+    update(&mut m, reply);
+    let status = m.status.clone().expect("a status");
+    assert!(status.error);
+    assert_eq!(status.text, "load /dev/zero: not a regular file");
+}
