@@ -172,10 +172,19 @@ fn overlapping_or_off_board_discs_are_no_position() {
 
 #[test]
 fn problem_lines() {
-    let p = parse_problem(&format!("{START_4}; C4:-2; B3:+2 ;a1:0;")).expect("a problem line");
+    // Black's moves at the 4x4 start: b1, a2, d3, c4.
+    let p = parse_problem(&format!("{START_4}; C4:-2; D3:+2 ;b1:0;")).expect("a problem line");
     assert_eq!(p.position, to_position(&Board::start(4)));
-    assert_eq!(p.scores, vec![(sq("c4"), -2), (sq("b3"), 2), (sq("a1"), 0)]);
+    assert_eq!(p.scores, vec![(sq("c4"), -2), (sq("d3"), 2), (sq("b1"), 0)]);
     assert_eq!(p.best_score(), Some(2));
+    // A move that is not legal there, a score beyond the 16 squares: refused with the column.
+    let e = parse_problem(&format!("{START_4}; B3:+2;")).expect_err("b3 is not legal");
+    assert_eq!(e, ProblemError::IllegalMove { column: 21, square: sq("b3") });
+    assert_one_lower_case_line(&e.to_string());
+    let e = parse_problem(&format!("{START_4}; C4:+17;")).expect_err("beyond 16");
+    assert_eq!(e, ProblemError::ImpossibleScore { column: 21, found: "C4:+17".into(), max: 16 });
+    assert_one_lower_case_line(&e.to_string());
+    assert!(parse_problem(&format!("{START_4}; C4:-16;")).is_ok());
     let p = parse_problem(START_4).expect("no scores");
     assert!(p.scores.is_empty());
     assert_eq!(p.best_score(), None);
