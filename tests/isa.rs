@@ -101,3 +101,26 @@ fn estimates_are_the_same_at_every_level() {
         }
     }
 }
+
+/// The binary refuses a level it does not know with one line and exit 2, and `bench` says which
+/// level it ran at; at the plain level it still scores FFO #1-#3 as listed.
+#[test]
+fn the_binary_names_its_level_and_refuses_an_unknown_one() {
+    let bin = || assert_cmd::Command::cargo_bin("othello-explorer").expect("the binary is built");
+    let out = bin().env("OTHELLO_EXPLORER_ISA", "sse9").args(["show"]).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("OTHELLO_EXPLORER_ISA 'sse9'"), "{err}");
+    let ffo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo/fforum-1-19.obf");
+    let out = bin()
+        .env("OTHELLO_EXPLORER_ISA", "plain")
+        .args(["--no-store", "bench"])
+        .arg(&ffo)
+        .args(["--positions", "1-3", "--threads", "1"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.lines().any(|l| l == "instruction set: plain"), "{text}");
+}

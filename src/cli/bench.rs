@@ -102,6 +102,11 @@ pub fn run(
     }
 }
 
+/// The instruction-set level the solver runs at (`src/isa.rs`): part of what a figure means.
+fn isa_level() -> &'static str {
+    othello_explorer::isa::Cpu::detect().level().name()
+}
+
 /// The solver `bench` measures; a table that cannot be had is a usage error naming `--hash-mb`.
 fn solver(options: SolverOptions) -> Result<Solver, CliError> {
     Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))
@@ -200,7 +205,7 @@ fn exact(
     if json {
         outln!(
             "{}",
-            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches })
+            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches, "isa": isa_level() })
         );
     } else {
         outln!(
@@ -213,6 +218,7 @@ fn exact(
         if !mismatches.is_empty() {
             outln!("mismatches: {mismatches:?}");
         }
+        outln!("instruction set: {}", isa_level());
     }
     if mismatches.is_empty() {
         Ok(())
@@ -290,7 +296,7 @@ fn wld(
     if json {
         outln!(
             "{}",
-            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches })
+            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches, "isa": isa_level() })
         );
     } else {
         outln!(
@@ -302,6 +308,7 @@ fn wld(
         if !mismatches.is_empty() {
             outln!("mismatches: {mismatches:?}");
         }
+        outln!("instruction set: {}", isa_level());
     }
     if mismatches.is_empty() {
         Ok(())

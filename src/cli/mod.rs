@@ -234,6 +234,9 @@ impl fmt::Display for CliError {
 }
 
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    // The kernels are chosen at first use (`isa::Cpu::detect`); a level that names none is refused
+    // here rather than ignored.
+    othello_explorer::isa::requested().map_err(|e| CliError::Usage(e.to_string()))?;
     match cli.command {
         Some(Command::Show { position, json }) => show::run(&position.resolve()?, json),
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),
