@@ -237,6 +237,23 @@ mod x86 {
         family >= 0x19
     }
 
+    /// The move generation of every level with AVX2 (the token proves it).
+    macro_rules! avx2_move_generation {
+        () => {
+            #[inline(always)]
+            fn legal_moves<const N: usize>(self, p: u64, o: u64) -> u64 {
+                // SAFETY: the token proves AVX2.
+                unsafe { simd::legal_moves_avx2::<N>(p, o) }
+            }
+
+            #[inline(always)]
+            fn legal_moves_x4<const N: usize>(self, p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
+                // SAFETY: the token proves AVX2.
+                unsafe { simd::legal_moves_x4_array::<N>(p, o) }
+            }
+        };
+    }
+
     /// AVX2, BMI1/2, LZCNT and POPCNT, `pext` in software.
     #[derive(Clone, Copy, Debug)]
     pub struct Avx2(());
@@ -262,17 +279,7 @@ mod x86 {
             f()
         }
 
-        #[inline(always)]
-        fn legal_moves<const N: usize>(self, p: u64, o: u64) -> u64 {
-            // SAFETY: the token proves AVX2.
-            unsafe { simd::legal_moves_avx2::<N>(p, o) }
-        }
-
-        #[inline(always)]
-        fn legal_moves_x4<const N: usize>(self, p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
-            // SAFETY: the token proves AVX2.
-            unsafe { simd::legal_moves_x4_array::<N>(p, o) }
-        }
+        avx2_move_generation!();
 
         #[inline(always)]
         fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64 {
@@ -298,17 +305,7 @@ mod x86 {
             f()
         }
 
-        #[inline(always)]
-        fn legal_moves<const N: usize>(self, p: u64, o: u64) -> u64 {
-            // SAFETY: the token proves AVX2.
-            unsafe { simd::legal_moves_avx2::<N>(p, o) }
-        }
-
-        #[inline(always)]
-        fn legal_moves_x4<const N: usize>(self, p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
-            // SAFETY: the token proves AVX2.
-            unsafe { simd::legal_moves_x4_array::<N>(p, o) }
-        }
+        avx2_move_generation!();
 
         #[inline(always)]
         fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64 {
@@ -340,17 +337,7 @@ mod x86 {
             f()
         }
 
-        #[inline(always)]
-        fn legal_moves<const N: usize>(self, p: u64, o: u64) -> u64 {
-            // SAFETY: the token proves AVX2.
-            unsafe { simd::legal_moves_avx2::<N>(p, o) }
-        }
-
-        #[inline(always)]
-        fn legal_moves_x4<const N: usize>(self, p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
-            // SAFETY: the token proves AVX2.
-            unsafe { simd::legal_moves_x4_array::<N>(p, o) }
-        }
+        avx2_move_generation!();
 
         #[inline(always)]
         fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64 {

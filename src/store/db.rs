@@ -219,46 +219,76 @@ impl fmt::Debug for Store {
     }
 }
 
+/// What lies at a store's path before it is opened.
+#[derive(PartialEq, Eq)]
+enum Found {
+    /// No file.
+    Nothing,
+    /// An empty file.
+    Empty,
+    /// A file that starts with redb's header.
+    Redb,
+}
+
+/// Looks at `path` without writing: a folder, a file of another kind or one cut inside the header
+/// is an error.
+fn inspect(path: &Path) -> Result<Found, StoreError> {
+    let path_buf = path.to_path_buf();
+    let io = |e: std::io::Error| StoreError::Io { path: path_buf.clone(), message: e.to_string() };
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(StoreError::Io { path: path_buf.clone(), message: "it is a folder".into() }),
+        Ok(meta) if meta.len() > 0 => {
+            let mut head = [0u8; REDB_MAGIC.len()];
+            let mut file = std::fs::File::open(path).map_err(io)?;
+            let n = read_up_to(&mut file, &mut head).map_err(io)?;
+            if head[..n] != REDB_MAGIC[..n] {
+                return Err(StoreError::Foreign { path: path_buf });
+            }
+            if n < REDB_MAGIC.len() {
+                return Err(StoreError::Corrupt { path: path_buf, detail: "the file is truncated".into() });
+            }
+            Ok(Found::Redb)
+        }
+        Ok(_) => Ok(Found::Empty),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Found::Nothing),
+        Err(e) => Err(io(e)),
+    }
+}
+
+/// Opens the database with `open`. redb reports damage as errors; this also guards against a
+/// panic on a file damaged in a way it does not foresee, so the program can still run without the
+/// store.
+fn guarded<D>(
+    path: &Path,
+    open: impl FnOnce() -> Result<D, redb::DatabaseError> + std::panic::UnwindSafe,
+) -> Result<D, StoreError> {
+    match std::panic::catch_unwind(open) {
+        Ok(Ok(db)) => Ok(db),
+        Ok(Err(e)) => Err(database_error(path, e)),
+        Err(_) => {
+            Err(StoreError::Corrupt { path: path.to_path_buf(), detail: "the database could not be read".into() })
+        }
+    }
+}
+
 impl Store {
     /// Opens the store at `path`, creating it (and its folder) when it does not exist.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let path_buf = path.to_path_buf();
-        let io = |e: std::io::Error| StoreError::Io { path: path_buf.clone(), message: e.to_string() };
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => {
-                return Err(StoreError::Io { path: path_buf.clone(), message: "it is a folder".into() });
-            }
-            Ok(meta) if meta.len() > 0 => {
-                let mut head = [0u8; REDB_MAGIC.len()];
-                let mut file = std::fs::File::open(path).map_err(io)?;
-                let n = read_up_to(&mut file, &mut head).map_err(io)?;
-                if head[..n] != REDB_MAGIC[..n] {
-                    return Err(StoreError::Foreign { path: path_buf });
-                }
-                if n < REDB_MAGIC.len() {
-                    return Err(StoreError::Corrupt { path: path_buf, detail: "the file is truncated".into() });
-                }
-            }
-            Ok(_) => create(path, true).map_err(io)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let io = |e: std::io::Error| StoreError::Io { path: path.to_path_buf(), message: e.to_string() };
+        match inspect(path)? {
+            Found::Redb => {}
+            Found::Empty => create(path, true).map_err(io)?,
+            Found::Nothing => {
                 if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                     std::fs::create_dir_all(parent).map_err(io)?;
                 }
                 create(path, false).map_err(io)?;
             }
-            Err(e) => return Err(io(e)),
         }
-        // redb reports damage as errors; this guards against a panic on a file damaged in a way
-        // it does not foresee, so the program can still run without the store.
-        let opened = std::panic::catch_unwind(|| redb::Builder::new().set_check_integrity_on_open(true).open(path));
-        let db = match opened {
-            Ok(Ok(db)) => db,
-            Ok(Err(e)) => return Err(database_error(path, e)),
-            Err(_) => {
-                return Err(StoreError::Corrupt { path: path_buf, detail: "the database could not be read".into() });
-            }
+        let store = Store {
+            db: Db::Write(guarded(path, || redb::Builder::new().set_check_integrity_on_open(true).open(path))?),
+            path: path.to_path_buf(),
         };
-        let store = Store { db: Db::Write(db), path: path_buf };
         store.check_meta()?;
         Ok(store)
     }
@@ -268,36 +298,13 @@ impl Store {
     /// Writes return an error. A file that does not exist yet (or is empty) holds nothing to
     /// protect: it is created as by [`Store::open`].
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        let path_buf = path.to_path_buf();
-        let io = |e: std::io::Error| StoreError::Io { path: path_buf.clone(), message: e.to_string() };
-        match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => {
-                return Err(StoreError::Io { path: path_buf.clone(), message: "it is a folder".into() });
-            }
-            Ok(meta) if meta.len() > 0 => {
-                let mut head = [0u8; REDB_MAGIC.len()];
-                let mut file = std::fs::File::open(path).map_err(io)?;
-                let n = read_up_to(&mut file, &mut head).map_err(io)?;
-                if head[..n] != REDB_MAGIC[..n] {
-                    return Err(StoreError::Foreign { path: path_buf });
-                }
-                if n < REDB_MAGIC.len() {
-                    return Err(StoreError::Corrupt { path: path_buf, detail: "the file is truncated".into() });
-                }
-            }
-            Ok(_) => return Store::open(path),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Store::open(path),
-            Err(e) => return Err(io(e)),
+        if inspect(path)? != Found::Redb {
+            return Store::open(path);
         }
-        let opened = std::panic::catch_unwind(|| redb::Builder::new().open_read_only(path));
-        let db = match opened {
-            Ok(Ok(db)) => db,
-            Ok(Err(e)) => return Err(database_error(path, e)),
-            Err(_) => {
-                return Err(StoreError::Corrupt { path: path_buf, detail: "the database could not be read".into() });
-            }
+        let store = Store {
+            db: Db::Read(guarded(path, || redb::Builder::new().open_read_only(path))?),
+            path: path.to_path_buf(),
         };
-        let store = Store { db: Db::Read(db), path: path_buf };
         store.check_meta()?;
         Ok(store)
     }
