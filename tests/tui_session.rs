@@ -190,7 +190,7 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
     let second = home.join("session-2.txt").display().to_string();
     let b = Tmux { socket: format!("oe-two-b2-{}", std::process::id()) };
     start(&b, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume --session '{second}'"));
-    let screen = b.wait_text("resumed the session: 1 positions explored, at ply 1");
+    let screen = b.wait_text("resumed the session: 1 position explored, at ply 1");
     assert!(screen.contains("4x4"), "{screen}");
     // Resuming the first's session does not make it a spare, nor move the files.
     assert!(!screen.contains("another explorer"), "{screen}");

@@ -1271,7 +1271,10 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             match super::session::parse(&text) {
                 Ok(tree) => {
                     let (n, ply) = (tree.len() - 1, tree.depth(tree.current()));
-                    model.replace_tree(tree, format!("loaded {path}: {n} positions explored, at ply {ply}"))
+                    model.replace_tree(
+                        tree,
+                        format!("loaded {path}: {n} position{} explored, at ply {ply}", if n == 1 { "" } else { "s" }),
+                    )
                 }
                 Err(e) => {
                     model.complain(format!("load {path}: {e}"));

@@ -290,7 +290,10 @@ fn run_with(
         Some(tree) => {
             let (n, ply) = (tree.len() - 1, tree.depth(tree.current()));
             let mut model = Model::with_tree(tree, config, Instant::now());
-            model.announce(format!("resumed the session: {n} positions explored, at ply {ply}"));
+            model.announce(format!(
+                "resumed the session: {n} position{} explored, at ply {ply}",
+                if n == 1 { "" } else { "s" }
+            ));
             model
         }
         None => Model::new(options.root, &options.moves, config, Instant::now()),
