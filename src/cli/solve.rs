@@ -84,12 +84,6 @@ fn child_json(c: &ChildValue, from_store: bool) -> Value {
     v
 }
 
-/// The rank of a value when children from the store join the searched ones: best first, an
-/// outcome counting as its sign.
-fn rank(c: &ChildValue) -> i32 {
-    c.score
-}
-
 /// SIGINT and SIGTERM set the search's stop flag and record which signal came; a second one
 /// ends the program at once.
 fn catch_signals(stop: &Arc<AtomicBool>) -> Arc<AtomicUsize> {
@@ -179,7 +173,8 @@ pub fn run(
     };
     if !known.is_empty() {
         analysis.children.extend(known.iter().copied());
-        analysis.children.sort_by_key(|c| (Reverse(rank(c)), c.square));
+        // Best first, ties in reading order (an outcome's score is already its sign).
+        analysis.children.sort_by_key(|c| (Reverse(c.score), c.square));
     }
     if let Some(store) = store
         && let Err(e) = kept::keep(store, &position, options.scoring, &analysis.children)
