@@ -22,6 +22,8 @@
 //! `measure` solves held-out positions exactly (another seed) and prints, per stage, the mean
 //! absolute error and the share of signs right, for the fitted weights and the stand-in.
 
+mod selfplay;
+
 use clap::{Parser, Subcommand};
 use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
@@ -75,6 +77,36 @@ enum Command {
         #[arg(long, default_value = "data/eval")]
         out: PathBuf,
     },
+    /// Play training games in one shard (docs/eval.md): resumable, deterministic from the seed.
+    Selfplay {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// The run's seed: game g is the same game whatever the shards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (1-based): games g with g mod N = I-1.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Games this shard holds when it is done (a file with fewer is continued).
+        #[arg(long)]
+        games: u64,
+        /// Plies of the midgame search (default 6 on 8x8, 8 on 6x6).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Empties from which the exact solver plays on (default 20).
+        #[arg(long, default_value_t = 20)]
+        exact: u32,
+        /// The longest random opening, in plies (default 40 on 8x8, 20 on 6x6).
+        #[arg(long)]
+        random: Option<u32>,
+        /// Transposition table, MiB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/selfplay")]
+        out: PathBuf,
+    },
     /// Measure weights against exact scores of held-out positions, per stage.
     Measure {
         /// Board side: 4, 6 or 8.
@@ -101,6 +133,25 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Selfplay { size, seed, shard, games, depth, exact, random, hash_mb, out } => (|| {
+            let board = match size {
+                6 => Size::Six,
+                8 => Size::Eight,
+                _ => return Err(format!("--size {size}: self-play runs on 6 or 8")),
+            };
+            let (index, count) = selfplay::parse_shard(&shard)?;
+            let settings = selfplay::Settings {
+                size: board,
+                seed,
+                index,
+                count,
+                depth: depth.unwrap_or(if size == 8 { 6 } else { 8 }),
+                exact,
+                random: random.unwrap_or(if size == 8 { 40 } else { 20 }),
+            };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            selfplay::run(&settings, &out, games, hash_mb, stop)
+        })(),
         Command::Fit { size, games, exact, seed, threads, epochs, prior, out } => {
             let settings = FitSettings {
                 games,
@@ -168,14 +219,14 @@ struct FitSettings {
 struct Rng(u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    fn below(&mut self, k: usize) -> usize {
+    pub fn below(&mut self, k: usize) -> usize {
         (self.next() % k as u64) as usize
     }
 }
