@@ -132,8 +132,8 @@ fn foreign_newer_and_damaged_files_are_refused() {
     let eight = shipped_bytes(8);
     assert_eq!(Weights::from_bytes(6, eight), Err(WeightsError::WrongSize { expected: 6, found: 8 }));
     let mut newer = eight.to_vec();
-    newer[8..10].copy_from_slice(&2u16.to_le_bytes());
-    assert_eq!(Weights::from_bytes(8, &newer), Err(WeightsError::UnsupportedVersion { found: 2, supported: 1 }));
+    newer[8..10].copy_from_slice(&3u16.to_le_bytes());
+    assert_eq!(Weights::from_bytes(8, &newer), Err(WeightsError::UnsupportedVersion { found: 3, supported: 2 }));
     assert_eq!(Weights::from_bytes(8, b"PK\x03\x04 a zip, not weights"), Err(WeightsError::BadMagic));
     assert_eq!(Weights::from_bytes(8, &MAGIC), Err(WeightsError::Truncated));
     assert_eq!(Weights::from_bytes(8, &eight[..eight.len() - 3]), Err(WeightsError::Truncated));
@@ -142,8 +142,8 @@ fn foreign_newer_and_damaged_files_are_refused() {
     damaged[last] ^= 0x20;
     assert!(Weights::from_bytes(8, &damaged).is_err());
     // The messages are one lower-case line.
-    let msg = WeightsError::UnsupportedVersion { found: 2, supported: 1 }.to_string();
-    assert_eq!(msg, "weights file version 2 is not supported (this build reads version 1)");
+    let msg = WeightsError::UnsupportedVersion { found: 3, supported: 2 }.to_string();
+    assert_eq!(msg, "weights file version 3 is not supported (this build reads version 2)");
 }
 
 /// Mean absolute errors (fitted, stand-in) against exact scores on positions of random games

@@ -18,6 +18,7 @@
 //! the indexing, the file format and how to refit, with the measured accuracy.
 
 pub mod features;
+pub mod indexes;
 pub mod pattern;
 pub mod weights;
 
@@ -26,6 +27,8 @@ use crate::isa::{Cpu, Isa};
 use crate::rules::{final_score, legal_moves};
 use crate::with_cpu;
 use features::scalars_with_moves;
+pub use indexes::Indexes;
+use pattern::Row;
 use pattern::{images, ternary_index_on};
 pub use weights::{SCALE, Weights, WeightsError};
 
@@ -96,6 +99,33 @@ pub fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u64, o: 
     sum
 }
 
+/// The search's evaluation: [`evaluate_with`] from pattern indexes kept move by move (`own`, the
+/// [`Indexes::own`] of `p` against `o`), given both sides' legal moves (`pm` of `p`, `om` of `o`),
+/// which must not both be empty. The same value as [`evaluate_with`].
+#[inline(always)]
+pub fn evaluate_indexed<const N: usize>(w: &Weights, own: &Row, p: u64, o: u64, pm: u64, om: u64) -> i32 {
+    let max = (N * N) as i32;
+    (evaluate_fine_indexed::<N>(w, own, p, o, pm, om) + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
+}
+
+/// [`evaluate_indexed`] in 1/[`SCALE`] of a disc, unclamped.
+#[inline(always)]
+pub fn evaluate_fine_indexed<const N: usize>(w: &Weights, own: &Row, p: u64, o: u64, pm: u64, om: u64) -> i32 {
+    debug_assert_eq!(w.n(), N, "weights for another board size");
+    debug_assert!(pm | om != 0, "a finished game has its exact score");
+    let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
+    let stage = w.stage(w.stage_of(empties));
+    let f = scalars_with_moves::<N>(p, o, pm, om);
+    let mut sum: i32 = f.iter().zip(&stage.scalars).map(|(&x, &w)| x * w as i32).sum();
+    let tables = &stage.tables[..];
+    let layout = w.layout();
+    let lanes = layout.instances.len();
+    for (&offset, &index) in layout.lane_offsets[..lanes].iter().zip(&own.0[..lanes]) {
+        sum += tables[offset as usize + index as usize] as i32;
+    }
+    sum
+}
+
 /// [`evaluate_fine_with`]'s plain twin: the dot product of the features the fitting tool sees
 /// ([`features::scalars`] and [`pattern::pattern_entries_scalar`]) with the weights.
 pub fn evaluate_fine_plain(w: &Weights, p: u64, o: u64) -> i32 {
@@ -146,17 +176,7 @@ mod tests {
     fn the_fast_evaluation_matches_its_plain_twin() {
         let mut rng = Rng(0xe7a1);
         for n in [4usize, 6, 8] {
-            let mut w = Weights::zero(n, if n == 4 { 1 } else { n / 2 });
-            for s in 0..w.stages().len() {
-                let mut stage = w.stage(s).clone();
-                for v in &mut stage.scalars {
-                    *v = (rng.next() % 200) as i16 - 100;
-                }
-                for v in &mut stage.tables {
-                    *v = (rng.next() % 2000) as i16 - 1000;
-                }
-                w.set_stage(s, stage);
-            }
+            let w = random_weights(&mut rng, n);
             for _ in 0..300 {
                 let a = rng.next() & full_mask(n);
                 let b = rng.next() & full_mask(n) & !a;
@@ -169,6 +189,83 @@ mod tests {
                     }));
                     assert_eq!(fast, plain, "{cpu:?} n={n} {a:#x} {b:#x}");
                 }
+            }
+        }
+    }
+
+    /// Random weights of every size: scalars and tables both non-zero.
+    fn random_weights(rng: &mut Rng, n: usize) -> Weights {
+        let mut w = Weights::zero(n, if n == 4 { 1 } else { n / 2 });
+        for s in 0..w.stages().len() {
+            let mut stage = w.stage(s).clone();
+            for v in &mut stage.scalars {
+                *v = (rng.next() % 200) as i16 - 100;
+            }
+            for v in &mut stage.tables {
+                *v = (rng.next() % 2000) as i16 - 1000;
+            }
+            w.set_stage(s, stage);
+        }
+        w
+    }
+
+    /// Along random games of every size, at every level: the indexes a move makes are the ones
+    /// read from the board (`pattern::ternary_index` on each placement's image), from both sides,
+    /// and the evaluation from them is the plain twin's.
+    #[test]
+    fn kept_indexes_match_the_board_and_the_plain_twin() {
+        fn check<const N: usize>(rng: &mut Rng, w: &Weights) {
+            let layout = pattern::Layout::of(N);
+            for _ in 0..40 {
+                let (mut p, mut o) = crate::Position::start(crate::Size::from_n(N).unwrap()).raw();
+                let mut ix = Indexes::new(layout, p, o);
+                loop {
+                    let (pi, oi) = (images::<N>(p), images::<N>(o));
+                    for (k, inst) in layout.instances.iter().enumerate() {
+                        let g = inst.image as usize;
+                        assert_eq!(ix.own.0[k] as usize, pattern::ternary_index(pi[g], oi[g], inst.mask));
+                        assert_eq!(ix.theirs.0[k] as usize, pattern::ternary_index(oi[g], pi[g], inst.mask));
+                    }
+                    assert!(ix.own.0[layout.instances.len()..].iter().all(|&x| x == 0));
+                    let (pm, om) = (legal_moves::<N>(p, o), legal_moves::<N>(o, p));
+                    if pm | om == 0 {
+                        break;
+                    }
+                    let plain = evaluate_fine_plain(w, p, o);
+                    for cpu in Cpu::available() {
+                        let fast = with_cpu!(cpu, isa => isa.enter(#[inline(always)] || {
+                            let _ = isa;
+                            evaluate_fine_indexed::<N>(w, &ix.own, p, o, pm, om)
+                        }));
+                        assert_eq!(fast, plain, "{cpu:?} n={N} {p:#x} {o:#x}");
+                    }
+                    if pm == 0 {
+                        (p, o, ix) = (o, p, ix.pass());
+                        continue;
+                    }
+                    let moves: Vec<u32> = (0..64).filter(|&b| pm >> b & 1 != 0).collect();
+                    let sq = moves[(rng.next() % moves.len() as u64) as usize];
+                    let f = crate::rules::flips::<N>(p, o, sq);
+                    for cpu in Cpu::available() {
+                        let (next, own) = with_cpu!(cpu, isa => isa.enter(#[inline(always)] || {
+                            let _ = isa;
+                            (ix.play(layout, sq, f), ix.play_own(layout, sq, f))
+                        }));
+                        assert_eq!(next, Indexes::new(layout, o ^ f, p ^ f ^ (1 << sq)), "{cpu:?}");
+                        assert_eq!(own, next.own, "{cpu:?}");
+                    }
+                    ix = ix.play(layout, sq, f);
+                    (p, o) = (o ^ f, p ^ f ^ (1 << sq));
+                }
+            }
+        }
+        let mut rng = Rng(0x1dec);
+        for n in [4, 6, 8] {
+            let w = random_weights(&mut rng, n);
+            match n {
+                4 => check::<4>(&mut rng, &w),
+                6 => check::<6>(&mut rng, &w),
+                _ => check::<8>(&mut rng, &w),
             }
         }
     }

@@ -108,6 +108,7 @@ const EDGE_X_8: [(u8, u8); 10] = edge_x::<10>();
 const EDGE_X_6: [(u8, u8); 8] = edge_x::<8>();
 const CORNER_3X3: [(u8, u8); 9] = block::<9>(3);
 const CORNER_4X2: [(u8, u8); 8] = block::<8>(4);
+const CORNER_5X2: [(u8, u8); 10] = block::<10>(5);
 const ROWS_4X2: [(u8, u8); 8] = block::<8>(4);
 const ROW2_8: [(u8, u8); 8] = row::<8>(1);
 const ROW3_8: [(u8, u8); 8] = row::<8>(2);
@@ -121,10 +122,11 @@ const DIAG_5: [(u8, u8); 5] = diagonal::<5>();
 const DIAG_4: [(u8, u8); 4] = diagonal::<4>();
 const DIAG_3: [(u8, u8); 3] = diagonal::<3>();
 
-/// The 8x8 set: 38 placements.
+/// The 8x8 set: 46 placements.
 pub const PATTERNS_8: &[Pattern] = &[
     Pattern { name: "edge+2X", squares: &EDGE_X_8 },
     Pattern { name: "corner 3x3", squares: &CORNER_3X3 },
+    Pattern { name: "corner 5x2", squares: &CORNER_5X2 },
     Pattern { name: "row 2", squares: &ROW2_8 },
     Pattern { name: "row 3", squares: &ROW3_8 },
     Pattern { name: "row 4", squares: &ROW4_8 },
@@ -332,7 +334,7 @@ pub struct Instance {
 
 /// A size's pattern set laid out for evaluation: the placements, the table offsets, and the
 /// canonical entry of every table entry.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The board side.
     pub n: usize,
@@ -344,7 +346,22 @@ pub struct Layout {
     /// index among the contents the pattern's own symmetries make of it (the top edge read left to
     /// right or right to left). Weights are stored and fitted for canonical entries only.
     pub canon: Vec<u32>,
+    /// For every board square (by bit), what one disc there adds to each placement's index:
+    /// `3^j` in lane `k` when the square is digit `j` of placement `k`, else 0
+    /// ([`super::indexes`]).
+    pub deltas: Vec<Row>,
+    /// Each placement's table offset, by lane (0 beyond the last placement).
+    pub lane_offsets: [u32; LANES],
 }
+
+/// How many placements an [`super::indexes::Indexes`] holds: the largest set (8x8, 46) rounded
+/// up to whole 256-bit vectors of `u16`.
+pub const LANES: usize = 48;
+
+/// One `u16` per placement, aligned for vector loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Row(pub [u16; LANES]);
 
 impl Layout {
     /// The layout of the `n x n` pattern set (built once, then shared).
@@ -403,7 +420,21 @@ impl Layout {
             }
             offsets.push(offset + pattern.table_len());
         }
-        Layout { n, instances, offsets, canon }
+        assert!(instances.len() <= LANES, "at most {LANES} placements");
+        let mut deltas = vec![Row([0; LANES]); n * n];
+        let mut lane_offsets = [0; LANES];
+        for (k, inst) in instances.iter().enumerate() {
+            lane_offsets[k] = inst.offset;
+            let g = Symmetry::ALL[inst.image as usize];
+            for (b, row) in deltas.iter_mut().enumerate() {
+                // The board's square `b` shows at `g(b)` in the placement's image.
+                let at = g.apply(size, 1u64 << b);
+                if inst.mask & at != 0 {
+                    row.0[k] = 3u16.pow((inst.mask & (at - 1)).count_ones());
+                }
+            }
+        }
+        Layout { n, instances, offsets, canon, deltas, lane_offsets }
     }
 
     /// The total length of the concatenated tables.
@@ -538,7 +569,7 @@ mod tests {
 
     #[test]
     fn placements_cover_the_board_as_expected() {
-        assert_eq!(Layout::of(8).instances.len(), 38);
+        assert_eq!(Layout::of(8).instances.len(), 46);
         assert_eq!(Layout::of(6).instances.len(), 38);
         assert_eq!(Layout::of(4).instances.len(), 14);
         // The top edge read backwards is the same entry.

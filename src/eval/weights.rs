@@ -1,13 +1,13 @@
 //! Fitted weights: their in-memory form, the file format, and the files shipped in `data/eval/`.
 //!
-//! # File format, version 1
+//! # File format, version 2
 //!
 //! All integers little-endian. One file per board size (`data/eval/weights-N.oxev`).
 //!
 //! | bytes | what |
 //! |---|---|
 //! | 8 | magic `OXEVAL\0\x1a` |
-//! | 2 | format version (1) |
+//! | 2 | format version (2; version 1 had eleven scalar features and 38 8x8 placements) |
 //! | 1 | board side `N` (4, 6 or 8) |
 //! | 1 | empties per stage `W`: stage `s` is for `sW..sW+W-1` empty squares (the last stage also takes any more) |
 //! | 1 | number of stages |
@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 pub const SCALE: i32 = 64;
 
 /// The file format version this build reads and writes.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 
 /// The magic bytes a weights file starts with.
 pub const MAGIC: [u8; 8] = *b"OXEVAL\0\x1a";
@@ -50,8 +50,8 @@ pub struct Weights {
     n: usize,
     bucket: usize,
     stages: Vec<StageWeights>,
-    /// The size's pattern placements, kept here so the evaluation reaches them in one step.
-    instances: &'static [Instance],
+    /// The size's pattern layout, kept here so the evaluation reaches it in one step.
+    layout: &'static Layout,
 }
 
 /// Why a weights file could not be read.
@@ -172,7 +172,7 @@ impl Weights {
         let count = squares / bucket + 1;
         let len = Layout::of(n).table_len();
         let stage = StageWeights { scalars: [0; SCALARS], tables: vec![0; len] };
-        Weights { n, bucket, stages: vec![stage; count], instances: &Layout::of(n).instances }
+        Weights { n, bucket, stages: vec![stage; count], layout: Layout::of(n) }
     }
 
     /// The board side.
@@ -183,7 +183,13 @@ impl Weights {
     /// The pattern placements the evaluation reads ([`Layout::instances`]).
     #[inline(always)]
     pub fn instances(&self) -> &'static [Instance] {
-        self.instances
+        &self.layout.instances
+    }
+
+    /// The size's pattern layout (placements, offsets, the rows of [`super::indexes`]).
+    #[inline(always)]
+    pub fn layout(&self) -> &'static Layout {
+        self.layout
     }
 
     /// Empty squares per stage.
@@ -340,7 +346,7 @@ impl Weights {
         if !r.0.is_empty() {
             return Err(WeightsError::TrailingBytes);
         }
-        Ok(Weights { n, bucket, stages, instances: &layout.instances })
+        Ok(Weights { n, bucket, stages, layout })
     }
 }
 
@@ -404,8 +410,8 @@ mod tests {
         bad[0] = b'X';
         assert_eq!(Weights::from_bytes(4, &bad), Err(WeightsError::BadMagic));
         let mut newer = good.clone();
-        newer[8] = 2;
-        assert_eq!(Weights::from_bytes(4, &newer), Err(WeightsError::UnsupportedVersion { found: 2, supported: 1 }));
+        newer[8] = 3;
+        assert_eq!(Weights::from_bytes(4, &newer), Err(WeightsError::UnsupportedVersion { found: 3, supported: 2 }));
         for cut in [0, 9, 20, good.len() / 2, good.len() - 1] {
             assert_eq!(Weights::from_bytes(4, &good[..cut]), Err(WeightsError::Truncated), "cut at {cut}");
         }

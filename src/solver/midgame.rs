@@ -16,10 +16,14 @@
 //!   a wipe-out, then by the evaluation of each child, the opponent's mobility breaking ties. One
 //!   ply above the leaves nothing is sorted and the table is not used: the children are leaves,
 //!   as cheap to search as to sort.
+//! - The evaluation's pattern indexes travel with the position ([`Indexes`]): each move updates
+//!   them from the squares it changes ([`Indexes::play`]), so no node computes an index from the
+//!   board. [`Searcher::estimate`] computes the root's.
 
 use super::search::{Masks, Move, Searcher};
 use super::table::{NO_MOVE, hash};
-use crate::eval::evaluate_on;
+use crate::eval::pattern::Row;
+use crate::eval::{Indexes, baseline, evaluate_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
 
@@ -37,28 +41,45 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
     }
 
+    /// The evaluation of `p` against `o` (`own`: the indexes of `p`'s side, [`Indexes::own`]), or
+    /// the score of a finished game.
+    #[inline(always)]
+    fn evaluate(&self, p: u64, o: u64, own: &Row) -> i32 {
+        let pm = self.isa.legal_moves::<N>(p, o);
+        self.evaluate_with_moves(p, o, own, pm)
+    }
+
+    /// [`Self::evaluate`] given `p`'s legal moves `pm`.
+    #[inline(always)]
+    fn evaluate_with_moves(&self, p: u64, o: u64, own: &Row, pm: u64) -> i32 {
+        let om = self.isa.legal_moves::<N>(o, p);
+        if pm | om == 0 {
+            Self::final_score(p, o)
+        } else if let Some(w) = self.weights {
+            evaluate_indexed::<N>(w, own, p, o, pm, om)
+        } else {
+            baseline::<N>(p, o)
+        }
+    }
+
     /// The value of a leaf: the evaluation, or the score of a finished game.
     #[inline(always)]
-    fn leaf(&mut self, p: u64, o: u64) -> i32 {
+    fn leaf(&mut self, p: u64, o: u64, own: &Row) -> i32 {
         self.nodes += 1;
-        if self.isa.legal_moves::<N>(p, o) == 0 && self.isa.legal_moves::<N>(o, p) == 0 {
-            Self::final_score(p, o)
-        } else {
-            evaluate_on::<N, I>(self.isa, p, o)
-        }
+        self.evaluate(p, o, own)
     }
 
     /// A node one ply above the leaves, fail-soft, no table: every child is a leaf, so sorting
     /// them would cost as much as searching them.
     #[inline(always)]
-    fn mid_last_ply(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, moves: u64) -> i32 {
+    fn mid_last_ply(&mut self, p: u64, o: u64, ix: &Indexes, mut alpha: i32, beta: i32, moves: u64) -> i32 {
         let mut best = -Self::MAX - 1;
         let mut rest = moves;
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
             let f = self.isa.flips::<N>(p, o, sq);
-            let v = -self.leaf(o ^ f, p ^ f ^ (1 << sq));
+            let v = -self.leaf(o ^ f, p ^ f ^ (1 << sq), &ix.play_own(self.layout, sq, f));
             if v > best {
                 best = v;
                 if v > alpha {
@@ -73,9 +94,20 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then by
-    /// the evaluation of each child, fewest replies breaking ties.
+    /// the evaluation of each child, fewest replies breaking ties. `probes`: the children will
+    /// probe the table (they are at least 2 plies above the leaves).
     #[inline(always)]
-    fn mid_sorted_moves(&self, p: u64, o: u64, moves: u64, tt_move: u8, list: &mut [Move; 64]) -> usize {
+    #[allow(clippy::too_many_arguments)]
+    fn mid_sorted_moves(
+        &self,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        moves: u64,
+        tt_move: u8,
+        probes: bool,
+        list: &mut [Move; 64],
+    ) -> usize {
         let corners = Masks::<N>::CORNERS;
         let mut count = 0;
         let mut rest = moves;
@@ -84,6 +116,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             rest &= rest - 1;
             let f = self.isa.flips::<N>(p, o, sq);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            if probes {
+                // The child will probe the table first thing: start fetching its bucket now.
+                self.table.prefetch(hash(N, np, no));
+            }
             let key = if sq == tt_move as u32 {
                 i32::MAX
             } else if np == 0 {
@@ -92,8 +128,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 // From the mover's side: how the child looks, then fewest replies. (Sorting by a
                 // one- or two-ply search of the evaluation from 5 or 9 plies left cost time with
                 // the hand-written evaluation.)
-                let look = -evaluate_on::<N, I>(self.isa, np, no);
                 let replies = self.isa.legal_moves::<N>(np, no);
+                let look = -self.evaluate_with_moves(np, no, &ix.play_own(self.layout, sq, f), replies);
                 let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
                 (look << 8) - mobility
             };
@@ -114,21 +150,21 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
 
     /// The null-window estimate search: is the `depth`-ply value above `alpha`? `n` empties.
     #[inline(always)]
-    pub fn mid_nws(&mut self, p: u64, o: u64, alpha: i32, depth: u32, n: u32) -> i32 {
+    pub fn mid_nws(&mut self, p: u64, o: u64, ix: &Indexes, alpha: i32, depth: u32, n: u32) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.mid_nws_body(p, o, alpha, depth, n),
+            move || self.mid_nws_body(p, o, ix, alpha, depth, n),
         )
     }
 
     #[inline(always)]
-    fn mid_nws_body(&mut self, p: u64, o: u64, alpha: i32, depth: u32, n: u32) -> i32 {
+    fn mid_nws_body(&mut self, p: u64, o: u64, ix: &Indexes, alpha: i32, depth: u32, n: u32) -> i32 {
         if n <= depth {
             return self.exact_window(p, o, alpha, alpha + 1, n);
         }
         if depth == 0 {
-            return self.leaf(p, o);
+            return self.leaf(p, o, &ix.own);
         }
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check() {
@@ -139,10 +175,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             if self.isa.legal_moves::<N>(o, p) == 0 {
                 return Self::final_score(p, o);
             }
-            return -self.mid_nws(o, p, -alpha - 1, depth, n);
+            return -self.mid_nws(o, p, &ix.pass(), -alpha - 1, depth, n);
         }
         if depth == 1 {
-            return self.mid_last_ply(p, o, alpha, alpha + 1, moves);
+            return self.mid_last_ply(p, o, ix, alpha, alpha + 1, moves);
         }
         let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
@@ -158,11 +194,12 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             tt_move = e.best;
         }
         let mut list = [Move::default(); 64];
-        let count = self.mid_sorted_moves(p, o, moves, tt_move, &mut list);
+        let count = self.mid_sorted_moves(p, o, ix, moves, tt_move, depth > 2, &mut list);
         let mut best = -Self::MAX - 1;
         let mut best_move = NO_MOVE;
         for m in &list[..count] {
-            let v = -self.mid_nws(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), -alpha - 1, depth - 1, n - 1);
+            let child = ix.play(self.layout, m.sq, m.flips);
+            let v = -self.mid_nws(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), &child, -alpha - 1, depth - 1, n - 1);
             if self.stopped {
                 return 0;
             }
@@ -183,21 +220,22 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The principal-variation estimate search with window (`alpha`, `beta`): the value of a
     /// `depth`-ply search of the evaluation (exact where the game ends within it). `n` empties.
     #[inline(always)]
-    pub fn mid_pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
+    pub fn mid_pvs(&mut self, p: u64, o: u64, ix: &Indexes, alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.mid_pvs_body(p, o, alpha, beta, depth, n),
+            move || self.mid_pvs_body(p, o, ix, alpha, beta, depth, n),
         )
     }
 
     #[inline(always)]
-    fn mid_pvs_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
+    #[allow(clippy::too_many_arguments)]
+    fn mid_pvs_body(&mut self, p: u64, o: u64, ix: &Indexes, mut alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
         if n <= depth {
             return self.exact_window(p, o, alpha, beta, n);
         }
         if depth == 0 {
-            return self.leaf(p, o);
+            return self.leaf(p, o, &ix.own);
         }
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check() {
@@ -208,10 +246,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             if self.isa.legal_moves::<N>(o, p) == 0 {
                 return Self::final_score(p, o);
             }
-            return -self.mid_pvs(o, p, -beta, -alpha, depth, n);
+            return -self.mid_pvs(o, p, &ix.pass(), -beta, -alpha, depth, n);
         }
         if depth == 1 {
-            return self.mid_last_ply(p, o, alpha, beta, moves);
+            return self.mid_last_ply(p, o, ix, alpha, beta, moves);
         }
         let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
@@ -229,17 +267,18 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         let alpha0 = alpha;
         let mut list = [Move::default(); 64];
-        let count = self.mid_sorted_moves(p, o, moves, tt_move, &mut list);
+        let count = self.mid_sorted_moves(p, o, ix, moves, tt_move, depth > 2, &mut list);
         let mut best = -Self::MAX - 1;
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+            let child = ix.play(self.layout, m.sq, m.flips);
             let v = if i == 0 {
-                -self.mid_pvs(np, no, -beta, -alpha, depth - 1, n - 1)
+                -self.mid_pvs(np, no, &child, -beta, -alpha, depth - 1, n - 1)
             } else {
-                let v = -self.mid_nws(np, no, -alpha - 1, depth - 1, n - 1);
+                let v = -self.mid_nws(np, no, &child, -alpha - 1, depth - 1, n - 1);
                 if v > alpha && v < beta && !self.stopped {
-                    -self.mid_pvs(np, no, -beta, -alpha, depth - 1, n - 1)
+                    -self.mid_pvs(np, no, &child, -beta, -alpha, depth - 1, n - 1)
                 } else {
                     v
                 }
@@ -274,6 +313,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// point of the estimate search.
     pub fn estimate(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
         let n = (!(p | o) & full_mask(N)).count_ones();
-        self.mid_pvs(p, o, alpha, beta, depth, n)
+        let ix = Indexes::new(self.layout, p, o);
+        self.mid_pvs(p, o, &ix, alpha, beta, depth, n)
     }
 }

@@ -24,6 +24,8 @@ use super::last_flips::count_last_flips;
 use super::table::{EXACT, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::geometry::{bit, full_mask};
+use crate::eval::Weights;
+use crate::eval::pattern::Layout;
 use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -299,6 +301,11 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     pub nodes: u64,
     pub(super) next_check: u64,
     pub stopped: bool,
+    /// The estimate search's evaluation: the shipped weights (`None` if they cannot be read:
+    /// then the hand-written [`crate::eval::baseline`]) and the pattern layout its kept indexes
+    /// follow.
+    pub(super) weights: Option<&'static Weights>,
+    pub(super) layout: &'static Layout,
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
@@ -306,7 +313,16 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     pub const MAX: i32 = (N * N) as i32;
 
     pub fn new(isa: I, table: &'a Table, control: &'a Control) -> Self {
-        Searcher { isa, table, control, nodes: 0, next_check: CHECK_EVERY, stopped: false }
+        Searcher {
+            isa,
+            table,
+            control,
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            stopped: false,
+            weights: crate::eval::weights::shipped(N).ok(),
+            layout: Layout::of(N),
+        }
     }
 
     /// Reports the nodes not yet counted in the shared total; true if the search must stop.

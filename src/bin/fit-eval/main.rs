@@ -23,6 +23,9 @@
 //! absolute error and the share of signs right, for the fitted weights and the stand-in.
 
 mod selfplay;
+mod shards;
+mod solved;
+mod train;
 
 use clap::{Parser, Subcommand};
 use othello_explorer::eval::features::{SCALARS, scalars};
@@ -107,6 +110,62 @@ enum Command {
         #[arg(long, default_value = "target/selfplay")]
         out: PathBuf,
     },
+    /// Solve positions of lightly randomised games exactly, in one shard: labels for the late
+    /// stages (resumable, deterministic from the seed).
+    Solved {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// The run's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (1-based).
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Positions this shard holds when it is done.
+        #[arg(long)]
+        positions: u64,
+        /// The fewest empties.
+        #[arg(long, default_value_t = 4)]
+        min_empties: u32,
+        /// The most empties.
+        #[arg(long, default_value_t = 14)]
+        max_empties: u32,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/selfplay")]
+        out: PathBuf,
+    },
+    /// Combine the shard files of one self-play run into one file, games in order.
+    Merge {
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the weights on self-play games (shard or merged files): all stages at once, with a
+    /// prior and smoothing across stages; writes weights-N.oxev and check-N.txt.
+    Train {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// Self-play files (shards or merged), or directories holding them.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Adam epochs.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// L2 prior on each pattern weight, in samples' worth.
+        #[arg(long, default_value_t = 10.0)]
+        prior: f32,
+        /// Pull of each weight towards the neighbouring stages', in samples' worth.
+        #[arg(long, default_value_t = 30.0)]
+        smooth: f32,
+        /// Where to write the files.
+        #[arg(long, default_value = "data/eval")]
+        out: PathBuf,
+    },
     /// Measure weights against exact scores of held-out positions, per stage.
     Measure {
         /// Board side: 4, 6 or 8.
@@ -139,7 +198,7 @@ fn main() -> ExitCode {
                 8 => Size::Eight,
                 _ => return Err(format!("--size {size}: self-play runs on 6 or 8")),
             };
-            let (index, count) = selfplay::parse_shard(&shard)?;
+            let (index, count) = shards::parse_shard(&shard)?;
             let settings = selfplay::Settings {
                 size: board,
                 seed,
@@ -172,6 +231,47 @@ fn main() -> ExitCode {
                 _ => Err(format!("--size {size}: the board side must be 4, 6 or 8")),
             }
         }
+        Command::Solved { size, seed, shard, positions, min_empties, max_empties, out } => (|| {
+            let board = match size {
+                6 => Size::Six,
+                8 => Size::Eight,
+                _ => return Err(format!("--size {size}: solved positions are made on 6 or 8")),
+            };
+            if min_empties > max_empties || max_empties as usize > size * size - 4 {
+                return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
+            }
+            let (index, count) = shards::parse_shard(&shard)?;
+            let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties };
+            solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
+        })(),
+        Command::Merge { shards, out } => selfplay::merge(&shards, &out),
+        Command::Train { size, data, epochs, prior, smooth, out } => (|| {
+            let mut shards = Vec::new();
+            for path in data {
+                if path.is_dir() {
+                    let kinds = [format!("selfplay-{size}x{size}-"), format!("solved-{size}x{size}-")];
+                    let mut found: Vec<PathBuf> = std::fs::read_dir(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?
+                        .filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| {
+                            p.file_name()
+                                .and_then(|n| n.to_str())
+                                .is_some_and(|n| kinds.iter().any(|k| n.starts_with(k.as_str())))
+                        })
+                        .collect();
+                    found.sort();
+                    shards.extend(found);
+                } else {
+                    shards.push(path);
+                }
+            }
+            let settings = train::Settings { shards, epochs, prior, smooth, out };
+            match size {
+                6 => train::train::<6>(&settings, bucket(6)),
+                8 => train::train::<8>(&settings, bucket(8)),
+                _ => Err(format!("--size {size}: training runs on 6 or 8")),
+            }
+        })(),
         Command::Measure { size, games, max_empties, seed, threads, weights } => {
             let max = max_empties.unwrap_or(match size {
                 4 => 12,

@@ -21,15 +21,13 @@
 //! random stream seeded by `(seed, g)` alone, so the games do not depend on how the run is split,
 //! and a shard started again reads what its file holds and goes on from the next game.
 
-use crate::Rng;
+use crate::{Rng, shards};
 use othello_explorer::solver::{Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::{Position, Scoring, Size, Square, transcript};
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// What a self-play run is: everything a game depends on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,17 +77,6 @@ impl Settings {
 fn weights_fingerprint(n: usize) -> u64 {
     let bytes = othello_explorer::eval::weights::shipped_bytes(n);
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
-}
-
-/// Parses `I/N` (1-based `I`) into (index, count).
-pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("--shard {text:?}: expected I/N with 1 <= I <= N, like 2/4");
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
-    if n == 0 || i == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i - 1, n))
 }
 
 /// One game: the number of random plies, the moves, black's final score.
@@ -181,65 +168,37 @@ pub fn parse_game(line: &str) -> Option<GameLine<'_>> {
 /// Runs one shard until it holds `games` games (or `stop` is raised), appending one line per game
 /// and flushing it, so an interrupted shard loses at most the game in progress.
 pub fn run(settings: &Settings, dir: &Path, games: u64, hash_mb: usize, stop: Arc<AtomicBool>) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = settings.path(dir);
-    let header = settings.header();
-    let shown = path.display();
-    // Resume: keep the complete games of an existing file with the same header.
-    let mut done = 0u64;
-    let mut kept = String::new();
-    if path.exists() {
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{shown}: {e}"))?;
-        let mut lines = text.split_inclusive('\n');
-        match lines.next() {
-            Some(first) if first.trim_end() == header => kept.push_str(first),
-            Some(first) => {
-                return Err(format!(
-                    "{shown}: line 1: written by another run ({}); expected {header}",
-                    first.trim_end()
-                ));
-            }
-            None => {}
-        }
-        for (k, line) in lines.enumerate() {
-            let expected = settings.index + done * settings.count;
-            match parse_game(line) {
-                Some(game) if line.ends_with('\n') && game.index == expected => {
-                    kept.push_str(line);
-                    done += 1;
-                }
-                // A game cut short by an interruption is played again.
-                _ if k + 2 == text.lines().count() || !line.ends_with('\n') => break,
-                _ => return Err(format!("{shown}: line {}: not game {expected} of this shard", k + 2)),
-            }
-        }
-    }
-    if kept.is_empty() {
-        kept = format!("{header}\n");
-    }
-    std::fs::write(&path, &kept).map_err(|e| format!("{shown}: {e}"))?;
-    let mut file =
-        std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| format!("{shown}: {e}"))?;
     let mut solver = Solver::try_new(SolverOptions { hash_mb, threads: 1, ..SolverOptions::default() })
         .map_err(|e| format!("--hash-mb {hash_mb}: {e}"))?;
-    let began = Instant::now();
-    let first = done;
-    eprintln!("{shown}: {done} games already, playing to {games}");
-    while done < games && !stop.load(Ordering::Relaxed) {
-        let g = settings.index + done * settings.count;
-        let Some(game) = play_game(settings, g, &mut solver, &stop) else { break };
-        let mut line = format_game(g, &game);
-        line.push('\n');
-        file.write_all(line.as_bytes()).and_then(|()| file.flush()).map_err(|e| format!("{shown}: {e}"))?;
-        done += 1;
-        if done.is_multiple_of(100) {
-            let rate = (done - first) as f64 / began.elapsed().as_secs_f64();
-            eprintln!("{shown}: {done} games ({rate:.2} games/s)");
-        }
+    let valid = |line: &str| parse_game(line).is_some();
+    let make = |g: u64| {
+        let game = play_game(settings, g, &mut solver, &stop)?;
+        let line = format_game(g, &game);
+        Some(line.split_once(' ').map_or(line.clone(), |x| x.1.to_string()))
+    };
+    shards::fill(&settings.path(dir), &settings.header(), (settings.index, settings.count), games, &stop, valid, make)?;
+    Ok(())
+}
+
+/// Writes the games of `shards` (one run's) to `out`, in order of game index, under a header
+/// naming the run with `shard all/N`.
+pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), String> {
+    let games = read_games(shards)?;
+    let runs: std::collections::BTreeSet<&str> = games.iter().map(|g| g.0.as_str()).collect();
+    if runs.len() > 1 {
+        return Err(format!("the files hold games of {} different runs: {runs:?}", runs.len()));
     }
-    let mut summary = String::new();
-    let _ = write!(summary, "{shown}: {done} games in the file");
-    eprintln!("{summary}");
+    let first = std::fs::read_to_string(&shards[0]).map_err(|e| format!("{}: {e}", shards[0].display()))?;
+    let header = first.lines().next().unwrap_or_default();
+    let (before, after) = header.split_once(" shard ").ok_or_else(|| format!("{}: line 1: no shard", shards[0].display()))?;
+    let count = after.split_whitespace().next().and_then(|s| s.split('/').nth(1)).unwrap_or("?");
+    let rest = after.split_once(' ').map_or("", |x| x.1);
+    let mut text = format!("{before} shard all/{count} {rest}\n");
+    for (_, index, random, moves, black_score) in &games {
+        let _ = writeln!(text, "{index} {random} {moves} {black_score}");
+    }
+    std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!("{}: {} games from {} files", out.display(), games.len(), shards.len());
     Ok(())
 }
 

@@ -1,0 +1,117 @@
+//! Exactly solved positions for the late stages, in shards ([`super::shards`]).
+//!
+//! Self-play gives about four positions per game to each late stage, at half a second a game.
+//! Positions with few empties are cheap to solve on their own (milliseconds at 10-14 empties), so
+//! the late stages get many more, with exact labels, from here: position `g` comes from a lightly
+//! randomised game (each move random or the hand-written stand-in's greedy choice, half and half,
+//! so nothing depends on the weights being trained), stopped at a number of empties drawn
+//! uniformly from the run's range, and solved exactly by the project's solver. A line:
+//!
+//! ```text
+//! # fit-eval solved v1 size 8 seed 1 shard 1/2 empties 4-14
+//! 0 --XXXO---OOXXX...-OO X -6
+//! ```
+//!
+//! (the index, the board string with the side to move as X, the exact score from its side).
+
+use crate::{Rng, shards};
+use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::{Color, Position, Size};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+/// What a run of solved positions is.
+pub struct Settings {
+    pub size: Size,
+    pub seed: u64,
+    pub index: u64,
+    pub count: u64,
+    pub min_empties: u32,
+    pub max_empties: u32,
+}
+
+impl Settings {
+    pub fn header(&self) -> String {
+        format!(
+            "# fit-eval solved v1 size {} seed {} shard {}/{} empties {}-{}",
+            self.size.n(),
+            self.seed,
+            self.index + 1,
+            self.count,
+            self.min_empties,
+            self.max_empties
+        )
+    }
+
+    pub fn path(&self, dir: &Path) -> PathBuf {
+        dir.join(format!(
+            "solved-{n}x{n}-empties{}-{}-seed{}-shard{}of{}.txt",
+            self.min_empties,
+            self.max_empties,
+            self.seed,
+            self.index + 1,
+            self.count,
+            n = self.size.n()
+        ))
+    }
+}
+
+/// Position `g` of the run: (side to move, opponent).
+pub fn position(settings: &Settings, g: u64) -> (u64, u64) {
+    let mut rng = Rng(settings.seed ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    rng.next();
+    let span = (settings.max_empties - settings.min_empties + 1) as usize;
+    loop {
+        let e = settings.min_empties as usize + rng.below(span);
+        let game = match settings.size.n() {
+            4 => crate::game::<4>(&mut rng),
+            6 => crate::game::<6>(&mut rng),
+            _ => crate::game::<8>(&mut rng),
+        };
+        let full = othello_explorer::geometry::full_mask(settings.size.n());
+        if let Some(&(p, o)) = game.iter().find(|&&(p, o)| (full & !(p | o)).count_ones() as usize == e) {
+            return (p, o);
+        }
+    }
+}
+
+/// A line's board string: `p` as X, X to move.
+pub fn board(size: Size, p: u64, o: u64) -> String {
+    let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
+    othello_explorer::obf::format_board(&position)
+}
+
+/// Parses a line's body: (side to move, opponent, score).
+pub fn parse(size: Size, line: &str) -> Option<(u64, u64, i32)> {
+    let mut words = line.split_whitespace();
+    words.next()?;
+    let board = words.next()?;
+    let side = words.next()?;
+    let score: i32 = words.next()?.parse().ok()?;
+    let position = othello_explorer::obf::parse_board(&format!("{board} {side}")).ok()?;
+    let (p, o) = position.raw();
+    (words.next().is_none() && side == "X" && position.size() == size).then_some((p, o, score))
+}
+
+/// Runs one shard up to `positions` positions.
+pub fn run(settings: &Settings, dir: &Path, positions: u64, stop: &AtomicBool) -> Result<(), String> {
+    let mut solver = Solver::new(SolverOptions { hash_mb: 32, threads: 1, ..SolverOptions::default() });
+    let size = settings.size;
+    let make = |g: u64| {
+        let (p, o) = position(settings, g);
+        let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
+        // Positions come from play with a move to make, never a pass.
+        let score = solver.score(&position, &Limits::default()).ok()?.0;
+        Some(format!("{} {score}", board(size, p, o)))
+    };
+    shards::fill(
+        &settings.path(dir),
+        &settings.header(),
+        (settings.index, settings.count),
+        positions,
+        stop,
+        |line| parse(size, line).is_some(),
+        make,
+    )?;
+    Ok(())
+}

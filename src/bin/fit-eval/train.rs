@@ -1,0 +1,294 @@
+//! Training the weights on self-play games ([`super::selfplay`]).
+//!
+//! - **Samples**: every position of every game after its random opening, labelled with the game's
+//!   final disc difference from its side to move (exact along the solver's perfect line, the
+//!   search's own result before it).
+//! - **Validation**: whole games are held out (game index `g` with `g mod 10 == 9`), so no
+//!   position of a held-out game, nor its neighbours in the same game, is trained on.
+//! - **Symmetry**: every pattern reads all its placements from one shared table, so a position and
+//!   its seven images give the same multiset of table entries: training on a position trains the
+//!   entries of all eight images at once, exactly what augmenting the data with the images would
+//!   do, at an eighth of the cost. [`check_symmetry`] verifies this on the data before training.
+//! - **Model**: one weight set per stage (the scalar features and every canonical table entry),
+//!   all stages fitted together by full-batch Adam on the mean squared error, with two penalties:
+//!   an L2 prior pulling each pattern weight towards 0 (worth `prior` samples) and a smoothing term
+//!   pulling each weight towards the same weight of the neighbouring stages (worth `smooth`
+//!   samples), so a thin stage borrows from its neighbours and neighbouring stages cannot
+//!   disagree without evidence.
+
+use crate::{selfplay, solved};
+use othello_explorer::eval::features::{SCALARS, scalars};
+use othello_explorer::eval::pattern::{Layout, pattern_entries};
+use othello_explorer::eval::weights::StageWeights;
+use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_with};
+use othello_explorer::geometry::full_mask;
+use othello_explorer::symmetry::Symmetry;
+use othello_explorer::{Size, Square};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How a training run is set.
+pub struct Settings {
+    pub shards: Vec<PathBuf>,
+    pub epochs: usize,
+    pub prior: f32,
+    pub smooth: f32,
+    pub out: PathBuf,
+}
+
+/// One position as the fit sees it.
+pub struct Sample {
+    pub p: u64,
+    pub o: u64,
+    pub stage: usize,
+    pub scalars: [f32; SCALARS],
+    pub entries: Vec<u32>,
+    pub label: f32,
+}
+
+fn sample<const N: usize>(w: &Weights, p: u64, o: u64, label: i32) -> Sample {
+    let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
+    let mut entries = Vec::with_capacity(Layout::of(N).instances.len());
+    pattern_entries::<N>(p, o, &mut entries);
+    Sample {
+        p,
+        o,
+        stage: w.stage_of(empties),
+        scalars: scalars::<N>(p, o).map(|x| x as f32),
+        entries,
+        label: label as f32,
+    }
+}
+
+/// The samples of the files (self-play games and solved positions, told apart by their
+/// header): (training, validation, games, solved positions). Item `g` of a file is held out when
+/// `g mod 10 == 9`.
+pub fn read_samples<const N: usize>(
+    w: &Weights,
+    files: &[PathBuf],
+) -> Result<(Vec<Sample>, Vec<Sample>, usize, usize), String> {
+    let size = Size::from_n(N).expect("6 or 8");
+    let (mut games_files, mut solved_files) = (Vec::new(), Vec::new());
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let header = text.lines().next().unwrap_or_default();
+        if !header.contains(&format!(" size {N} ")) {
+            return Err(format!("{}: line 1: not {N}x{N} data", path.display()));
+        }
+        if header.starts_with("# fit-eval solved v1 ") {
+            solved_files.push((path.clone(), text));
+        } else {
+            games_files.push(path.clone());
+        }
+    }
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    let games = selfplay::read_games(&games_files)?;
+    for (run, index, random, moves, black_score) in &games {
+        let positions = selfplay::labelled_positions(size, *random, moves, *black_score)
+            .map_err(|e| format!("game {index} of {run:?}: {e}"))?;
+        let into = if index % 10 == 9 { &mut valid } else { &mut train };
+        into.extend(positions.into_iter().map(|(p, o, y)| sample::<N>(w, p, o, y)));
+    }
+    let mut solved = 0;
+    for (path, text) in &solved_files {
+        for (k, line) in text.lines().enumerate().skip(1) {
+            let (p, o, y) = solved::parse(size, line)
+                .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
+            let index = crate::shards::line_index(line).unwrap_or(0);
+            let into = if index % 10 == 9 { &mut valid } else { &mut train };
+            into.push(sample::<N>(w, p, o, y));
+            solved += 1;
+        }
+    }
+    Ok((train, valid, games.len(), solved))
+}
+
+/// Checks on a few hundred samples that the eight images of a position give the same multiset of
+/// table entries and the same scalar features: the augmentation the shared tables stand for.
+pub fn check_symmetry<const N: usize>(w: &Weights, samples: &[Sample]) -> Result<(), String> {
+    let size = Size::from_n(N).expect("6 or 8");
+    for s in samples.iter().step_by((samples.len() / 300).max(1)) {
+        let mut mine = s.entries.clone();
+        mine.sort_unstable();
+        for g in Symmetry::ALL {
+            let (p, o) = (g.apply(size, s.p), g.apply(size, s.o));
+            let image = sample::<N>(w, p, o, 0);
+            let mut theirs = image.entries;
+            theirs.sort_unstable();
+            if theirs != mine || image.scalars != s.scalars {
+                return Err(format!("{g:?} changes the features of {:#x} {:#x}", s.p, s.o));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The fitted weights in discs: per stage, scalars and the (canonical) table entries.
+struct Model {
+    scalars: Vec<[f32; SCALARS]>,
+    tables: Vec<Vec<f32>>,
+}
+
+impl Model {
+    fn predict(&self, s: &Sample) -> f32 {
+        let (ws, wt) = (&self.scalars[s.stage], &self.tables[s.stage]);
+        s.scalars.iter().zip(ws).map(|(x, w)| x * w).sum::<f32>() + s.entries.iter().map(|&e| wt[e as usize]).sum::<f32>()
+    }
+}
+
+/// Full-batch Adam over all stages at once (see the module docs).
+fn fit(samples: &[Sample], stages: usize, table_len: usize, settings: &Settings, valid: &[Sample]) -> Model {
+    let n = samples.len().max(1) as f32;
+    let mut model = Model { scalars: vec![[0.0; SCALARS]; stages], tables: vec![vec![0.0; table_len]; stages] };
+    // Start each stage's bias at its mean label.
+    let mut sums = vec![(0f32, 0usize); stages];
+    for s in samples {
+        sums[s.stage].0 += s.label;
+        sums[s.stage].1 += 1;
+    }
+    for (st, &(sum, k)) in sums.iter().enumerate() {
+        model.scalars[st][0] = if k > 0 { sum / k as f32 } else { 0.0 };
+    }
+    let size = stages * (SCALARS + table_len);
+    let (mut m, mut v, mut g) = (vec![0f32; size], vec![0f32; size], vec![0f32; size]);
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let slot = |st: usize, i: usize| st * (SCALARS + table_len) + i;
+    for epoch in 0..settings.epochs {
+        let lr = 0.1 * (1.0 - epoch as f32 / settings.epochs as f32) + 0.003;
+        g.iter_mut().for_each(|x| *x = 0.0);
+        for s in samples {
+            let r = 2.0 * (model.predict(s) - s.label) / n;
+            let base = slot(s.stage, 0);
+            for (i, x) in s.scalars.iter().enumerate() {
+                g[base + i] += r * x;
+            }
+            for &e in &s.entries {
+                g[base + SCALARS + e as usize] += r;
+            }
+        }
+        // The prior on pattern weights and the smoothing between neighbouring stages.
+        let (prior, smooth) = (2.0 * settings.prior / n, 2.0 * settings.smooth / n);
+        for st in 0..stages {
+            for i in 0..SCALARS + table_len {
+                let w = if i < SCALARS { model.scalars[st][i] } else { model.tables[st][i - SCALARS] };
+                let mut d = if i < SCALARS { 0.0 } else { prior * w };
+                for nb in [st.wrapping_sub(1), st + 1] {
+                    if nb < stages {
+                        let u = if i < SCALARS { model.scalars[nb][i] } else { model.tables[nb][i - SCALARS] };
+                        d += smooth * (w - u);
+                    }
+                }
+                g[slot(st, i)] += d;
+            }
+        }
+        let t = epoch as i32 + 1;
+        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+        for st in 0..stages {
+            for i in 0..SCALARS + table_len {
+                let k = slot(st, i);
+                if g[k] == 0.0 && m[k] == 0.0 {
+                    continue;
+                }
+                m[k] = b1 * m[k] + (1.0 - b1) * g[k];
+                v[k] = b2 * v[k] + (1.0 - b2) * g[k] * g[k];
+                let step = lr * (m[k] / c1) / ((v[k] / c2).sqrt() + eps);
+                if i < SCALARS {
+                    model.scalars[st][i] -= step;
+                } else {
+                    model.tables[st][i - SCALARS] -= step;
+                }
+            }
+        }
+        if epoch % 50 == 49 || epoch + 1 == settings.epochs {
+            let mae = |set: &[Sample]| set.iter().map(|s| (model.predict(s) - s.label).abs()).sum::<f32>() / set.len().max(1) as f32;
+            eprintln!("epoch {}: train MAE {:.3}, validation MAE {:.3}", epoch + 1, mae(samples), mae(valid));
+        }
+    }
+    model
+}
+
+fn quantise(x: f32) -> i16 {
+    (x * SCALE as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
+}
+
+/// Trains the `N x N` weights on the shards, writes `weights-N.oxev` and `check-N.txt`, and prints
+/// the per-stage report.
+pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), String> {
+    let began = Instant::now();
+    let mut weights = Weights::zero(N, bucket);
+    let (train, valid, games, solved) = read_samples::<N>(&weights, &settings.shards)?;
+    if train.is_empty() {
+        return Err("no training positions in the shards given".into());
+    }
+    check_symmetry::<N>(&weights, &train)?;
+    let stages = weights.stages().len();
+    eprintln!(
+        "{N}x{N}: {games} games, {solved} solved positions: {} training and {} validation positions, {stages} stages ({:.1} s)",
+        train.len(),
+        valid.len(),
+        began.elapsed().as_secs_f64()
+    );
+    let layout = Layout::of(N);
+    let model = fit(&train, stages, layout.table_len(), settings, &valid);
+    for st in 0..stages {
+        let stage = StageWeights {
+            scalars: model.scalars[st].map(quantise),
+            tables: model.tables[st].iter().map(|&x| quantise(x)).collect(),
+        };
+        weights.set_stage(st, stage);
+    }
+    println!("| stage | empties | training positions | validation positions | train MAE | validation MAE | validation MAE, stand-in | validation mean error |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for st in 0..stages {
+        let (lo, hi) = (st * bucket, st * bucket + bucket - 1);
+        let mae = |set: &[Sample], f: &dyn Fn(&Sample) -> i32| {
+            let picked: Vec<f64> = set.iter().filter(|s| s.stage == st).map(|s| (f(s) as f32 - s.label) as f64).collect();
+            let k = picked.len().max(1) as f64;
+            (picked.len(), picked.iter().map(|x| x.abs()).sum::<f64>() / k, picked.iter().sum::<f64>() / k)
+        };
+        let fitted = |s: &Sample| evaluate_with::<N>(&weights, s.p, s.o);
+        let stand_in = |s: &Sample| baseline::<N>(s.p, s.o);
+        let (kt, train_mae, _) = mae(&train, &fitted);
+        let (kv, valid_mae, valid_bias) = mae(&valid, &fitted);
+        let (_, base_mae, _) = mae(&valid, &stand_in);
+        println!("| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae:.2} | {valid_mae:.2} | {base_mae:.2} | {valid_bias:+.2} |");
+    }
+    std::fs::create_dir_all(&settings.out).map_err(|e| format!("{}: {e}", settings.out.display()))?;
+    let path = settings.out.join(format!("weights-{N}.oxev"));
+    let bytes = weights.to_bytes();
+    std::fs::write(&path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!("wrote {} ({} bytes)", path.display(), bytes.len());
+    // Check positions: two per stage from the validation games, with these weights' evaluations.
+    let mut text = format!(
+        "# fit-eval check positions for weights-{N}.oxev: board string, then the evaluation (discs, side to move)\n"
+    );
+    for st in 0..stages {
+        for s in valid.iter().filter(|s| s.stage == st).take(2) {
+            text += &format!("{} {}\n", board_string::<N>(s.p, s.o), evaluate_with::<N>(&weights, s.p, s.o));
+        }
+    }
+    let check_path = settings.out.join(format!("check-{N}.txt"));
+    std::fs::write(&check_path, text).map_err(|e| format!("{}: {e}", check_path.display()))?;
+    println!("wrote {} in {:.1} s", check_path.display(), began.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The board string with `p` as X to move (the check file's convention: colours do not matter to
+/// the evaluation, only who is to move).
+fn board_string<const N: usize>(p: u64, o: u64) -> String {
+    let size = Size::from_n(N).expect("6 or 8");
+    let mut s: String = Square::all(size)
+        .map(|sq| {
+            let b = 1u64 << sq.bit(size);
+            if p & b != 0 {
+                'X'
+            } else if o & b != 0 {
+                'O'
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    s.push_str(" X");
+    s
+}
