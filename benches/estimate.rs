@@ -54,8 +54,14 @@ fn fresh() -> Solver {
 fn pass(solver: &mut Solver, set: &[Position]) -> u64 {
     let mut nodes = 0;
     for position in set {
-        let analysis =
-            solver.analyse(black_box(position), SearchMode::Estimate, Some(DEPTH), &Limits::default(), &[], &mut |_| {});
+        let analysis = solver.analyse(
+            black_box(position),
+            SearchMode::Estimate,
+            Some(DEPTH),
+            &Limits::default(),
+            &[],
+            &mut |_| {},
+        );
         assert_eq!(analysis.children.len(), position.legal_moves().count() as usize, "a value for every move");
         assert!(analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: DEPTH } || c.kind == Kind::Exact));
         nodes += analysis.nodes;

@@ -13,9 +13,9 @@
 //! corner region and edge whole (version 1 of the weights also counted them here, and stable
 //! discs, which cost half of an evaluation's time).
 
-use crate::geometry::{column_mask, full_mask};
 #[cfg(test)]
 use crate::geometry::bit;
+use crate::geometry::{column_mask, full_mask};
 use crate::rules::legal_moves;
 
 /// The number of scalar features.

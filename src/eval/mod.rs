@@ -7,15 +7,19 @@
 //!
 //! The estimate is a sum of weights, one set per *stage* (a band of empty-square counts):
 //!
-//! - scalar features ([`features`]): mobility, potential mobility, corners and their X and C
-//!   neighbours, stable discs, parity, discs, each times its weight;
+//! - scalar features ([`features`]): mobility, potential mobility, parity, discs, each times its
+//!   weight;
 //! - pattern tables ([`pattern`]): for each placement of each pattern (every edge with its X
 //!   squares, every corner region, lines, diagonals), the weight of its exact contents.
 //!
-//! The weights are fitted by the project itself (`src/bin/fit-eval.rs`) on positions it solves
-//! exactly, bootstrapped to deeper stages, and shipped in `data/eval/` ([`weights`]); they are
-//! built into the binary and parsed once, at first use. `docs/eval.md` explains the features,
-//! the indexing, the file format and how to refit, with the measured accuracy.
+//! The search does not read pattern indexes from the board: it keeps them up to date move by
+//! move ([`indexes`]) and calls [`evaluate_indexed`]; [`evaluate`] reads them from scratch, and
+//! [`evaluate_fine_plain`] is the plain twin both are tested against.
+//!
+//! The weights are trained by the project itself (`src/bin/fit-eval/`) on its own self-play games
+//! and on positions it solves exactly, and shipped in `data/eval/` ([`weights`]); they are built
+//! into the binary and parsed once, at first use. `docs/eval.md` explains the features, the
+//! indexing, the file format and the training, with the measured accuracy.
 
 pub mod features;
 pub mod indexes;

@@ -220,6 +220,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The principal-variation estimate search with window (`alpha`, `beta`): the value of a
     /// `depth`-ply search of the evaluation (exact where the game ends within it). `n` empties.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn mid_pvs(&mut self, p: u64, o: u64, ix: &Indexes, alpha: i32, beta: i32, depth: u32, n: u32) -> i32 {
         let isa = self.isa;
         isa.enter(

@@ -23,9 +23,9 @@
 use super::last_flips::count_last_flips;
 use super::table::{EXACT, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
-use crate::geometry::{bit, full_mask};
 use crate::eval::Weights;
 use crate::eval::pattern::Layout;
+use crate::geometry::{bit, full_mask};
 use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

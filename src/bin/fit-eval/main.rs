@@ -1,27 +1,22 @@
-//! `fit-eval`: fits the evaluation weights shipped in `data/eval/` from positions the project
-//! solves itself, and measures them. See `docs/eval.md`.
+//! `fit-eval`: makes the evaluation weights shipped in `data/eval/` from data the project makes
+//! itself, and measures them. See `docs/eval.md`, which gives the commands, seeds and volumes.
 //!
-//! ```text
-//! cargo run --release --bin fit-eval -- fit --size 8 --threads 2
-//! cargo run --release --bin fit-eval -- measure --size 8
-//! ```
+//! - `selfplay` ([`selfplay`]): training games in resumable shards: a random opening, the
+//!   project's own search, the exact solver for the last 20 empties.
+//! - `solved` ([`solved`]): exactly solved positions of lightly randomised games, for the late
+//!   stages, in resumable shards.
+//! - `merge`: one run's shards into one file.
+//! - `train` ([`train`]): the 6x6 and 8x8 fit on games and solved positions; writes
+//!   `weights-N.oxev` and `check-N.txt`.
+//! - `checkset`, `checkset-merge` ([`checkset`]): a test set of deep positions with every move's
+//!   exact score, from self-play games of a seed the training does not use.
+//! - `fit`: the 4x4 fit (every stage labelled exactly: the 4x4 tree is small); `measure`: weights
+//!   against exact scores of fresh positions, per stage.
 //!
-//! `fit`, for one board size:
-//! 1. plays lightly randomised games (each move random or the stand-in evaluation's greedy choice,
-//!    half and half) and takes from each game one position per stage, at a random number of
-//!    empty squares within the stage;
-//! 2. stage by stage, fewest empties first: labels the stage's positions with their exact score
-//!    (`Solver`, one thread per worker, a small table) when the stage is shallow enough
-//!    (`--exact`), otherwise by bootstrapping: a small alpha-beta search down to the previous
-//!    stages, whose leaves are evaluated with the weights already fitted;
-//! 3. fits the stage's weights by least squares (full-batch Adam, an L2 prior on the pattern
-//!    weights), quantises them, and installs them so the next stage's bootstrapping uses them;
-//! 4. writes `weights-N.oxev` and `check-N.txt` (positions and the evaluations the new weights
-//!    give them, which `tests/eval.rs` checks the shipped weights reproduce).
-//!
-//! `measure` solves held-out positions exactly (another seed) and prints, per stage, the mean
-//! absolute error and the share of signs right, for the fitted weights and the stand-in.
+//! Every generator is sharded the same way ([`shards`]): item `g` of a run belongs to shard
+//! `g mod N` and depends only on the run's seed and `g`.
 
+mod checkset;
 mod selfplay;
 mod shards;
 mod solved;
@@ -157,14 +152,77 @@ enum Command {
         #[arg(long, default_value_t = 300)]
         epochs: usize,
         /// L2 prior on each pattern weight, in samples' worth.
-        #[arg(long, default_value_t = 10.0)]
+        #[arg(long, default_value_t = 3.0)]
         prior: f32,
         /// Pull of each weight towards the neighbouring stages', in samples' worth.
-        #[arg(long, default_value_t = 30.0)]
+        #[arg(long, default_value_t = 1000.0)]
         smooth: f32,
+        /// Empty squares per stage (default 4 on 8x8, 2 on 6x6).
+        #[arg(long)]
+        bucket: Option<usize>,
+        /// Plies of the search that relabels the midgame positions for a second round (0: none).
+        #[arg(long, default_value_t = 4)]
+        bootstrap_depth: usize,
+        /// The game result's share of a relabelled midgame label.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f32,
+        /// From this many empties on, self-play positions also train their colour-swapped twin
+        /// with the opposite label (0: never).
+        #[arg(long, default_value_t = 0)]
+        swap_from: u32,
+        /// Worker threads for the relabelling.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
         /// Where to write the files.
         #[arg(long, default_value = "data/eval")]
         out: PathBuf,
+    },
+    /// Positions with every move's exact score, from self-play games, in one shard: resumable,
+    /// deterministic from the seed (see checkset.rs).
+    Checkset {
+        /// Board side: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// The run's seed; keep it apart from the training seeds (1).
+        #[arg(long, default_value_t = 777)]
+        seed: u64,
+        /// This shard, I/N (1-based): games g with g mod N = I-1.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Positions this shard holds when it is done (a file with fewer is continued).
+        #[arg(long)]
+        positions: u64,
+        /// The fewest empty squares of a position taken.
+        #[arg(long, default_value_t = 24)]
+        min_empties: u32,
+        /// The most empty squares of a position taken.
+        #[arg(long, default_value_t = 26)]
+        max_empties: u32,
+        /// Plies of the games' midgame search (default 6 on 8x8, 8 on 6x6, as selfplay).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Empties from which the games' exact solver plays on (default 20, as selfplay).
+        #[arg(long, default_value_t = 20)]
+        exact: u32,
+        /// The games' longest random opening, in plies (default 40 on 8x8, 20 on 6x6, as selfplay).
+        #[arg(long)]
+        random: Option<u32>,
+        /// Transposition table of the solver that scores the moves, MiB.
+        #[arg(long, default_value_t = 256)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/checkset")]
+        out: PathBuf,
+    },
+    /// Join checkset shard files of one run into a problem file, sorted by game index.
+    #[command(name = "checkset-merge")]
+    CheckMerge {
+        /// The problem file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
     },
     /// Measure weights against exact scores of held-out positions, per stage.
     Measure {
@@ -244,8 +302,60 @@ fn main() -> ExitCode {
             let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties };
             solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
         })(),
+        Command::Checkset {
+            size,
+            seed,
+            shard,
+            positions,
+            min_empties,
+            max_empties,
+            depth,
+            exact,
+            random,
+            hash_mb,
+            out,
+        } => (|| {
+            let board = match size {
+                6 => Size::Six,
+                8 => Size::Eight,
+                _ => return Err(format!("--size {size}: the check set comes from 6x6 or 8x8 self-play")),
+            };
+            if min_empties > max_empties {
+                return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
+            }
+            let (index, count) = shards::parse_shard(&shard)?;
+            let play = selfplay::Settings {
+                size: board,
+                seed,
+                index,
+                count,
+                depth: depth.unwrap_or(if size == 8 { 6 } else { 8 }),
+                exact,
+                random: random.unwrap_or(if size == 8 { 40 } else { 20 }),
+            };
+            let run = checkset::Checkset { play, min_empties, max_empties };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            checkset::run(&run, &out, positions, hash_mb, stop)
+        })(),
+        Command::CheckMerge { out, shards } => checkset::merge(&shards, &out),
         Command::Merge { shards, out } => selfplay::merge(&shards, &out),
-        Command::Train { size, data, epochs, prior, smooth, out } => (|| {
+        Command::Train {
+            size,
+            data,
+            epochs,
+            prior,
+            smooth,
+            bucket,
+            bootstrap_depth,
+            lambda,
+            swap_from,
+            threads,
+            out,
+        } => (|| {
+            let bucket = bucket.unwrap_or(if size == 8 { 4 } else { 2 });
+            if !(1..=8).contains(&bucket) {
+                return Err(format!("--bucket {bucket}: between 1 and 8 empties per stage"));
+            }
             let mut shards = Vec::new();
             for path in data {
                 if path.is_dir() {
@@ -256,7 +366,7 @@ fn main() -> ExitCode {
                         .filter(|p| {
                             p.file_name()
                                 .and_then(|n| n.to_str())
-                                .is_some_and(|n| kinds.iter().any(|k| n.starts_with(k.as_str())))
+                                .is_some_and(|n| n.ends_with(".txt") && kinds.iter().any(|k| n.starts_with(k.as_str())))
                         })
                         .collect();
                     found.sort();
@@ -265,10 +375,20 @@ fn main() -> ExitCode {
                     shards.push(path);
                 }
             }
-            let settings = train::Settings { shards, epochs, prior, smooth, out };
+            let settings = train::Settings {
+                shards,
+                epochs,
+                prior,
+                smooth,
+                bootstrap_depth,
+                lambda,
+                swap_from,
+                threads: threads.max(1),
+                out,
+            };
             match size {
-                6 => train::train::<6>(&settings, bucket(6)),
-                8 => train::train::<8>(&settings, bucket(8)),
+                6 => train::train::<6>(&settings, bucket),
+                8 => train::train::<8>(&settings, bucket),
                 _ => Err(format!("--size {size}: training runs on 6 or 8")),
             }
         })(),

@@ -190,7 +190,8 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), String> {
     }
     let first = std::fs::read_to_string(&shards[0]).map_err(|e| format!("{}: {e}", shards[0].display()))?;
     let header = first.lines().next().unwrap_or_default();
-    let (before, after) = header.split_once(" shard ").ok_or_else(|| format!("{}: line 1: no shard", shards[0].display()))?;
+    let (before, after) =
+        header.split_once(" shard ").ok_or_else(|| format!("{}: line 1: no shard", shards[0].display()))?;
     let count = after.split_whitespace().next().and_then(|s| s.split('/').nth(1)).unwrap_or("?");
     let rest = after.split_once(' ').map_or("", |x| x.1);
     let mut text = format!("{before} shard all/{count} {rest}\n");
@@ -202,9 +203,13 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// A game read back: the run (its header without the shard), index, random plies, moves, black's
+/// final score.
+pub type ReadGame = (String, u64, usize, String, i32);
+
 /// Every game of the shard files given, checked and sorted by index; a game index found twice is
 /// an error (two shards of different runs mixed).
-pub fn read_games(paths: &[PathBuf]) -> Result<Vec<(String, u64, usize, String, i32)>, String> {
+pub fn read_games(paths: &[PathBuf]) -> Result<Vec<ReadGame>, String> {
     let mut out = Vec::new();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -216,8 +221,8 @@ pub fn read_games(paths: &[PathBuf]) -> Result<Vec<(String, u64, usize, String, 
         let run = header.split(" shard ").next().unwrap_or("").to_string()
             + &header.split(" depth ").nth(1).map(|s| format!(" depth {s}")).unwrap_or_default();
         for (k, line) in lines.enumerate() {
-            let game = parse_game(line)
-                .ok_or_else(|| format!("{}: line {}: not a game line", path.display(), k + 2))?;
+            let game =
+                parse_game(line).ok_or_else(|| format!("{}: line {}: not a game line", path.display(), k + 2))?;
             out.push((run.clone(), game.index, game.random, game.moves.to_string(), game.black_score));
         }
     }
@@ -232,7 +237,12 @@ pub fn read_games(paths: &[PathBuf]) -> Result<Vec<(String, u64, usize, String, 
 
 /// The positions of a game after its random opening, each with its label: the final disc
 /// difference from its side to move. Finished positions are left out.
-pub fn labelled_positions(size: Size, random: usize, moves: &str, black_score: i32) -> Result<Vec<(u64, u64, i32)>, String> {
+pub fn labelled_positions(
+    size: Size,
+    random: usize,
+    moves: &str,
+    black_score: i32,
+) -> Result<Vec<(u64, u64, i32)>, String> {
     let line = transcript::play(&Position::start(size), moves).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (k, position) in std::iter::once(&Position::start(size)).chain(&line.positions).enumerate() {

@@ -33,6 +33,14 @@ pub struct Settings {
     pub epochs: usize,
     pub prior: f32,
     pub smooth: f32,
+    /// Plies of the search that relabels the midgame positions in the second round (0: one round).
+    pub bootstrap_depth: usize,
+    /// The share of the game result in a relabelled midgame label.
+    pub lambda: f32,
+    /// From this many empties on, each self-play position is also trained with the other side to
+    /// move and the opposite label (0: never).
+    pub swap_from: u32,
+    pub threads: usize,
     pub out: PathBuf,
 }
 
@@ -44,9 +52,12 @@ pub struct Sample {
     pub scalars: [f32; SCALARS],
     pub entries: Vec<u32>,
     pub label: f32,
+    /// The label is the position's exact score (the perfect line, a solved position); else it is
+    /// the result of the search's own play from it.
+    pub exact: bool,
 }
 
-fn sample<const N: usize>(w: &Weights, p: u64, o: u64, label: i32) -> Sample {
+fn sample<const N: usize>(w: &Weights, p: u64, o: u64, label: i32, exact: bool) -> Sample {
     let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
     let mut entries = Vec::with_capacity(Layout::of(N).instances.len());
     pattern_entries::<N>(p, o, &mut entries);
@@ -57,7 +68,14 @@ fn sample<const N: usize>(w: &Weights, p: u64, o: u64, label: i32) -> Sample {
         scalars: scalars::<N>(p, o).map(|x| x as f32),
         entries,
         label: label as f32,
+        exact,
     }
+}
+
+/// The empties from which self-play games follow the solver's perfect line (the runs' `--exact`,
+/// 20 on both sizes: checked against the headers by [`read_samples`]).
+const fn exact_from<const N: usize>() -> u32 {
+    20
 }
 
 /// The samples of the files (self-play games and solved positions, told apart by their
@@ -75,6 +93,13 @@ pub fn read_samples<const N: usize>(
         if !header.contains(&format!(" size {N} ")) {
             return Err(format!("{}: line 1: not {N}x{N} data", path.display()));
         }
+        if header.starts_with("# fit-eval selfplay ") && !header.contains(&format!(" exact {} ", exact_from::<N>())) {
+            return Err(format!(
+                "{}: line 1: the games must switch to the solver at {} empties",
+                path.display(),
+                exact_from::<N>()
+            ));
+        }
         if header.starts_with("# fit-eval solved v1 ") {
             solved_files.push((path.clone(), text));
         } else {
@@ -87,7 +112,11 @@ pub fn read_samples<const N: usize>(
         let positions = selfplay::labelled_positions(size, *random, moves, *black_score)
             .map_err(|e| format!("game {index} of {run:?}: {e}"))?;
         let into = if index % 10 == 9 { &mut valid } else { &mut train };
-        into.extend(positions.into_iter().map(|(p, o, y)| sample::<N>(w, p, o, y)));
+        let exact_from = exact_from::<N>();
+        into.extend(positions.into_iter().map(|(p, o, y)| {
+            let empties = (full_mask(N) & !(p | o)).count_ones();
+            sample::<N>(w, p, o, y, empties <= exact_from)
+        }));
     }
     let mut solved = 0;
     for (path, text) in &solved_files {
@@ -96,7 +125,7 @@ pub fn read_samples<const N: usize>(
                 .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
             let index = crate::shards::line_index(line).unwrap_or(0);
             let into = if index % 10 == 9 { &mut valid } else { &mut train };
-            into.push(sample::<N>(w, p, o, y));
+            into.push(sample::<N>(w, p, o, y, true));
             solved += 1;
         }
     }
@@ -112,7 +141,7 @@ pub fn check_symmetry<const N: usize>(w: &Weights, samples: &[Sample]) -> Result
         mine.sort_unstable();
         for g in Symmetry::ALL {
             let (p, o) = (g.apply(size, s.p), g.apply(size, s.o));
-            let image = sample::<N>(w, p, o, 0);
+            let image = sample::<N>(w, p, o, 0, true);
             let mut theirs = image.entries;
             theirs.sort_unstable();
             if theirs != mine || image.scalars != s.scalars {
@@ -132,7 +161,8 @@ struct Model {
 impl Model {
     fn predict(&self, s: &Sample) -> f32 {
         let (ws, wt) = (&self.scalars[s.stage], &self.tables[s.stage]);
-        s.scalars.iter().zip(ws).map(|(x, w)| x * w).sum::<f32>() + s.entries.iter().map(|&e| wt[e as usize]).sum::<f32>()
+        s.scalars.iter().zip(ws).map(|(x, w)| x * w).sum::<f32>()
+            + s.entries.iter().map(|&e| wt[e as usize]).sum::<f32>()
     }
 }
 
@@ -200,7 +230,9 @@ fn fit(samples: &[Sample], stages: usize, table_len: usize, settings: &Settings,
             }
         }
         if epoch % 50 == 49 || epoch + 1 == settings.epochs {
-            let mae = |set: &[Sample]| set.iter().map(|s| (model.predict(s) - s.label).abs()).sum::<f32>() / set.len().max(1) as f32;
+            let mae = |set: &[Sample]| {
+                set.iter().map(|s| (model.predict(s) - s.label).abs()).sum::<f32>() / set.len().max(1) as f32
+            };
             eprintln!("epoch {}: train MAE {:.3}, validation MAE {:.3}", epoch + 1, mae(samples), mae(valid));
         }
     }
@@ -221,6 +253,19 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         return Err("no training positions in the shards given".into());
     }
     check_symmetry::<N>(&weights, &train)?;
+    // Far from the end, who is to move matters little, and a side-to-move bias is what makes
+    // estimates of balanced positions swing with the parity of the depth: so each opening
+    // position also teaches its colour-swapped twin, with the opposite label.
+    let mut train = train;
+    if settings.swap_from > 0 {
+        let twins: Vec<Sample> = train
+            .iter()
+            .filter(|s| !s.exact && (full_mask(N) & !(s.p | s.o)).count_ones() >= settings.swap_from)
+            .map(|s| sample::<N>(&weights, s.o, s.p, -s.label as i32, false))
+            .collect();
+        eprintln!("{} colour-swapped twins from {} empties", twins.len(), settings.swap_from);
+        train.extend(twins);
+    }
     let stages = weights.stages().len();
     eprintln!(
         "{N}x{N}: {games} games, {solved} solved positions: {} training and {} validation positions, {stages} stages ({:.1} s)",
@@ -229,20 +274,60 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         began.elapsed().as_secs_f64()
     );
     let layout = Layout::of(N);
-    let model = fit(&train, stages, layout.table_len(), settings, &valid);
-    for st in 0..stages {
-        let stage = StageWeights {
-            scalars: model.scalars[st].map(quantise),
-            tables: model.tables[st].iter().map(|&x| quantise(x)).collect(),
-        };
-        weights.set_stage(st, stage);
+    let install = |weights: &mut Weights, model: &Model| {
+        for st in 0..stages {
+            let stage = StageWeights {
+                scalars: model.scalars[st].map(quantise),
+                tables: model.tables[st].iter().map(|&x| quantise(x)).collect(),
+            };
+            weights.set_stage(st, stage);
+        }
+    };
+    let mut model = fit(&train, stages, layout.table_len(), settings, &valid);
+    install(&mut weights, &model);
+    if settings.bootstrap_depth > 0 {
+        // Round two: each midgame label becomes lambda * (the game's result) + (1 - lambda) *
+        // (a search of the round-one weights, `bootstrap_depth` plies). The game result keeps the
+        // label anchored to real outcomes (so errors cannot compound as in a stage-by-stage
+        // bootstrap); the search value is far less noisy than one game's result, and it makes the
+        // evaluation agree with its own deeper searches, which is what keeps estimates steady from
+        // one depth to the next.
+        let t0 = Instant::now();
+        let midgame: Vec<usize> = (0..train.len()).filter(|&i| !train[i].exact).collect();
+        let w = &weights;
+        let depth = settings.bootstrap_depth;
+        let values = crate::parallel(
+            &midgame,
+            settings.threads,
+            || (),
+            |_, &i| {
+                let s = &train[i];
+                let empties = (full_mask(N) & !(s.p | s.o)).count_ones() as usize;
+                crate::bootstrap::<N>(w, s.p, s.o, empties.saturating_sub(depth), -i32::MAX, i32::MAX) as f32
+                    / SCALE as f32
+            },
+        );
+        for (&i, v) in midgame.iter().zip(values) {
+            let s = &mut train[i];
+            s.label = settings.lambda * s.label + (1.0 - settings.lambda) * v;
+        }
+        eprintln!(
+            "relabelled {} midgame positions by a {depth}-ply search ({:.1} s)",
+            midgame.len(),
+            t0.elapsed().as_secs_f64()
+        );
+        model = fit(&train, stages, layout.table_len(), settings, &valid);
+        install(&mut weights, &model);
     }
-    println!("| stage | empties | training positions | validation positions | train MAE | validation MAE | validation MAE, stand-in | validation mean error |");
+    println!(
+        "| stage | empties | training positions | validation positions | train MAE | validation MAE | validation MAE, stand-in | validation mean error |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for st in 0..stages {
         let (lo, hi) = (st * bucket, st * bucket + bucket - 1);
         let mae = |set: &[Sample], f: &dyn Fn(&Sample) -> i32| {
-            let picked: Vec<f64> = set.iter().filter(|s| s.stage == st).map(|s| (f(s) as f32 - s.label) as f64).collect();
+            let picked: Vec<f64> =
+                set.iter().filter(|s| s.stage == st).map(|s| (f(s) as f32 - s.label) as f64).collect();
             let k = picked.len().max(1) as f64;
             (picked.len(), picked.iter().map(|x| x.abs()).sum::<f64>() / k, picked.iter().sum::<f64>() / k)
         };
@@ -251,8 +336,11 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         let (kt, train_mae, _) = mae(&train, &fitted);
         let (kv, valid_mae, valid_bias) = mae(&valid, &fitted);
         let (_, base_mae, _) = mae(&valid, &stand_in);
-        println!("| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae:.2} | {valid_mae:.2} | {base_mae:.2} | {valid_bias:+.2} |");
+        println!(
+            "| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae:.2} | {valid_mae:.2} | {base_mae:.2} | {valid_bias:+.2} |"
+        );
     }
+    opening_report::<N>(&weights);
     std::fs::create_dir_all(&settings.out).map_err(|e| format!("{}: {e}", settings.out.display()))?;
     let path = settings.out.join(format!("weights-{N}.oxev"));
     let bytes = weights.to_bytes();
@@ -271,6 +359,26 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
     std::fs::write(&check_path, text).map_err(|e| format!("{}: {e}", check_path.display()))?;
     println!("wrote {} in {:.1} s", check_path.display(), began.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// A quick look at the opening with the new weights: a plain alpha-beta of the start and of the
+/// position after its first move (`f5` on 8x8, `d5`... whatever comes first in reading order) at
+/// depths 1 to 8, in discs from the side to move (8x8: a draw, Takizawa 2023; 6x6: -4, solved).
+fn opening_report<const N: usize>(w: &Weights) {
+    let start = othello_explorer::Position::start(Size::from_n(N).expect("6 or 8"));
+    let first = start.legal_moves().reading_order()[0];
+    let child = start.play(first).expect("a legal move");
+    for (name, pos) in [("the start".to_string(), start), (format!("after {first}"), child)] {
+        let (p, o) = pos.raw();
+        let empties = pos.empty_count() as usize;
+        let values: Vec<String> = (1..=8)
+            .map(|d| {
+                let v = crate::bootstrap::<N>(w, p, o, empties - d, -i32::MAX, i32::MAX);
+                format!("{:+.1}", v as f64 / SCALE as f64)
+            })
+            .collect();
+        println!("{name}, depths 1-8: {}", values.join(" "));
+    }
 }
 
 /// The board string with `p` as X to move (the check file's convention: colours do not matter to
