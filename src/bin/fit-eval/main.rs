@@ -89,15 +89,8 @@ enum Command {
         /// Games this shard holds when it is done (a file with fewer is continued).
         #[arg(long)]
         games: u64,
-        /// Plies of the midgame search (default 6 on 8x8, 8 on 6x6).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Empties from which the exact solver plays on (default 20).
-        #[arg(long, default_value_t = 20)]
-        exact: u32,
-        /// The longest random opening, in plies (default 40 on 8x8, 20 on 6x6).
-        #[arg(long)]
-        random: Option<u32>,
+        #[command(flatten)]
+        play: GameArgs,
         /// Transposition table, MiB.
         #[arg(long, default_value_t = 64)]
         hash_mb: usize,
@@ -198,15 +191,8 @@ enum Command {
         /// The most empty squares of a position taken.
         #[arg(long, default_value_t = 26)]
         max_empties: u32,
-        /// Plies of the games' midgame search (default 6 on 8x8, 8 on 6x6, as selfplay).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Empties from which the games' exact solver plays on (default 20, as selfplay).
-        #[arg(long, default_value_t = 20)]
-        exact: u32,
-        /// The games' longest random opening, in plies (default 40 on 8x8, 20 on 6x6, as selfplay).
-        #[arg(long)]
-        random: Option<u32>,
+        #[command(flatten)]
+        play: GameArgs,
         /// Transposition table of the solver that scores the moves, MiB.
         #[arg(long, default_value_t = 256)]
         hash_mb: usize,
@@ -247,25 +233,51 @@ enum Command {
     },
 }
 
+/// How self-play games are played: `selfplay` and `checkset` share these.
+#[derive(clap::Args)]
+struct GameArgs {
+    /// Plies of the midgame search (default 6 on 8x8, 8 on 6x6).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Empties from which the exact solver plays on (default 20).
+    #[arg(long, default_value_t = 20)]
+    exact: u32,
+    /// The longest random opening, in plies (default 40 on 8x8, 20 on 6x6).
+    #[arg(long)]
+    random: Option<u32>,
+}
+
+impl GameArgs {
+    /// The run's settings: games of `size` from `seed`, shard `shard` (`I/N`).
+    fn settings(&self, size: Size, seed: u64, shard: &str) -> Result<selfplay::Settings, String> {
+        let (index, count) = shards::parse_shard(shard)?;
+        let eight = size == Size::Eight;
+        Ok(selfplay::Settings {
+            size,
+            seed,
+            index,
+            count,
+            depth: self.depth.unwrap_or(if eight { 6 } else { 8 }),
+            exact: self.exact,
+            random: self.random.unwrap_or(if eight { 40 } else { 20 }),
+        })
+    }
+}
+
+/// The board of `--size` for the generators, which run on 6x6 and 8x8 (`refusal` ends the error).
+fn six_or_eight(size: usize, refusal: &str) -> Result<Size, String> {
+    match size {
+        6 => Ok(Size::Six),
+        8 => Ok(Size::Eight),
+        _ => Err(format!("--size {size}: {refusal}")),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Selfplay { size, seed, shard, games, depth, exact, random, hash_mb, out } => (|| {
-            let board = match size {
-                6 => Size::Six,
-                8 => Size::Eight,
-                _ => return Err(format!("--size {size}: self-play runs on 6 or 8")),
-            };
-            let (index, count) = shards::parse_shard(&shard)?;
-            let settings = selfplay::Settings {
-                size: board,
-                seed,
-                index,
-                count,
-                depth: depth.unwrap_or(if size == 8 { 6 } else { 8 }),
-                exact,
-                random: random.unwrap_or(if size == 8 { 40 } else { 20 }),
-            };
+        Command::Selfplay { size, seed, shard, games, play, hash_mb, out } => (|| {
+            let settings = play.settings(six_or_eight(size, "self-play runs on 6 or 8")?, seed, &shard)?;
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             selfplay::run(&settings, &out, games, hash_mb, stop)
         })(),
@@ -290,11 +302,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Solved { size, seed, shard, positions, min_empties, max_empties, out } => (|| {
-            let board = match size {
-                6 => Size::Six,
-                8 => Size::Eight,
-                _ => return Err(format!("--size {size}: solved positions are made on 6 or 8")),
-            };
+            let board = six_or_eight(size, "solved positions are made on 6 or 8")?;
             if min_empties > max_empties || max_empties as usize > size * size - 4 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }
@@ -302,41 +310,16 @@ fn main() -> ExitCode {
             let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties };
             solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
         })(),
-        Command::Checkset {
-            size,
-            seed,
-            shard,
-            positions,
-            min_empties,
-            max_empties,
-            depth,
-            exact,
-            random,
-            hash_mb,
-            out,
-        } => (|| {
-            let board = match size {
-                6 => Size::Six,
-                8 => Size::Eight,
-                _ => return Err(format!("--size {size}: the check set comes from 6x6 or 8x8 self-play")),
-            };
+        Command::Checkset { size, seed, shard, positions, min_empties, max_empties, play, hash_mb, out } => (|| {
+            let board = six_or_eight(size, "the check set comes from 6x6 or 8x8 self-play")?;
             if min_empties > max_empties {
                 return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
             }
-            let (index, count) = shards::parse_shard(&shard)?;
-            let play = selfplay::Settings {
-                size: board,
-                seed,
-                index,
-                count,
-                depth: depth.unwrap_or(if size == 8 { 6 } else { 8 }),
-                exact,
-                random: random.unwrap_or(if size == 8 { 40 } else { 20 }),
-            };
-            let run = checkset::Checkset { play, min_empties, max_empties };
+            let run = checkset::Checkset { play: play.settings(board, seed, &shard)?, min_empties, max_empties };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             checkset::run(&run, &out, positions, hash_mb, stop)
-        })(),
+        })(
+        ),
         Command::CheckMerge { out, shards } => checkset::merge(&shards, &out),
         Command::Merge { shards, out } => selfplay::merge(&shards, &out),
         Command::Train {
