@@ -77,3 +77,43 @@ fn sighup_quits_like_q() {
 fn sigquit_quits_like_q() {
     signal_quits_and_restores("QUIT", 3);
 }
+
+/// A terminal that hangs up while the 8x8 start is being searched (the tmux server killed: the
+/// pane's terminal closes and the explorer gets SIGHUP) ends the explorer within seconds, instead
+/// of leaving it spinning on a dead terminal with the search on every core (crossterm's reader
+/// loops on a hung-up terminal; `src/tui/watchdog.rs`).
+#[test]
+fn a_terminal_that_hangs_up_ends_the_explorer() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the hang-up test");
+        return;
+    }
+    if !std::path::Path::new("/proc/self").exists() {
+        eprintln!("notice: no /proc to watch the process in; skipping the hang-up test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("oe-hangup-{}", std::process::id()) };
+    let command = format!("NO_COLOR=1 XDG_DATA_HOME='{}' exec '{bin}' --no-session", data.path().display());
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", &command]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.wait_for("an estimate on screen", |s| s.contains(" @"));
+    let pid = tmux.display("#{pane_pid}");
+    assert!(!pid.is_empty());
+    let _ = tmux.run(&["kill-server"]);
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while proc_dir.exists() {
+        // A zombie (exited, not yet reaped by init) counts as gone.
+        let stat = std::fs::read_to_string(proc_dir.join("stat")).unwrap_or_default();
+        if stat.split_whitespace().nth(2) == Some("Z") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the explorer (pid {pid}) still runs 20 s after its terminal hung up"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

@@ -21,6 +21,7 @@ pub mod teach;
 pub mod theme;
 pub mod tree;
 pub mod view;
+pub mod watchdog;
 pub mod widgets;
 pub mod worker;
 
@@ -42,6 +43,7 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tree::Tree;
+use watchdog::Watchdog;
 use worker::{SolverEvent, Worker};
 
 /// The background threads: the solver, the search lab and the files.
@@ -214,6 +216,11 @@ impl Signals {
         Ok(Signals { received, ids })
     }
 
+    /// The flag the handlers set (the signal's number, 0 while none), for the watchdog.
+    fn shared(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.received)
+    }
+
     /// The signal caught, if any.
     fn received(&self) -> Option<i32> {
         match self.received.load(Ordering::SeqCst) {
@@ -319,7 +326,12 @@ fn run_with(
     terminal.clear()?;
     let first = model.init();
     perform(first, &mut worker)?;
-    event_loop(&mut terminal, &mut model, &mut worker, &events, signals)
+    // The watch runs while the loop does: the quit that follows (threads stopped, the session's
+    // last write) is the normal path's.
+    let watchdog = Watchdog::spawn(signals.shared())?;
+    let result = event_loop(&mut terminal, &mut model, &mut worker, &events, signals, &watchdog);
+    drop(watchdog);
+    result
 }
 
 type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -330,12 +342,14 @@ fn event_loop(
     worker: &mut Workers,
     events: &Receiver<SolverEvent>,
     signals: &Signals,
+    watchdog: &Watchdog,
 ) -> Result<(), TuiError> {
     let mut queue: Vec<Msg> = Vec::new();
     let mut dirty = true;
     let mut last_tick = Instant::now();
     let tick = Duration::from_millis(50);
     loop {
+        watchdog.beat();
         if dirty {
             let mut hits = None;
             terminal.draw(|f| hits = Some(view::view(model, f)))?;
