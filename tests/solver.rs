@@ -489,6 +489,21 @@ fn ffo_20_to_39_with_at_most_17_empties_every_listed_move() {
     }
 }
 
+/// Four positions of #20-#39 with 18 to 20 empties that solve in a few million nodes: from 18
+/// empties the solver sorts the moves by a search of the fitted evaluation, so these check that
+/// ordering leaves every score exact.
+#[test]
+fn ffo_23_24_27_29_from_18_empties_every_listed_move() {
+    let _cpu = shared_cpu();
+    let chosen: Vec<(usize, Problem)> =
+        ffo("fforum-20-39.obf", 20).into_iter().filter(|(number, _)| [23, 24, 27, 29].contains(number)).collect();
+    let empties: Vec<u32> = chosen.iter().map(|(_, p)| p.position.empty_count()).collect();
+    assert_eq!(empties, vec![18, 19, 20, 20], "the empties of #23, #24, #27, #29");
+    for (number, problem) in &chosen {
+        check_ffo(*number, problem, &mut solver(Scoring::Standard, 1, 16));
+    }
+}
+
 /// An alpha-beta search written apart from the solver, on the plain (scalar) rules kernels that
 /// `tests/rules_vs_reference.rs` checks square by square: mobility ordering, no table.
 fn plain_alpha_beta(p: u64, o: u64, alpha: i32, beta: i32) -> i32 {

@@ -13,9 +13,10 @@
 //! - The table: an entry of depth `d` settles a node that needs `d` plies or fewer, an exact
 //!   entry any node; every search stores its bounds with its depth (see [`super::table`]).
 //! - Move order: the table's move (from the previous iteration of the iterative deepening), then
-//!   a wipe-out, then by the evaluation of each child, the opponent's mobility breaking ties. One
-//!   ply above the leaves nothing is sorted and the table is not used: the children are leaves,
-//!   as cheap to search as to sort.
+//!   a wipe-out, then (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child,
+//!   the opponent's mobility breaking ties; closer to the leaves by the opponent's mobility alone.
+//!   One ply above the leaves nothing is sorted and the table is not used: the children are
+//!   leaves, as cheap to search as to sort.
 //! - The evaluation's pattern indexes travel with the position ([`Indexes`]): each move updates
 //!   them from the squares it changes ([`Indexes::play`]), so no node computes an index from the
 //!   board. [`Searcher::estimate`] computes the root's.
@@ -26,6 +27,11 @@ use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
+
+/// Plies left from which a node sorts its moves by the evaluation of each child. Below it the
+/// fewest replies alone order them: evaluating every child of a node two, three or four plies
+/// above the leaves cost more time than the nodes it saved (docs/eval.md, "Speed").
+const SORT_BY_EVAL_DEPTH: u32 = 5;
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).
@@ -93,9 +99,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         best
     }
 
-    /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then by
-    /// the evaluation of each child, fewest replies breaking ties. `probes`: the children will
-    /// probe the table (they are at least 2 plies above the leaves).
+    /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then
+    /// (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
+    /// breaking ties. `depth`: the node's plies left; from 3 the children will probe the table,
+    /// so their buckets are prefetched.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn mid_sorted_moves(
@@ -105,10 +112,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         ix: &Indexes,
         moves: u64,
         tt_move: u8,
-        probes: bool,
+        depth: u32,
         list: &mut [Move; 64],
     ) -> usize {
         let corners = Masks::<N>::CORNERS;
+        let probes = depth > 2;
         let mut count = 0;
         let mut rest = moves;
         while rest != 0 {
@@ -127,9 +135,13 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             } else {
                 // From the mover's side: how the child looks, then fewest replies. (Sorting by a
                 // one- or two-ply search of the evaluation from 5 or 9 plies left cost time with
-                // the hand-written evaluation.)
+                // the hand-written evaluation.) Near the leaves the fewest replies alone.
                 let replies = self.isa.legal_moves::<N>(np, no);
-                let look = -self.evaluate_with_moves(np, no, &ix.play_own(self.layout, sq, f), replies);
+                let look = if depth >= SORT_BY_EVAL_DEPTH {
+                    -self.evaluate_with_moves(np, no, &ix.play_own(self.layout, sq, f), replies)
+                } else {
+                    0
+                };
                 let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
                 (look << 8) - mobility
             };
@@ -194,7 +206,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             tt_move = e.best;
         }
         let mut list = [Move::default(); 64];
-        let count = self.mid_sorted_moves(p, o, ix, moves, tt_move, depth > 2, &mut list);
+        let count = self.mid_sorted_moves(p, o, ix, moves, tt_move, depth, &mut list);
         let mut best = -Self::MAX - 1;
         let mut best_move = NO_MOVE;
         for m in &list[..count] {
@@ -268,7 +280,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         let alpha0 = alpha;
         let mut list = [Move::default(); 64];
-        let count = self.mid_sorted_moves(p, o, ix, moves, tt_move, depth > 2, &mut list);
+        let count = self.mid_sorted_moves(p, o, ix, moves, tt_move, depth, &mut list);
         let mut best = -Self::MAX - 1;
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {

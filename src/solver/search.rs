@@ -6,7 +6,10 @@
 //! - [`Searcher::nws`]: null-window nodes (`beta = alpha + 1`), most of the tree: the
 //!   transposition table, a stability cutoff, moves sorted fastest-first (fewest replies for the
 //!   opponent, corners counted twice, then fewest empty squares next to our discs), the table's
-//!   move before all.
+//!   move before all. Higher up the sort leads with a shallow search: from 14 empties one ply of
+//!   a rough mobility-and-corners evaluation, from 18 three plies of the fitted evaluation
+//!   (four from 22), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the hand-written
+//!   rough one if the weights cannot be read).
 //! - [`Searcher::shallow`]: the last [`SHALLOW`] empties: no table, no allocation, no sort;
 //!   empties tried by quadrant parity (odd regions first) and square class (corners first, the
 //!   squares next to corners last), each move found by computing its flips directly.
@@ -23,8 +26,8 @@
 use super::last_flips::count_last_flips;
 use super::table::{EXACT, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
-use crate::eval::Weights;
-use crate::eval::pattern::Layout;
+use crate::eval::pattern::{Layout, Row};
+use crate::eval::{Indexes, SCALE, Weights, evaluate_fine_indexed};
 use crate::geometry::{bit, full_mask};
 use crate::isa::Isa;
 use std::sync::Mutex;
@@ -284,6 +287,20 @@ fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32,
 /// Empties from which moves are ordered by a shallow search of the rough evaluation.
 const SORT_SEARCH_MIN: u32 = 14;
 
+/// Empties from which moves are ordered by a search of the evaluation instead, [`EVAL_SORT_DEPTH`]
+/// plies deep (when the weights can be read).
+const EVAL_SORT_MIN: u32 = 18;
+
+/// The plies of that search: 3, 4 from [`EVAL_SORT_DEEPER`] empties and 5 from
+/// [`EVAL_SORT_DEEPEST`].
+const EVAL_SORT_DEPTH: u32 = 3;
+
+/// Empties from which the ordering search looks one ply deeper.
+const EVAL_SORT_DEEPER: u32 = 22;
+
+/// Empties from which it looks one ply deeper again.
+const EVAL_SORT_DEEPEST: u32 = 25;
+
 /// A move with its flips and sort key.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Move {
@@ -521,8 +538,93 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         -self.shallow(o, p, -beta, -alpha, n)
     }
 
-    /// The legal moves of `p` with their flips, sorted best first: the table's move, then
-    /// fastest-first.
+    /// The value of a leaf of [`Self::eval_search`] in 1/[`SCALE`] of a disc, from `p`'s side:
+    /// the evaluation (`own`: the pattern indexes of `p`'s side, `pm`: `p`'s legal moves), or
+    /// the score of a finished game.
+    #[inline(always)]
+    fn eval_leaf(&self, w: &Weights, p: u64, o: u64, own: &Row, pm: u64) -> i32 {
+        let om = self.isa.legal_moves::<N>(o, p);
+        if pm | om == 0 { Self::final_score(p, o) * SCALE } else { evaluate_fine_indexed::<N>(w, own, p, o, pm, om) }
+    }
+
+    /// The ordering search (Edax's `search_eval_1`, `search_eval_2` and shallow search): the
+    /// value of (`p`, `o`) after `depth` plies of alpha-beta over the evaluation `w`, in
+    /// 1/[`SCALE`] of a disc, fail-soft. `ix`: the position's pattern indexes, `pm`: `p`'s legal
+    /// moves. No table, no move order, and its positions are not counted as nodes: it only sorts
+    /// the exact search's moves, never gives a score.
+    #[allow(clippy::too_many_arguments)]
+    fn eval_search(
+        &self,
+        w: &Weights,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        pm: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.eval_search_body(w, p, o, ix, pm, depth, alpha, beta),
+        )
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn eval_search_body(
+        &self,
+        w: &Weights,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        pm: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if depth == 0 {
+            return self.eval_leaf(w, p, o, &ix.own, pm);
+        }
+        if pm == 0 {
+            let om = self.isa.legal_moves::<N>(o, p);
+            if om == 0 {
+                return Self::final_score(p, o) * SCALE;
+            }
+            return -self.eval_search(w, o, p, &ix.pass(), om, depth, -beta, -alpha);
+        }
+        let mut best = -i32::MAX;
+        let mut rest = pm;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = self.isa.flips::<N>(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let replies = self.isa.legal_moves::<N>(np, no);
+            let v = if depth == 1 {
+                // The children are leaves: only their own indexes are needed.
+                -self.eval_leaf(w, np, no, &ix.play_own(self.layout, sq, f), replies)
+            } else {
+                -self.eval_search(w, np, no, &ix.play(self.layout, sq, f), replies, depth - 1, -beta, -alpha)
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The legal moves of `p` with their flips, sorted best first: the table's move, a wipe-out,
+    /// then fastest-first, led from [`SORT_SEARCH_MIN`] empties by a one-ply search of
+    /// [`rough_eval`] and from [`EVAL_SORT_MIN`] by a search of the evaluation
+    /// ([`Self::eval_search`]).
     #[inline(always)]
     ///
     /// With `etc` set to alpha and a best score (deep nodes), each child is looked up in the table
@@ -564,6 +666,13 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             list[count] = Move { sq, flips: f, key: 0 };
             count += 1;
         }
+        // High up, the evaluation orders the moves (if there are two to order): the pattern
+        // indexes of this node, once.
+        let by_eval = match self.weights {
+            Some(w) if n >= EVAL_SORT_MIN && count > 1 => Some((w, Indexes::new(self.layout, p, o))),
+            _ => None,
+        };
+        let eval_depth = EVAL_SORT_DEPTH + (n >= EVAL_SORT_DEEPER) as u32 + (n >= EVAL_SORT_DEEPEST) as u32;
         // The opponent's replies after each move, four children at a time.
         let mut i = 0;
         while i < count {
@@ -594,7 +703,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                         .count_ones() as i32;
                     let parity = (x & odd != 0) as i32;
                     let fastest = -(mobility << 15) + (anchored << 11) - (potential << 5) + (parity << 3);
-                    if n >= SORT_SEARCH_MIN {
+                    if let Some((w, ix)) = &by_eval {
+                        // How the position looks `eval_depth` plies on, in discs, by the
+                        // evaluation; fastest-first breaks ties. (One ply cost a third more
+                        // nodes than the rough search on FFO #40-#49; see docs/solver.md.)
+                        let child = ix.play(self.layout, m.sq, m.flips);
+                        let v = self.eval_search(w, np, no, &child, r, eval_depth, -i32::MAX, i32::MAX);
+                        ((-v + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)
+                    } else if n >= SORT_SEARCH_MIN {
                         // How the position looks after the opponent's best reply, by the rough
                         // evaluation; fastest-first breaks ties. (Searching two plies instead of
                         // one, or from 16 or 12 empties, cost more nodes on FFO #41-#46.)
