@@ -21,7 +21,7 @@
 //!   them from the squares it changes ([`Indexes::play`]), so no node computes an index from the
 //!   board. [`Searcher::estimate`] computes the root's.
 
-use super::search::{Masks, Move, Searcher};
+use super::search::{Masks, Move, Searcher, raise};
 use super::table::{NO_MOVE, hash};
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed};
@@ -86,14 +86,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             rest &= rest - 1;
             let f = self.isa.flips::<N>(p, o, sq);
             let v = -self.leaf(o ^ f, p ^ f ^ (1 << sq), &ix.play_own(self.layout, sq, f));
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best

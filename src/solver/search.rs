@@ -271,17 +271,25 @@ fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32,
         rest &= rest - 1;
         let f = isa.flips::<N>(p, o, sq);
         let v = -rough_search::<N, I>(isa, o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
+        if raise(v, &mut best, &mut alpha, beta) {
+            break;
         }
     }
     best
+}
+
+/// One child's value `v` in a fail-soft alpha-beta loop: raises `best`, and `alpha` when `v`
+/// passes it; true when `v` reaches `beta` (a cutoff: the loop stops).
+#[inline(always)]
+pub(crate) fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            *alpha = v;
+            return v >= beta;
+        }
+    }
+    false
 }
 
 /// Empties from which moves are ordered by a shallow search of the rough evaluation.
@@ -608,14 +616,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             } else {
                 -self.eval_search(w, np, no, &ix.play(self.layout, sq, f), replies, depth - 1, -beta, -alpha)
             };
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if v >= beta {
-                        break;
-                    }
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                break;
             }
         }
         best
