@@ -123,7 +123,7 @@ impl Recorded {
                     current.insert(c.square, *c);
                 }
                 Report::DepthDone { depth } => out.push((*depth, current.clone())),
-                Report::Phase(_) => {}
+                Report::Phase(_) | Report::Line { .. } => {}
             }
         }
         out
@@ -485,7 +485,7 @@ fn iterative_deepening_reports_every_child_at_every_depth() {
                     assert!(since.iter().all(|c| c.kind == Kind::Estimate { depth: *depth }));
                     since.clear();
                 }
-                Report::Phase(_) => {}
+                Report::Phase(_) | Report::Line { .. } => {}
             }
         }
         assert_eq!(rec.analysis.depth, Some(7));
@@ -628,6 +628,47 @@ fn no_children_without_moves() {
             let rec = record(&mut solver(Scoring::Standard, 1, 1), &pos, mode, Some(4), &Limits::default(), &[]);
             assert!(rec.analysis.children.is_empty(), "{pos}: {mode:?}");
             assert!(rec.children().is_empty());
+        }
+    }
+}
+
+#[test]
+fn each_depth_reports_a_line_that_starts_with_its_best_child_and_plays() {
+    let pos = midgame();
+    let mut s = solver(Scoring::Standard, 1, 16);
+    let rec = record(&mut s, &pos, SearchMode::Estimate, Some(8), &Limits::default(), &[]);
+    let by_depth = rec.by_depth();
+    let lines: Vec<(u32, Vec<Square>)> = rec
+        .reports
+        .iter()
+        .filter_map(|r| if let Report::Line { depth, moves } = r { Some((*depth, moves.clone())) } else { None })
+        .collect();
+    assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
+    // Each line comes just before its depth's DepthDone.
+    for (i, r) in rec.reports.iter().enumerate() {
+        if let Report::Line { depth, .. } = r {
+            assert_eq!(rec.reports.get(i + 1), Some(&Report::DepthDone { depth: *depth }));
+        }
+    }
+    for ((depth, moves), (d, values)) in lines.iter().zip(&by_depth) {
+        assert_eq!(depth, d);
+        assert!(!moves.is_empty() && moves.len() <= *depth as usize, "depth {depth}: {moves:?}");
+        // Its first move is a child of the best value at that depth.
+        let best = values.values().map(|c| c.score).max().unwrap();
+        assert_eq!(values[&moves[0]].score, best, "depth {depth}");
+        // Every move is legal where it is played (forced passes taken), by the square-by-square rules.
+        let index = |m: &str| (0..64).find(|&i| name(8, i) == m).unwrap();
+        let mut b = Board::start(8);
+        for m in ["f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7"] {
+            b = b.play(index(m));
+        }
+        for m in moves {
+            if b.must_pass() {
+                b = b.pass();
+            }
+            let i = index(&m.to_string());
+            assert!(b.moves().contains(&i), "depth {depth}: {m} in {moves:?}");
+            b = b.play(i);
         }
     }
 }

@@ -72,20 +72,21 @@ fn start_8x8() {
 #[test]
 fn start_8x8_with_estimates_an_outcome_and_an_exact_score() {
     // What the explorer shows while it deepens: every kind of value at once, each drawn as what
-    // it is (injected, so the screen is fixed).
-    let mut m = model_at(Size::Eight, "", false);
+    // it is (injected, so the screen is fixed). After f5 d6, where no two moves are twins (the
+    // start's four moves are images of one another, so they always show one value).
+    let mut m = model_at(Size::Eight, "f5d6", false);
     let job = m.job.clone().unwrap();
     let ev = |kind| Msg::Solver(SolverEvent { job: job.id, position: job.position, kind });
     update(&mut m, ev(EventKind::Phase(Phase::Estimate)));
-    for (i, s) in ["d3", "c4", "f5", "e6"].into_iter().enumerate() {
+    for (i, s) in ["c3", "c4", "c5", "c6"].into_iter().enumerate() {
         let kind = Kind::Estimate { depth: 12 + (i as u32 % 2) };
         update(&mut m, ev(EventKind::Child(ChildValue { square: sq(s), score: -2 + i as i32, kind })));
     }
     update(&mut m, ev(EventKind::Depth(12)));
     update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c4"), score: -1, kind: Kind::Wld })));
-    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("e6"), score: 0, kind: Kind::Exact })));
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c6"), score: 0, kind: Kind::Exact })));
     // A weaker value never replaces a stronger one.
-    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("e6"), score: 5, kind: Kind::Estimate { depth: 14 } })));
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c6"), score: 5, kind: Kind::Estimate { depth: 14 } })));
     both_sizes("start_8x8_estimates", &mut m);
 }
 

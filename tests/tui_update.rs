@@ -1,8 +1,10 @@
 //! `update` driven by messages alone: navigation, branching, undo/redo, the command line, auto-play,
 //! stale solver results, passes and the end of the game. No terminal, no thread.
 
-use othello_explorer::solver::{ChildScore, ChildValue, Kind, Limits, Phase, Solver, SolverOptions};
-use othello_explorer::tui::app::{Config, Effect, Focus, Mode, Model, Msg, SolverState, update};
+use othello_explorer::solver::{
+    ChildScore, ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions,
+};
+use othello_explorer::tui::app::{Config, Effect, Focus, LineKind, Mode, Model, Msg, SolverState, update};
 use othello_explorer::tui::tree::Edge;
 use othello_explorer::tui::worker::{EventKind, SolverEvent};
 use othello_explorer::{Position, Size, Square, transcript};
@@ -257,19 +259,114 @@ fn estimates_give_way_to_outcomes_and_exact_scores_never_the_reverse() {
     assert_eq!(feed(5, Kind::Estimate { depth: 30 }), Some((-1, Kind::Wld)), "an estimate never replaces a proof");
     assert_eq!(feed(-2, Kind::Exact), Some((-2, Kind::Exact)));
     assert_eq!(feed(-1, Kind::Wld), Some((-2, Kind::Exact)), "nothing replaces an exact score");
-    // One exact child of four: nothing is best yet, and the state says so.
+    // The four first moves are images of one another: each shows the value found for any.
+    for twin in ["d3", "c4", "e6"] {
+        assert_eq!(m.child_score(sq(twin)).map(|s| (s.value, s.kind)), Some((-2, Kind::Exact)), "{twin}");
+    }
+    // After f5 no two replies are images of one another. One exact child of three: nothing is
+    // proven best yet, and the state says so.
+    let now = Instant::now();
+    let mut m = Model::new(Position::start(Size::Eight), &[sq("f5")], Config::default(), now);
+    m.init();
+    let job = m.job.clone().unwrap();
+    update(
+        &mut m,
+        event(job.id, job.position, EventKind::Child(ChildValue { square: sq("f6"), score: -2, kind: Kind::Exact })),
+    );
+    update(
+        &mut m,
+        event(
+            job.id,
+            job.position,
+            EventKind::Child(ChildValue { square: sq("d6"), score: 1, kind: Kind::Estimate { depth: 6 } }),
+        ),
+    );
+    assert_eq!(m.child_score(sq("f4")), None, "f4 (the parallel opening) is no twin of d6");
     assert!(m.best_moves().is_empty());
     assert_eq!(m.best_edge(), None);
     update(&mut m, event(job.id, job.position, EventKind::Phase(Phase::Estimate)));
     update(&mut m, event(job.id, job.position, EventKind::Depth(6)));
     assert!(matches!(
         m.solver_state(),
-        SolverState::Solving { proven: 1, total: 4, phase: Some(Phase::Estimate), depth: Some(6), .. }
+        SolverState::Solving { proven: 1, total: 3, phase: Some(Phase::Estimate), depth: Some(6), .. }
     ));
     // ChildrenDone before every child is exact does not make the position exact.
     let t = Duration::from_millis(5);
     update(&mut m, event(job.id, job.position, EventKind::ChildrenDone { nodes: 1, elapsed: t }));
     assert!(!m.analysis().unwrap().complete);
+}
+
+#[test]
+fn an_unproven_position_shows_the_estimate_line_and_b_and_p_play_it() {
+    // Ten moves into an 8x8 game: no proof in sight, estimates only.
+    let now = Instant::now();
+    let moves = squares("f5d6c3d3c4f4f6f3e6e7");
+    let mut m = Model::new(Position::start(Size::Eight), &moves, Config::default(), now);
+    m.init();
+    let job = m.job.clone().unwrap();
+    let pos = job.position;
+    // What the real solver reports to depth 6, line reports included.
+    let mut solver = Solver::new(SolverOptions { hash_mb: 16, ..SolverOptions::default() });
+    let mut reports = Vec::new();
+    solver.analyse(&pos, SearchMode::Estimate, Some(6), &Limits::default(), &[], &mut |r| reports.push(r));
+    let mut line = None;
+    for r in reports {
+        let kind = match r {
+            Report::Child(c) => EventKind::Child(c),
+            Report::Phase(p) => EventKind::Phase(p),
+            Report::DepthDone { depth } => EventKind::Depth(depth),
+            Report::Line { depth, moves } => {
+                line = Some((depth, moves.clone()));
+                EventKind::Line { depth, moves }
+            }
+        };
+        update(&mut m, event(job.id, pos, kind));
+    }
+    let (depth, moves) = line.expect("a line at each depth");
+    assert_eq!(depth, 6);
+    let shown = m.shown_line().expect("a line is shown before any proof");
+    assert_eq!(shown.moves, moves);
+    assert_eq!(shown.kind, LineKind::Estimate { depth: 6 });
+    assert_eq!(Some(shown.score), m.child_score(moves[0]).map(|s| s.value));
+    assert_eq!(m.best_edge(), None, "nothing is proven");
+    // `p` plays exactly the line shown, one move per delay, with no further analysis, and says
+    // each move is an estimate.
+    send(&mut m, [ch('p')]);
+    let delay = Config::default().auto_delay;
+    let mut t = now;
+    for (i, &mv) in moves.iter().enumerate() {
+        t += delay;
+        update(&mut m, Msg::Tick(t));
+        if m.position().must_pass() {
+            t += delay;
+            update(&mut m, Msg::Tick(t));
+        }
+        assert_eq!(m.last_move(), Some(mv), "move {i} of {moves:?}");
+        assert!(m.status.as_ref().unwrap().text.contains("not proven"), "{:?}", m.status);
+    }
+    send(&mut m, [ch('p')]);
+    assert!(m.auto.is_none());
+    // `b` back at the analysed position plays the line's first move and says it is an estimate.
+    let mut m2 = Model::new(Position::start(Size::Eight), &moves_of(&pos), Config::default(), now);
+    m2.init();
+    let job2 = m2.job.clone().unwrap();
+    for c in solver.analyse(&pos, SearchMode::Estimate, Some(4), &Limits::default(), &[], &mut |_| {}).children {
+        update(&mut m2, event(job2.id, pos, EventKind::Child(c)));
+    }
+    let best = m2.analysis().unwrap().best_child().unwrap();
+    send(&mut m2, [ch('b')]);
+    assert_eq!(m2.last_move(), Some(best.square), "no line reported: the best value");
+    let status = m2.status.as_ref().unwrap();
+    assert!(!status.error && status.text.contains("best estimate") && status.text.contains("not proven"), "{status:?}");
+}
+
+fn squares(text: &str) -> Vec<Square> {
+    transcript::parse_squares(text).unwrap().into_iter().map(|(s, _)| s).collect()
+}
+
+fn moves_of(pos: &Position) -> Vec<Square> {
+    assert_eq!(*pos, transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4f4f6f3e6e7").unwrap().end());
+    squares("f5d6c3d3c4f4f6f3e6e7")
 }
 
 #[test]
@@ -338,6 +435,7 @@ fn with_a_session_every_change_of_the_tree_rewrites_it() {
 fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     let (mut m, t0) = model(Size::Four);
     solve_current(&mut m);
+    let pv_at_start = m.shown_line().unwrap().moves;
     send(&mut m, [ch('p')]);
     assert!(m.auto.is_some());
     // Nothing before the delay.
@@ -351,14 +449,9 @@ fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     let start_value = m.tree.position_of(m.tree.root());
     let mut solver = Solver::new(SolverOptions::default());
     let value = solver.solve(&start_value, &Limits::default()).unwrap().score;
-    // Without the next analysis it waits, and says so.
-    t += delay;
-    update(&mut m, Msg::Tick(t));
-    assert_eq!(m.tree.depth(m.tree.current()), 1);
-    assert!(m.status.as_ref().unwrap().text.contains("waits for the solver"));
-    // Given each analysis, it reaches the end of the game along the line and stops.
+    // It plays exactly the line shown when it started, with no further analysis, to the end.
+    let shown = pv_at_start.clone();
     for _ in 0..40 {
-        solve_current(&mut m);
         t += delay;
         update(&mut m, Msg::Tick(t));
         if m.auto.is_none() {
@@ -369,6 +462,16 @@ fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     assert!(m.position().is_game_over());
     // Perfect play from the start ends on the start's value (black moved first).
     assert_eq!(m.final_score(), Some(value));
+    let played: Vec<Square> = m
+        .tree
+        .path()
+        .iter()
+        .filter_map(|&id| match m.tree.edge(id) {
+            Some(Edge::Move(sq)) => Some(sq),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(played, shown, "the line printed, move for move");
     assert!(m.status.as_ref().unwrap().text.starts_with("auto-play done: game over"));
     // `p` twice: on, then off.
     send(&mut m, [key(KeyCode::Home), ch('p'), ch('p')]);

@@ -350,7 +350,7 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> Snapshots 
             let nodes = progress.load(Ordering::Relaxed);
             out.insert(depth, (current.clone(), nodes, start.elapsed().as_secs_f64()));
         }
-        Report::Phase(_) => {}
+        Report::Phase(_) | Report::Line { .. } => {}
     });
     out
 }

@@ -84,7 +84,7 @@ pub enum Phase {
 }
 
 /// What [`Solver::analyse`] reports while it runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Report {
     /// A phase begins.
     Phase(Phase),
@@ -94,6 +94,15 @@ pub enum Report {
     DepthDone {
         /// The depth completed.
         depth: u32,
+    },
+    /// The line the deepest completed estimate expects, sent just before its
+    /// [`Report::DepthDone`]: the best child's move, then the best moves the table holds after
+    /// it (passes not written), at most `depth` moves. An estimate, never a proof.
+    Line {
+        /// The depth of the estimate the line comes from.
+        depth: u32,
+        /// The moves, the best child first.
+        moves: Vec<Square>,
     },
 }
 
@@ -123,6 +132,7 @@ const ASPIRATION: i32 = 4;
 struct Run<'a> {
     control: &'a Control,
     size: Size,
+    position: &'a Position,
 }
 
 /// A child's search job in one phase.
@@ -356,7 +366,7 @@ impl Solver {
         let mut depth_done = None;
         let most = children.iter().map(|c| c.empties).max().unwrap_or(0);
         let size = position.size();
-        let run = Run { control: &control, size };
+        let run = Run { control: &control, size, position };
         match mode {
             SearchMode::Exact => self.prove(&run, &mut children, Job::Exact, on_report),
             SearchMode::Wld => self.prove(&run, &mut children, Job::Wld, on_report),
@@ -429,6 +439,15 @@ impl Solver {
                 return;
             }
             *depth_done = Some(depth);
+            if let Some(best) =
+                children.iter().filter(|c| c.value.is_some()).max_by_key(|c| (c.rank(), Reverse(c.squares[0])))
+            {
+                let first = best.squares[0];
+                let child = run.position.play(first).expect("a legal move");
+                let mut moves = vec![first];
+                moves.extend(self.expected_line(&child, depth as usize - 1));
+                on_report(Report::Line { depth, moves });
+            }
             on_report(Report::DepthDone { depth });
             depth += 1;
         }

@@ -11,6 +11,7 @@ use super::teach::{LabState, Lesson, Teach, lesson_trace};
 use super::tree::{Edge, NodeId, Tree};
 use super::worker::{EventKind, SolverEvent};
 use crate::solver::{ChildValue, Phase};
+use crate::symmetry::canonical;
 use crate::{Bitboard, Color, Position, Scoring, Size, Square, transcript};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -43,6 +44,9 @@ pub struct Analysis {
     pub complete: bool,
     /// The principal variation to the end, once known.
     pub pv: Option<Vec<Square>>,
+    /// The line of the deepest completed estimate (its depth, then the moves, the best child
+    /// first), shown until the principal variation replaces it.
+    pub line: Option<(u32, Vec<Square>)>,
     /// Nodes the search took (once complete).
     pub nodes: u64,
     /// Time the search took (once complete).
@@ -88,6 +92,16 @@ impl Analysis {
                 _ => None,
             })
             .max()
+    }
+
+    /// The child the values rank best (an exact score or an estimate by its score, a proven
+    /// win above every draw and a draw above every loss), ties in reading order.
+    pub fn best_child(&self) -> Option<ChildValue> {
+        let rank = |c: &ChildValue| match c.kind {
+            ScoreKind::Wld => c.score * 1000,
+            _ => c.score,
+        };
+        self.children.iter().max_by_key(|c| (rank(c), std::cmp::Reverse(c.square))).copied()
     }
 
     /// Files a child's value, unless a stronger one is known.
@@ -257,6 +271,9 @@ pub struct Model {
     pub status: Option<Status>,
     /// When auto-play last stepped, while it is on.
     pub auto: Option<Instant>,
+    /// The line auto-play is playing: the one the line panel printed when auto-play took it, so
+    /// that `p` plays exactly what was shown; the panel shows it while it lasts.
+    pub auto_line: Option<AutoLine>,
     /// The time of the last tick.
     pub clock: Instant,
     /// Settings.
@@ -277,6 +294,51 @@ pub struct Model {
     /// Whether the status line holds what [`Model::announce`] said at the start and no key or
     /// mouse event came since: the background threads' notices are added to it, not put instead.
     announced: bool,
+}
+
+/// What a line shown in the line panel is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A principal variation to the end of the game: every move keeps the exact score.
+    Perfect,
+    /// The line the estimate of this depth expects: never a proof.
+    Estimate {
+        /// The estimate's depth, in plies from the position where the line was taken.
+        depth: u32,
+    },
+}
+
+/// The line the line panel shows from the position on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShownLine {
+    /// The moves (forced passes not written).
+    pub moves: Vec<Square>,
+    /// The line's value, from the side to move on screen.
+    pub score: i32,
+    /// What the line is.
+    pub kind: LineKind,
+}
+
+/// The line auto-play is stepping through, taken from the line panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoLine {
+    /// The position the next move is played from.
+    pub at: Position,
+    /// The moves still to play (forced passes are played as they come).
+    pub moves: std::collections::VecDeque<Square>,
+    /// The line's value from black's side (it does not change along the line).
+    pub black_score: i32,
+    /// What the line is.
+    pub kind: LineKind,
+}
+
+/// What the best move known is, for `b` and auto-play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    /// The move is forced (a pass) or proven best.
+    Proven,
+    /// The move is the best by the values known so far, none a proof that it is best.
+    Unproven(Score),
 }
 
 /// An input to [`update`].
@@ -424,6 +486,7 @@ impl Model {
             help_scroll: 0,
             status: None,
             auto: None,
+            auto_line: None,
             clock: now,
             config,
             quit: false,
@@ -532,6 +595,49 @@ impl Model {
             return Some(Edge::Move(first));
         }
         p.legal_moves().reading_order().into_iter().find(|&sq| a.score(sq) == Some(best)).map(Edge::Move)
+    }
+
+    /// The line the line panel shows: auto-play's line while it plays one; else the principal
+    /// variation once proven; else the deepest completed estimate's line.
+    pub fn shown_line(&self) -> Option<ShownLine> {
+        let p = self.position();
+        if p.is_game_over() {
+            return None;
+        }
+        let from_black = |v: i32| if p.to_move() == Color::Black { v } else { -v };
+        if let Some(auto) = self.auto_line.as_ref().filter(|a| self.auto.is_some() && a.at == p && !a.moves.is_empty())
+        {
+            let moves = auto.moves.iter().copied().collect();
+            return Some(ShownLine { moves, score: from_black(auto.black_score), kind: auto.kind });
+        }
+        let a = self.analysis()?;
+        if let (Some(pv), Some(score)) = (a.pv.as_ref(), self.best_score()) {
+            return Some(ShownLine { moves: pv.clone(), score, kind: LineKind::Perfect });
+        }
+        let (depth, moves) = a.line.as_ref()?;
+        let first = a.value(*moves.first()?)?;
+        let score = if p.must_pass() { -first.score } else { first.score };
+        Some(ShownLine { moves: moves.clone(), score, kind: LineKind::Estimate { depth: *depth } })
+    }
+
+    /// The move `b` and auto-play make here: the forced pass; the proven best move; the first
+    /// move of the line shown; else the child the values known rank best. With whether it is
+    /// proven best.
+    pub fn best_known(&self) -> Option<(Edge, Known)> {
+        if let Some(edge) = self.best_edge() {
+            return Some((edge, Known::Proven));
+        }
+        let p = self.position();
+        if p.is_game_over() {
+            return None;
+        }
+        let a = self.analysis()?;
+        let child = match self.shown_line() {
+            Some(line) if line.kind != LineKind::Perfect => a.value(line.moves[0]),
+            _ => None,
+        }
+        .or_else(|| a.best_child())?;
+        Some((Edge::Move(child.square), Known::Unproven(Score { value: child.score, kind: child.kind })))
     }
 
     /// The moves reaching the best score, once proven.
@@ -842,25 +948,37 @@ impl Model {
                 let moved = self.tree.switch_branch(1);
                 self.navigate(moved, "no other branch here")
             }
-            Action::Best => match self.best_edge() {
-                Some(edge) => self.play(edge),
+            Action::Best => match self.best_known() {
+                Some((edge, known)) => {
+                    let effects = self.play(edge);
+                    if let (Known::Unproven(score), Edge::Move(square)) = (known, edge)
+                        && self.status.is_none()
+                    {
+                        self.say(format!("played {square}: {}", unproven_text(score)));
+                    }
+                    effects
+                }
                 None if self.position().is_game_over() => {
                     self.say("the game is over");
                     Vec::new()
                 }
                 None => {
-                    self.complain("the best move is not known yet: the solver is still working");
+                    self.complain("no move has a value yet: the solver is still starting");
                     Vec::new()
                 }
             },
             Action::AutoPlay => {
                 if self.auto.take().is_some() {
+                    self.auto_line = None;
                     self.say("auto-play off");
                 } else if self.position().is_game_over() {
                     self.say("the game is over: nothing to play");
                 } else {
-                    // The first step comes after one delay, so it can be seen coming.
+                    // The first step comes after one delay, so it can be seen coming; the line
+                    // played is the one shown now.
                     self.auto = Some(self.clock);
+                    self.auto_line = None;
+                    self.take_auto_line();
                     self.say(format!(
                         "auto-play on: a move every {:.1}s (p stops, + and - change speed)",
                         self.delay()
@@ -1142,22 +1260,75 @@ impl Model {
         if now.saturating_duration_since(last) < self.config.auto_delay {
             return Vec::new();
         }
-        match self.best_edge() {
-            Some(edge) => {
+        match self.auto_step() {
+            Some((edge, known)) => {
                 self.auto = Some(now);
+                let line = self.auto_line.take();
                 let effects = self.play(edge);
+                // The rest of the line goes on from the new position.
+                self.auto_line = line.map(|l| AutoLine { at: self.position(), ..l });
                 if let Some(score) = self.final_score() {
                     self.auto = None;
+                    self.auto_line = None;
                     let text = format!("auto-play done: {}", game_over_text(&self.position(), score));
+                    self.say(text);
+                } else if self.status.is_none() {
+                    let text = match (edge, known) {
+                        (Edge::Move(square), Known::Unproven(score)) => {
+                            format!("auto-play: {square}, {}", unproven_text(score))
+                        }
+                        (Edge::Move(square), Known::Proven) => format!("auto-play: {square}, proven best"),
+                        (Edge::Pass, _) => "auto-play: pass (forced)".to_string(),
+                    };
                     self.say(text);
                 }
                 effects
             }
             None => {
-                self.say("auto-play waits for the solver to prove the best move");
+                self.say("auto-play waits for the solver's first values");
                 Vec::new()
             }
         }
+    }
+
+    /// Takes the line shown as auto-play's line, if there is one and auto-play has none here.
+    fn take_auto_line(&mut self) {
+        let p = self.position();
+        if self.auto_line.as_ref().is_some_and(|a| a.at == p && !a.moves.is_empty()) {
+            return;
+        }
+        self.auto_line = self.shown_line().filter(|l| !l.moves.is_empty()).map(|l| AutoLine {
+            at: p,
+            moves: l.moves.into_iter().collect(),
+            black_score: if p.to_move() == Color::Black { l.score } else { -l.score },
+            kind: l.kind,
+        });
+    }
+
+    /// Auto-play's next move: a forced pass; the next move of its line; else the best known.
+    fn auto_step(&mut self) -> Option<(Edge, Known)> {
+        let p = self.position();
+        if p.must_pass() {
+            return Some((Edge::Pass, Known::Proven));
+        }
+        self.take_auto_line();
+        if let Some(line) = self.auto_line.as_mut().filter(|a| a.at == p) {
+            match line.moves.pop_front() {
+                Some(square) if p.legal_moves().contains(square) => {
+                    let known = match line.kind {
+                        LineKind::Perfect => Known::Proven,
+                        LineKind::Estimate { depth } => {
+                            let value = if p.to_move() == Color::Black { line.black_score } else { -line.black_score };
+                            Known::Unproven(Score { value, kind: ScoreKind::Estimate { depth } })
+                        }
+                    };
+                    return Some((Edge::Move(square), known));
+                }
+                _ => self.auto_line = None,
+            }
+        }
+        self.auto_line = None;
+        self.best_known()
     }
 
     fn solver(&mut self, ev: SolverEvent) -> Vec<Effect> {
@@ -1169,12 +1340,32 @@ impl Model {
                 // Filed under its own position: a stale report never lands on the wrong one.
                 let bound = position.size().squares() as i32;
                 if legal.contains(c.square) && c.score.abs() <= bound {
-                    self.cache.entry(position).or_default().record(c);
+                    // Symmetric twins are worth the same: each shows the value found for any.
+                    let key = position.play(c.square).map(|child| canonical(&child).0);
+                    let a = self.cache.entry(position).or_default();
+                    for square in legal {
+                        if square == c.square
+                            || key.is_ok() && position.play(square).map(|child| canonical(&child).0) == key
+                        {
+                            a.record(ChildValue { square, ..c });
+                        }
+                    }
                 }
             }
             EventKind::Phase(phase) => {
                 if current && let Some(j) = self.job.as_mut() {
                     j.phase = Some(phase);
+                }
+            }
+            EventKind::Line { depth, moves } => {
+                // Only a line that plays from here, its first move a child with a value.
+                let plays = transcript::play(&position, &transcript::format(&moves)).is_ok();
+                if let Some(a) = self.cache.get_mut(&position)
+                    && plays
+                    && moves.first().is_some_and(|&m| a.value(m).is_some())
+                    && a.line.as_ref().is_none_or(|(d, _)| *d <= depth)
+                {
+                    a.line = Some((depth, moves));
                 }
             }
             EventKind::Depth(depth) => {
@@ -1222,6 +1413,15 @@ impl Model {
             EventKind::Notice { text, error } => self.notice(text, error),
         }
         Vec::new()
+    }
+}
+
+/// What an unproven best move is, for the status line: "the best estimate, +2 @17, not proven".
+fn unproven_text(score: Score) -> String {
+    match score.kind {
+        ScoreKind::Estimate { depth } => format!("the best estimate, {:+} @{depth}, not proven", score.value),
+        ScoreKind::Wld => format!("a proven {}, not proven best", crate::solver::outcome_word(score.value)),
+        ScoreKind::Exact => format!("exact {:+}, not proven best", score.value),
     }
 }
 

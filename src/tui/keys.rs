@@ -39,7 +39,7 @@ pub enum Action {
     NextBranch,
     /// Play the best move.
     Best,
-    /// Start or stop playing the perfect line automatically.
+    /// Start or stop playing the line shown automatically.
     AutoPlay,
     /// Auto-play faster.
     Faster,
@@ -181,7 +181,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[c('b', "b")],
         action: Action::Best,
         bar: Some("best"),
-        help: "play the best move (once proven)",
+        help: "play the best move known (proven, else the best estimate)",
         section: "board",
     },
     Binding {
@@ -251,7 +251,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[c('p', "p")],
         action: Action::AutoPlay,
         bar: Some("auto"),
-        help: "start or stop playing the perfect line",
+        help: "start or stop auto-play of the line shown (perfect or estimated)",
         section: "game tree",
     },
     Binding { keys: &[c('+', "+")], action: Action::Faster, bar: None, help: "auto-play faster", section: "game tree" },

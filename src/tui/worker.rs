@@ -45,6 +45,13 @@ pub enum EventKind {
     Phase(Phase),
     /// Every child still estimated has been searched to this depth.
     Depth(u32),
+    /// The line the estimate of this depth expects (the best child first): never a proof.
+    Line {
+        /// The estimate's depth.
+        depth: u32,
+        /// The moves.
+        moves: Vec<Square>,
+    },
     /// Still searching: nodes so far and time spent.
     Progress {
         /// Nodes searched by this job so far.
@@ -246,6 +253,7 @@ fn run_job(
                 Report::Child(c) => EventKind::Child(c),
                 Report::Phase(p) => EventKind::Phase(p),
                 Report::DepthDone { depth } => EventKind::Depth(depth),
+                Report::Line { depth, moves } => EventKind::Line { depth, moves },
             };
             gone |= events.send(SolverEvent { job, position, kind }).is_err();
         });

@@ -1,9 +1,11 @@
-//! The line panel: the principal variation from the position on screen to the end of the game,
+//! The line panel: the best line from the position on screen (the principal variation to the end
+//! of the game once proven, labelled `perfect`; until then the deepest completed estimate's line,
+//! labelled `est @d` and `not proven`; auto-play's line while it plays one),
 //! the move history from the root with the current node marked (`[3.c3]`, reversed), the moves
 //! ahead on the current line (dim), and the branches at the current node.
 
 use crate::transcript;
-use crate::tui::app::{Focus, Model, SolverState};
+use crate::tui::app::{Focus, LineKind, Model, SolverState};
 use crate::tui::theme::Theme;
 use crate::tui::tree::{Edge, NodeId};
 use ratatui::buffer::Buffer;
@@ -32,25 +34,33 @@ impl LineWidget<'_> {
         if inner.height == 0 || inner.width < 10 {
             return Vec::new();
         }
-        // The perfect line.
-        let pv_text = match (m.pv(), m.best_score(), m.solver_state()) {
-            (_, _, SolverState::GameOver) => "game over".to_string(),
-            (Some(pv), Some(score), _) => {
+        // The best line: proven, or the deepest estimate's.
+        let (label, pv_text) = match (m.shown_line(), m.solver_state()) {
+            (_, SolverState::GameOver) => ("line ".to_string(), "game over".to_string()),
+            (Some(line), _) => {
                 let pass = if m.position().must_pass() { "pass " } else { "" };
-                let moves = format!("{pass}{}", spaced(pv));
-                format!("{moves}  ({score:+})")
+                let moves = format!("{pass}{}", spaced(&line.moves));
+                match line.kind {
+                    LineKind::Perfect => ("perfect ".to_string(), format!("{moves}  ({:+} exact)", line.score)),
+                    LineKind::Estimate { depth } => {
+                        (format!("est @{depth} "), format!("{moves}  (≈{:+}, not proven)", line.score))
+                    }
+                }
             }
-            (_, _, SolverState::Solving { depth: Some(d), .. }) => format!("solving… (estimates @{d} meanwhile)"),
-            (_, _, SolverState::Solving { .. }) => "solving…".to_string(),
-            _ => "not solved yet".to_string(),
+            (_, SolverState::Solving { depth: Some(d), .. }) => {
+                ("line ".to_string(), format!("solving… (estimates @{d} meanwhile)"))
+            }
+            (_, SolverState::Solving { .. }) => ("line ".to_string(), "solving…".to_string()),
+            _ => ("line ".to_string(), "not solved yet".to_string()),
         };
-        buf.set_stringn(inner.x, inner.y, "perfect ", inner.width as usize, t.label());
-        let pv_w = inner.width.saturating_sub(8) as usize;
+        let label_w = label.chars().count() as u16;
+        buf.set_stringn(inner.x, inner.y, &label, inner.width as usize, t.label());
+        let pv_w = inner.width.saturating_sub(label_w) as usize;
         let pv_rows = if inner.height >= 5 && pv_text.chars().count() > pv_w { 2 } else { 1 };
         let chars: Vec<char> = pv_text.chars().collect();
         for (i, chunk) in chars.chunks(pv_w.max(1)).take(pv_rows as usize).enumerate() {
             let text: String = chunk.iter().collect();
-            buf.set_stringn(inner.x + 8, inner.y + i as u16, text, pv_w, t.text());
+            buf.set_stringn(inner.x + label_w, inner.y + i as u16, text, pv_w, t.text());
         }
         if inner.height < pv_rows + 1 {
             return Vec::new();
