@@ -24,13 +24,11 @@
 //! every child has a value at once, then the proofs if they are affordable (see [`Plan`]), else
 //! deeper estimates until a limit or a stop.
 
-use super::search::{Control, Searcher};
-use super::{Limits, Scoring, Solver, StopReason};
-use crate::isa::Isa;
+use super::root::{Job, Task};
+use super::search::Control;
+use super::{Limits, Solver, StopReason};
 use crate::{Position, Size, Square};
 use std::cmp::Reverse;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Duration;
 
 /// What [`Solver::analyse`] computes.
@@ -70,6 +68,18 @@ pub struct ChildValue {
     pub score: i32,
     /// What the score is.
     pub kind: Kind,
+}
+
+/// The key children are ranked by, best highest: an exact score or an estimate by its score; a
+/// proven win, loss or draw by its last `estimate`, clamped so a win ranks above every draw and a
+/// draw above every loss (a win with no estimate counts as +1).
+pub fn rank(score: i32, kind: Kind, estimate: Option<i32>) -> i32 {
+    match (score, kind) {
+        (s, Kind::Exact | Kind::Estimate { .. }) => s,
+        (1, Kind::Wld) => estimate.unwrap_or(1).max(1),
+        (-1, Kind::Wld) => estimate.unwrap_or(-1).min(-1),
+        (_, Kind::Wld) => 0,
+    }
 }
 
 /// A phase of the analysis.
@@ -125,22 +135,10 @@ pub struct Analysis {
 /// milliseconds on any 8x8 position.
 pub const QUICK_DEPTH: u32 = 6;
 
-/// Half the width of the aspiration window around a child's previous estimate, in discs.
-const ASPIRATION: i32 = 4;
-
-/// The search under way: its control and the board size.
+/// The search under way: its control and the position analysed.
 struct Run<'a> {
     control: &'a Control,
-    size: Size,
     position: &'a Position,
-}
-
-/// A child's search job in one phase.
-#[derive(Clone, Copy, Debug)]
-enum Job {
-    Estimate { depth: u32 },
-    Wld,
-    Exact,
 }
 
 /// A child (one per group of symmetric twins) and what is known of it.
@@ -163,66 +161,8 @@ impl Child {
 
     /// The ranking key of the module documentation.
     fn rank(&self) -> i32 {
-        match self.value {
-            None => i32::MIN,
-            Some((s, Kind::Exact | Kind::Estimate { .. })) => s,
-            Some((1, Kind::Wld)) => self.estimate.unwrap_or(1).max(1),
-            Some((-1, Kind::Wld)) => self.estimate.unwrap_or(-1).min(-1),
-            Some((_, Kind::Wld)) => 0,
-        }
+        self.value.map_or(i32::MIN, |(score, kind)| rank(score, kind, self.estimate))
     }
-}
-
-/// What one search thread is handed: a child's index and position, and its last estimate.
-#[derive(Clone, Copy)]
-struct Task {
-    index: usize,
-    p: u64,
-    o: u64,
-    empties: u32,
-    guess: Option<i32>,
-}
-
-/// One child's value for `job` from the parent's side, or `None` if the search was stopped.
-fn child_value<const N: usize, const D: bool, I: Isa>(
-    s: &mut Searcher<N, D, I>,
-    t: &Task,
-    job: Job,
-) -> Option<(i32, Kind)> {
-    let max = Searcher::<N, D, I>::MAX;
-    let value = match job {
-        Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
-        Job::Wld => {
-            let v = if t.empties == 0 {
-                Searcher::<N, D, I>::final_score(t.p, t.o)
-            } else {
-                s.pvs(t.p, t.o, -1, 1, t.empties)
-            };
-            (-v.signum(), Kind::Wld)
-        }
-        Job::Estimate { depth } if t.empties < depth => (-s.exact(t.p, t.o), Kind::Exact),
-        Job::Estimate { depth } => {
-            let (mut alpha, mut beta) = match t.guess {
-                Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),
-                None => (-max, max),
-            };
-            let v = loop {
-                let v = s.estimate(t.p, t.o, alpha, beta, depth - 1);
-                if s.stopped {
-                    break v;
-                }
-                if v <= alpha && alpha > -max {
-                    alpha = -max;
-                } else if v >= beta && beta < max {
-                    beta = max;
-                } else {
-                    break v;
-                }
-            };
-            (-v, Kind::Estimate { depth })
-        }
-    };
-    if s.stopped { None } else { Some(value) }
 }
 
 /// The predicted nodes up to which [`SearchMode::Auto`] proves the children when it has no time
@@ -338,8 +278,6 @@ impl Solver {
         skip: &[Square],
         on_report: &mut dyn FnMut(Report),
     ) -> Analysis {
-        self.table.new_generation();
-        let control = Control::new(limits);
         let moves: Vec<Square> =
             position.legal_moves().reading_order().into_iter().filter(|sq| !skip.contains(sq)).collect();
         let mut groups = super::twin_groups(position, &moves);
@@ -363,39 +301,40 @@ impl Solver {
                 }
             }
         }
-        let mut depth_done = None;
-        let most = children.iter().map(|c| c.empties).max().unwrap_or(0);
-        let size = position.size();
-        let run = Run { control: &control, size, position };
-        match mode {
-            SearchMode::Exact => self.prove(&run, &mut children, Job::Exact, on_report),
-            SearchMode::Wld => self.prove(&run, &mut children, Job::Wld, on_report),
-            SearchMode::Estimate => {
-                self.deepen(&run, &mut children, 1, max_depth, &mut depth_done, on_report);
+        let (depth_done, nodes, stopped) = self.searched(limits, true, |solver, control| {
+            let mut depth_done = None;
+            let most = children.iter().map(|c| c.empties).max().unwrap_or(0);
+            let size = position.size();
+            let run = Run { control, position };
+            match mode {
+                SearchMode::Exact => solver.prove(&run, &mut children, Job::Exact, on_report),
+                SearchMode::Wld => solver.prove(&run, &mut children, Job::Wld, on_report),
+                SearchMode::Estimate => {
+                    solver.deepen(&run, &mut children, 1, max_depth, &mut depth_done, on_report);
+                }
+                SearchMode::Auto => {
+                    let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
+                    solver.deepen(&run, &mut children, 1, Some(quick), &mut depth_done, on_report);
+                    let time_left = limits.max_time.map(|t| t.saturating_sub(control.elapsed()));
+                    let nodes_left = limits.max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
+                    let plan = plan(size, most + 1, time_left, nodes_left, threads);
+                    if plan.wld && plan.exact {
+                        solver.prove(&run, &mut children, Job::Wld, on_report);
+                    }
+                    if plan.exact {
+                        solver.prove(&run, &mut children, Job::Exact, on_report);
+                    } else if plan.wld {
+                        solver.prove(&run, &mut children, Job::Wld, on_report);
+                    }
+                    let next = depth_done.map_or(1, |d| d + 1);
+                    solver.deepen(&run, &mut children, next, max_depth, &mut depth_done, on_report);
+                    if plan.wld && !plan.exact {
+                        solver.prove(&run, &mut children, Job::Exact, on_report);
+                    }
+                }
             }
-            SearchMode::Auto => {
-                let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
-                self.deepen(&run, &mut children, 1, Some(quick), &mut depth_done, on_report);
-                let time_left = limits.max_time.map(|t| t.saturating_sub(control.elapsed()));
-                let nodes_left = limits.max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
-                let plan = plan(size, most + 1, time_left, nodes_left, threads);
-                if plan.wld && plan.exact {
-                    self.prove(&run, &mut children, Job::Wld, on_report);
-                }
-                if plan.exact {
-                    self.prove(&run, &mut children, Job::Exact, on_report);
-                } else if plan.wld {
-                    self.prove(&run, &mut children, Job::Wld, on_report);
-                }
-                let next = depth_done.map_or(1, |d| d + 1);
-                self.deepen(&run, &mut children, next, max_depth, &mut depth_done, on_report);
-                if plan.wld && !plan.exact {
-                    self.prove(&run, &mut children, Job::Exact, on_report);
-                }
-            }
-        }
-        let nodes = control.total_nodes();
-        self.nodes += nodes;
+            depth_done
+        });
         let mut ranked: Vec<(i32, ChildValue)> = children
             .iter()
             .filter_map(|c| c.value.map(|(score, kind)| (c, score, kind)))
@@ -404,12 +343,7 @@ impl Solver {
             })
             .collect();
         ranked.sort_by_key(|&(rank, c)| (Reverse(rank), c.square));
-        Analysis {
-            children: ranked.into_iter().map(|(_, c)| c).collect(),
-            depth: depth_done,
-            nodes,
-            stopped: control.reason(),
-        }
+        Analysis { children: ranked.into_iter().map(|(_, c)| c).collect(), depth: depth_done, nodes, stopped }
     }
 
     /// Iterative deepening from depth `from` to `to` (or until every child is exact or the
@@ -473,39 +407,14 @@ impl Solver {
             .collect();
         tasks.sort_by_key(|t| Reverse(t.0));
         let tasks: Vec<Task> = tasks.into_iter().map(|t| t.1).collect();
-        let threads = self.threads().min(tasks.len()).max(1);
-        let (table, control, size, scoring, cpu) = (&self.table, run.control, run.size, self.options.scoring, self.cpu);
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<(usize, i32, Kind)>();
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (next, tasks) = (&next, &tasks);
-                scope.spawn(move || {
-                    specialised!(size, scoring, cpu, N, D, isa => {
-                        let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(task) = tasks.get(i) else { break };
-                            let Some((score, kind)) = child_value(&mut searcher, task, job) else { break };
-                            if tx.send((task.index, score, kind)).is_err() {
-                                break;
-                            }
-                        }
-                        searcher.flush_nodes();
-                    })
-                });
+        self.schedule(run.control, run.position.size(), &tasks, job, &mut |task, score, kind| {
+            let c = &mut children[task.index];
+            if let Kind::Estimate { .. } = kind {
+                c.estimate = Some(score);
             }
-            drop(tx);
-            for (index, score, kind) in rx {
-                let c = &mut children[index];
-                if let Kind::Estimate { .. } = kind {
-                    c.estimate = Some(score);
-                }
-                c.value = Some((score, kind));
-                for &square in &c.squares {
-                    on_report(Report::Child(ChildValue { square, score, kind }));
-                }
+            c.value = Some((score, kind));
+            for &square in &c.squares {
+                on_report(Report::Child(ChildValue { square, score, kind }));
             }
         });
     }

@@ -9,14 +9,18 @@ use crate::isa::{Cpu, Level};
 use crate::{Position, Scoring, Square};
 use search::{Control, Searcher};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 use table::Table;
 pub use table::TableError;
 
+mod endgame;
 mod last_flips;
+mod masks;
 mod midgame;
+mod ordering;
+mod parallel;
+mod regime;
 mod search;
 mod stability;
 pub mod table;
@@ -25,7 +29,7 @@ pub use stability::stable_discs;
 
 pub use analysis::{
     Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
-    WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes,
+    WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes, rank,
 };
 
 /// How a [`Solver`] is built.
@@ -162,8 +166,9 @@ macro_rules! specialised {
     };
 }
 
-// After `specialised!`, which it uses.
+// After `specialised!`, which they use.
 mod analysis;
+mod root;
 
 /// An exact solver. Its transposition table lives as long as the solver, so a position reached
 /// again (a child after its parent, a position revisited) is answered mostly from the table.
@@ -239,6 +244,26 @@ impl Solver {
         self.options.threads.max(1)
     }
 
+    /// The skeleton of every entry point: a new table generation (when `fresh`: a new search,
+    /// not a follow-up of the last one), a [`Control`] for `limits`, `search` run with it, and
+    /// its nodes added to the solver's total. Returns what `search` returned, the nodes, and why
+    /// the search stopped, if it did.
+    fn searched<T>(
+        &mut self,
+        limits: &Limits,
+        fresh: bool,
+        search: impl FnOnce(&Solver, &Control) -> T,
+    ) -> (T, u64, Option<StopReason>) {
+        if fresh {
+            self.table.new_generation();
+        }
+        let control = Control::new(limits);
+        let value = search(self, &control);
+        let nodes = control.total_nodes();
+        self.nodes += nodes;
+        (value, nodes, control.reason())
+    }
+
     /// The exact score of every legal move, each reported to `on_child` as soon as it is proven
     /// (from the calling thread). Returns them best first, ties in reading order. A position whose
     /// side to move must pass, or a finished game, has no children.
@@ -250,60 +275,37 @@ impl Solver {
         limits: &Limits,
         on_child: &mut dyn FnMut(ChildScore),
     ) -> Result<Vec<ChildScore>, Stopped> {
-        self.table.new_generation();
-        let control = Control::new(limits);
-        let size = position.size();
         // Children that are symmetric images of each other (same canonical key, same side to
         // move) have the same score: one of each group is searched, the group reported. With
         // fewer groups than threads (the symmetric openings), every move is searched on its own
         // instead: on the 6x6 start that took 268 s on two threads, against 311 s for one group
         // split by the parallel search.
         let moves = root_order(position, &self.table);
-        let threads = self.threads();
         let mut groups = twin_groups(position, &moves);
-        if groups.len() < threads.min(moves.len()) {
+        if groups.len() < self.threads().min(moves.len()) {
             groups = moves.iter().map(|&m| vec![m]).collect();
         }
-        let mut proven = Vec::new();
-        let table = &self.table;
-        let (scoring, cpu) = (self.options.scoring, self.cpu);
-        let next = AtomicUsize::new(0);
-        let (tx, rx) = mpsc::channel::<ChildScore>();
-        let threads = threads.min(groups.len()).max(1);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (control, next, groups) = (&control, &next, &groups);
-                scope.spawn(move || {
-                    specialised!(size, scoring, cpu, N, D, isa => {
-                        let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
-                        'groups: loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(group) = groups.get(i) else { break };
-                            let (p, o) = position.play(group[0]).expect("a legal move").raw();
-                            let score = -searcher.exact(p, o);
-                            if searcher.stopped {
-                                break;
-                            }
-                            for &square in group {
-                                if tx.send(ChildScore { square, score }).is_err() {
-                                    break 'groups;
-                                }
-                            }
-                        }
-                        searcher.flush_nodes();
-                    })
-                });
-            }
-            drop(tx);
-            for child in rx {
-                on_child(child);
-                proven.push(child);
-            }
+        let tasks: Vec<root::Task> = groups
+            .iter()
+            .enumerate()
+            .map(|(index, group)| {
+                let child = position.play(group[0]).expect("a legal move");
+                let (p, o) = child.raw();
+                root::Task { index, p, o, empties: child.empty_count(), guess: None }
+            })
+            .collect();
+        let (mut proven, nodes, stopped) = self.searched(limits, true, |solver, control| {
+            let mut proven = Vec::new();
+            solver.schedule(control, position.size(), &tasks, root::Job::Exact, &mut |task, score, _| {
+                for &square in &groups[task.index] {
+                    let child = ChildScore { square, score };
+                    on_child(child);
+                    proven.push(child);
+                }
+            });
+            proven
         });
-        let nodes = control.total_nodes();
-        self.nodes += nodes;
-        if let Some(reason) = control.reason() {
+        if let Some(reason) = stopped {
             return Err(Stopped { reason, proven, nodes });
         }
         proven.sort_by_key(|c| (-c.score, c.square));
@@ -314,37 +316,34 @@ impl Solver {
     /// end of the game. When the side to move must pass, the score is still from its side and
     /// the best moves are the opponent's replies after the pass.
     pub fn solve(&mut self, position: &Position, limits: &Limits) -> Result<Solution, Stopped> {
-        self.table.new_generation();
         let (pos, passed) = position.after_forced_pass();
         let sign = if passed { -1 } else { 1 };
         if pos.is_game_over() {
             return Ok(Solution { score: position.score(self.options.scoring), best: vec![], pv: vec![], nodes: 0 });
         }
-        let control = Control::new(limits);
         let (p, o) = pos.raw();
-        let table = &self.table;
-        let result = specialised!(pos.size(), self.options.scoring, self.cpu, N, D, isa => {
-            let mut searcher = Searcher::<N, D, _>::new(isa, table, &control);
-            let score = searcher.exact(p, o);
-            let mut best = Vec::new();
-            if !searcher.stopped {
-                // Every move that reaches the score: its child is at most -score.
-                for square in pos.legal_moves().reading_order() {
-                    let (cp, co) = pos.play(square).expect("a legal move").raw();
-                    if searcher.above(cp, co, -score) <= -score && !searcher.stopped {
-                        best.push(square);
+        let (result, nodes, stopped) = self.searched(limits, true, |solver, control| {
+            specialised!(pos.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+                let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
+                let score = searcher.exact(p, o);
+                let mut best = Vec::new();
+                if !searcher.stopped {
+                    // Every move that reaches the score: its child is at most -score.
+                    for square in pos.legal_moves().reading_order() {
+                        let (cp, co) = pos.play(square).expect("a legal move").raw();
+                        if searcher.above(cp, co, -score) <= -score && !searcher.stopped {
+                            best.push(square);
+                        }
                     }
                 }
-            }
-            searcher.flush_nodes();
-            if searcher.stopped { None } else { Some((score, best)) }
+                searcher.flush_nodes();
+                (score, best)
+            })
         });
-        let nodes = control.total_nodes();
-        self.nodes += nodes;
-        let Some((score, best)) = result else {
-            let reason = control.reason().unwrap_or(StopReason::Cancelled);
+        if let Some(reason) = stopped {
             return Err(Stopped { reason, proven: vec![], nodes });
-        };
+        }
+        let (score, best) = result;
         let pv = self.principal_variation(&pos, limits)?;
         Ok(Solution { score: sign * score, best, pv, nodes })
     }
@@ -353,17 +352,14 @@ impl Solver {
     /// work that settles a position (what `bench` measures). The side to move must have a move
     /// or the game must be over.
     pub fn score(&mut self, position: &Position, limits: &Limits) -> Result<(i32, Option<Square>, u64), Stopped> {
-        self.table.new_generation();
-        let control = Control::new(limits);
         let (p, o) = position.raw();
-        let table = &self.table;
         let threads = self.threads();
-        let score = specialised!(position.size(), self.options.scoring, self.cpu, N, D, isa => {
-            search::parallel_exact::<N, D, _>(isa, table, &control, p, o, threads)
+        let (score, nodes, stopped) = self.searched(limits, true, |solver, control| {
+            specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+                parallel::parallel_exact::<N, D, _>(isa, &solver.table, control, p, o, threads)
+            })
         });
-        let nodes = control.total_nodes();
-        self.nodes += nodes;
-        if let Some(reason) = control.reason() {
+        if let Some(reason) = stopped {
             return Err(Stopped { reason, proven: vec![], nodes });
         }
         let best = self
@@ -383,17 +379,14 @@ impl Solver {
     /// exact search with the window (-1, 1), cheaper than the exact score. A side to move that
     /// must pass is answered from its side.
     pub fn wld(&mut self, position: &Position, limits: &Limits) -> Result<(i32, u64), Stopped> {
-        self.table.new_generation();
-        let control = Control::new(limits);
         let (p, o) = position.raw();
-        let table = &self.table;
         let threads = self.threads();
-        let value = specialised!(position.size(), self.options.scoring, self.cpu, N, D, isa => {
-            search::parallel_window::<N, D, _>(isa, table, &control, p, o, -1, 1, threads)
+        let (value, nodes, stopped) = self.searched(limits, true, |solver, control| {
+            specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+                parallel::parallel_window::<N, D, _>(isa, &solver.table, control, p, o, -1, 1, threads)
+            })
         });
-        let nodes = control.total_nodes();
-        self.nodes += nodes;
-        if let Some(reason) = control.reason() {
+        if let Some(reason) = stopped {
             return Err(Stopped { reason, proven: vec![], nodes });
         }
         Ok((value.signum(), nodes))
@@ -424,10 +417,11 @@ impl Solver {
     /// A principal variation from `position` to the end of the game (passes not written): at each
     /// step a move that keeps the exact score, the table's best move tried first.
     pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
-        let control = Control::new(limits);
-        let table = &self.table;
-        let pv = specialised!(position.size(), self.options.scoring, self.cpu, N, D, isa => {
-            let mut searcher = Searcher::<N, D, _>::new(isa, table, &control);
+        // A follow-up of the search that scored the position: the same table generation.
+        let (pv, nodes, stopped) = self.searched(limits, false, |solver, control| {
+            let table = &solver.table;
+            specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+            let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
             let mut pv = Vec::new();
             let (mut pos, _) = position.after_forced_pass();
             let (p, o) = pos.raw();
@@ -463,10 +457,10 @@ impl Solver {
             }
             searcher.flush_nodes();
             pv
+            })
         });
-        self.nodes += control.total_nodes();
-        match control.reason() {
-            Some(reason) => Err(Stopped { reason, proven: vec![], nodes: control.total_nodes() }),
+        match stopped {
+            Some(reason) => Err(Stopped { reason, proven: vec![], nodes }),
             None => Ok(pv),
         }
     }
@@ -474,7 +468,7 @@ impl Solver {
 
 /// The moves grouped by their child's canonical key, in the order given: each group's children
 /// are symmetric images of one another, so they share one score.
-fn twin_groups(position: &Position, moves: &[Square]) -> Vec<Vec<Square>> {
+pub(crate) fn twin_groups(position: &Position, moves: &[Square]) -> Vec<Vec<Square>> {
     let mut groups: Vec<((u64, u64), Vec<Square>)> = Vec::new();
     for &square in moves {
         let child = position.play(square).expect("a legal move");

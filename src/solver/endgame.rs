@@ -1,0 +1,189 @@
+//! The exact search's one specialised endgame path: the last [`SHALLOW`] empties without table,
+//! allocation or sort ([`Searcher::shallow`]), the last 2 to 4 ([`Searcher::small`]) and the last
+//! one ([`Searcher::last1`], flips only counted), and the stability cutoff the null-window
+//! nodes try.
+//!
+//! Every function is fail-soft, scores from the side to move, as in [`super::search`].
+
+use super::last_flips::count_last_flips;
+use super::masks::{Masks, odd_quadrants};
+use super::search::Searcher;
+use crate::geometry::full_mask;
+use crate::isa::Isa;
+
+/// Empties at and below which the search leaves the table and sorting behind.
+pub const SHALLOW: u32 = 7;
+
+impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
+    /// The exact score with one empty square `sq` left (bit index): the flips are only counted.
+    #[inline(always)]
+    fn last1(&mut self, p: u64, o: u64, sq: u32) -> i32 {
+        self.nodes += 1;
+        let mine = p.count_ones() as i32;
+        let f = count_last_flips::<N, I>(self.isa, p, sq) as i32;
+        if f != 0 {
+            // The board is then full: the difference is 2 * mine - all.
+            return 2 * (mine + f + 1) - Self::MAX;
+        }
+        let f = count_last_flips::<N, I>(self.isa, o, sq) as i32;
+        if f != 0 {
+            return 2 * (mine - f) - Self::MAX;
+        }
+        Self::final_score(p, o)
+    }
+
+    /// The last 2 to 4 empties, given in the order to try them (odd quadrants first).
+    #[inline(always)]
+    fn small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.small_body(p, o, alpha, beta, empties),
+        )
+    }
+
+    #[inline(always)]
+    fn small_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+        self.nodes += 1;
+        let k = empties.len();
+        let mut best = -Self::MAX - 1;
+        for i in 0..k {
+            let sq = empties[i];
+            if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = self.isa.flips::<N>(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let v = if k == 2 {
+                -self.last1(np, no, empties[1 - i])
+            } else {
+                let mut rest = [0u32; 4];
+                let mut m = 0;
+                for (j, &e) in empties.iter().enumerate() {
+                    if j != i {
+                        rest[m] = e;
+                        m += 1;
+                    }
+                }
+                -self.small(np, no, -beta, -alpha, &rest[..k - 1])
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if best > -Self::MAX - 1 {
+            return best;
+        }
+        // No move: the opponent plays if it can, else the game is over.
+        let opponent_can = empties
+            .iter()
+            .any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && self.isa.flips::<N>(o, p, sq) != 0);
+        if !opponent_can {
+            return Self::final_score(p, o);
+        }
+        -self.small(o, p, -beta, -alpha, empties)
+    }
+
+    /// The stability cutoff: the opponent's stable discs cap our score; when the cap is no
+    /// better than `alpha`, it is the (upper-bound) result. Tried only when alpha is high enough
+    /// for the opponent's discs to matter.
+    #[inline(always)]
+    pub(super) fn stability_cutoff(&self, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+        // Edax's thresholds: with few empties the cap rarely reaches a low alpha.
+        let threshold = if n < 10 { 2 * n as i32 - 2 } else { 2 * n as i32 };
+        if alpha >= threshold && alpha >= Self::MAX - 2 * o.count_ones() as i32 {
+            let upper = Self::MAX - 2 * super::stability::stable_discs::<N>(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return Some(upper);
+            }
+        }
+        None
+    }
+
+    /// The table-free search of the last few empties (`n` of them, at least 1).
+    #[inline(always)]
+    pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.shallow_body(p, o, alpha, beta, n),
+        )
+    }
+
+    #[inline(always)]
+    fn shallow_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        let empty = !(p | o) & full_mask(N);
+        if n == 1 {
+            return self.last1(p, o, empty.trailing_zeros());
+        }
+        let odd = odd_quadrants::<N>(empty);
+        if n <= 4 {
+            let mut list = [0u32; 4];
+            let mut k = 0;
+            for class in [empty & odd, empty & !odd] {
+                let mut rest = class;
+                while rest != 0 {
+                    list[k] = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    k += 1;
+                }
+            }
+            return self.small(p, o, alpha, beta, &list[..k]);
+        }
+        self.nodes += 1;
+        if let Some(cut) = self.stability_cutoff(p, o, alpha, n) {
+            return cut;
+        }
+        let corners = Masks::<N>::CORNERS;
+        let late = Masks::<N>::NEXT_TO_CORNER;
+        let mut best = -Self::MAX - 1;
+        for class in [
+            empty & odd & corners,
+            empty & odd & !corners & !late,
+            empty & odd & late,
+            empty & !odd & corners,
+            empty & !odd & !corners & !late,
+            empty & !odd & late,
+        ] {
+            let mut rest = class;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = self.isa.flips::<N>(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        if v >= beta {
+                            return v;
+                        }
+                        alpha = v;
+                    }
+                }
+            }
+        }
+        if best > -Self::MAX - 1 {
+            return best;
+        }
+        // No move: pass, or the game is over.
+        if self.isa.legal_moves::<N>(o, p) == 0 {
+            return Self::final_score(p, o);
+        }
+        -self.shallow(o, p, -beta, -alpha, n)
+    }
+}

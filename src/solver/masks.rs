@@ -1,0 +1,123 @@
+//! Per-size square masks the exact search's move ordering and endgame use, built at compile
+//! time: corners, the squares next to them, quadrants, each square's neighbours.
+//!
+//! Bits follow the project's convention (a1 the most significant used bit, see
+//! [`crate::geometry`]); every mask is within the `N x N` board.
+
+use crate::geometry::{bit, full_mask};
+
+/// Per-size masks the move ordering uses, built at compile time.
+pub struct Masks<const N: usize>;
+
+impl<const N: usize> Masks<N> {
+    pub(super) const CORNERS: u64 =
+        1 << bit(N, 0, 0) | 1 << bit(N, N - 1, 0) | 1 << bit(N, 0, N - 1) | 1 << bit(N, N - 1, N - 1);
+    /// The squares touching a corner (the C and X squares): played last in the shallow search.
+    pub(super) const NEXT_TO_CORNER: u64 = neighbours(N, Self::CORNERS);
+    /// The four quadrants (every size is even, so they are equal).
+    pub const QUADRANTS: [u64; 4] = quadrants(N);
+    /// The squares beside a corner along an edge (the C squares).
+    pub const EDGE_NEIGHBOURS_OF_CORNERS_MASK: u64 = c_squares(N);
+    /// For each square (by bit), its neighbours: a move there flips nothing unless one of them
+    /// holds an opponent disc.
+    pub const NEIGHBOURS: [u64; 64] = neighbour_table(N);
+}
+
+const fn neighbours(n: usize, m: u64) -> u64 {
+    let mut out = 0;
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            if m >> bit(n, col, row) & 1 == 1 {
+                let mut dr = -1i32;
+                while dr <= 1 {
+                    let mut dc = -1i32;
+                    while dc <= 1 {
+                        let (c, r) = (col as i32 + dc, row as i32 + dr);
+                        if c >= 0 && r >= 0 && c < n as i32 && r < n as i32 {
+                            out |= 1 << bit(n, c as usize, r as usize);
+                        }
+                        dc += 1;
+                    }
+                    dr += 1;
+                }
+            }
+            col += 1;
+        }
+        row += 1;
+    }
+    out & !m
+}
+
+const fn c_squares(n: usize) -> u64 {
+    let last = n - 1;
+    1 << bit(n, 1, 0)
+        | 1 << bit(n, 0, 1)
+        | 1 << bit(n, last - 1, 0)
+        | 1 << bit(n, last, 1)
+        | 1 << bit(n, 0, last - 1)
+        | 1 << bit(n, 1, last)
+        | 1 << bit(n, last, last - 1)
+        | 1 << bit(n, last - 1, last)
+}
+
+/// The C squares whose corner holds a disc of `m`.
+#[inline(always)]
+pub(super) fn edge_adjacent_to_corners<const N: usize>(m: u64) -> u64 {
+    let c = m & Masks::<N>::CORNERS;
+    let n = N as u32;
+    // Each corner's edge neighbours, one column and one row inward; out-of-board bits are masked
+    // by the C-square mask.
+    ((c << 1) | (c >> 1) | (c << n) | (c >> n)) & Masks::<N>::EDGE_NEIGHBOURS_OF_CORNERS_MASK
+}
+
+const fn neighbour_table(n: usize) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut b = 0;
+    while b < n * n {
+        t[b] = neighbours(n, 1 << b);
+        b += 1;
+    }
+    t
+}
+
+const fn quadrants(n: usize) -> [u64; 4] {
+    let mut q = [0u64; 4];
+    let half = n / 2;
+    let mut row = 0;
+    while row < n {
+        let mut col = 0;
+        while col < n {
+            let k = (row / half) * 2 + col / half;
+            q[k] |= 1 << bit(n, col, row);
+            col += 1;
+        }
+        row += 1;
+    }
+    q
+}
+
+/// The squares of the quadrants holding an odd number of empties.
+#[inline(always)]
+pub(super) fn odd_quadrants<const N: usize>(empty: u64) -> u64 {
+    let mut m = 0;
+    for q in Masks::<N>::QUADRANTS {
+        if (empty & q).count_ones() & 1 == 1 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// Squares next to any square of `m` (eight directions), within the board.
+#[inline(always)]
+pub(super) fn adjacent<const N: usize>(m: u64) -> u64 {
+    let not_first_col = full_mask(N) & !crate::geometry::column_mask(N, 0);
+    let not_last_col = full_mask(N) & !crate::geometry::column_mask(N, N - 1);
+    let n = N as u32;
+    // Shifting left moves toward column a: what lands in the last column wrapped.
+    let l = m << 1 | m << (n + 1) | m >> (n - 1);
+    let r = m >> 1 | m >> (n + 1) | m << (n - 1);
+    ((l & not_last_col) | (r & not_first_col) | m << n | m >> n) & full_mask(N)
+}

@@ -1,0 +1,358 @@
+//! Move ordering: which child each node searches first.
+//!
+//! - The exact search ([`Searcher::sorted_moves`]): the table's move, a wipe-out, then
+//!   fastest-first (fewest replies for the opponent, corners counted twice, then fewest empty
+//!   squares next to our discs). Higher up the sort leads with a shallow search: from
+//!   [`SORT_SEARCH_MIN`] empties one ply of a rough mobility-and-corners evaluation, from
+//!   [`EVAL_SORT_MIN`] three plies of the fitted evaluation (four from [`EVAL_SORT_DEEPER`], five
+//!   from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the
+//!   hand-written rough one if the weights cannot be read). Deep null-window nodes also look
+//!   their children up in the table first (enhanced transposition cutoff, from [`ETC_MIN`]).
+//! - The estimate search ([`Searcher::mid_sorted_moves`]): the table's move, a wipe-out, then
+//!   (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
+//!   breaking ties.
+
+use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
+use super::search::{Searcher, raise};
+use super::table::hash;
+use crate::eval::pattern::Row;
+use crate::eval::{Indexes, SCALE, Weights, evaluate_fine_indexed};
+use crate::geometry::full_mask;
+use crate::isa::Isa;
+
+/// Empties from which null-window nodes look up their children in the table first.
+pub(super) const ETC_MIN: u32 = 11;
+
+/// A rough evaluation for move ordering only (never a score): corner-weighted mobility,
+/// corners and potential mobility, from `p`'s side.
+#[inline(always)]
+fn rough_eval<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
+    let corners = Masks::<N>::CORNERS;
+    let empty = !(p | o) & full_mask(N);
+    let pm = isa.legal_moves::<N>(p, o);
+    let om = isa.legal_moves::<N>(o, p);
+    let mobility =
+        (pm.count_ones() + (pm & corners).count_ones()) as i32 - (om.count_ones() + (om & corners).count_ones()) as i32;
+    let corner_discs = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
+    let potential = (adjacent::<N>(o) & empty).count_ones() as i32 - (adjacent::<N>(p) & empty).count_ones() as i32;
+    8 * mobility + 24 * corner_discs + 2 * potential
+}
+
+/// A shallow alpha-beta over [`rough_eval`]: how good a position looks `depth` plies ahead.
+fn rough_search<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    isa.enter(
+        #[inline(always)]
+        || rough_search_body::<N, I>(isa, p, o, depth, alpha, beta),
+    )
+}
+
+#[inline(always)]
+fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return rough_eval::<N, I>(isa, p, o);
+    }
+    let moves = isa.legal_moves::<N>(p, o);
+    if moves == 0 {
+        if isa.legal_moves::<N>(o, p) == 0 {
+            return 1000 * (p.count_ones() as i32 - o.count_ones() as i32).signum();
+        }
+        return -rough_search::<N, I>(isa, o, p, depth, -beta, -alpha);
+    }
+    let mut best = -10_000;
+    let mut rest = moves;
+    while rest != 0 {
+        let sq = rest.trailing_zeros();
+        rest &= rest - 1;
+        let f = isa.flips::<N>(p, o, sq);
+        let v = -rough_search::<N, I>(isa, o ^ f, p ^ f ^ (1 << sq), depth - 1, -beta, -alpha);
+        if raise(v, &mut best, &mut alpha, beta) {
+            break;
+        }
+    }
+    best
+}
+
+/// Empties from which moves are ordered by a shallow search of the rough evaluation.
+const SORT_SEARCH_MIN: u32 = 14;
+
+/// Empties from which moves are ordered by a search of the evaluation instead, [`EVAL_SORT_DEPTH`]
+/// plies deep (when the weights can be read).
+const EVAL_SORT_MIN: u32 = 18;
+
+/// The plies of that search: 3, 4 from [`EVAL_SORT_DEEPER`] empties and 5 from
+/// [`EVAL_SORT_DEEPEST`].
+const EVAL_SORT_DEPTH: u32 = 3;
+
+/// Empties from which the ordering search looks one ply deeper.
+const EVAL_SORT_DEEPER: u32 = 22;
+
+/// Empties from which it looks one ply deeper again.
+const EVAL_SORT_DEEPEST: u32 = 25;
+
+/// A move with its flips and sort key.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Move {
+    pub(super) sq: u32,
+    pub(super) flips: u64,
+    pub(super) key: i32,
+}
+
+/// Plies left from which an estimate node sorts its moves by the evaluation of each child. Below
+/// it the fewest replies alone order them: evaluating every child of a node two, three or four
+/// plies above the leaves cost more time than the nodes it saved (docs/eval.md, "Speed").
+const SORT_BY_EVAL_DEPTH: u32 = 5;
+
+impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
+    /// The value of a leaf of [`Self::eval_search`] in 1/[`SCALE`] of a disc, from `p`'s side:
+    /// the evaluation (`own`: the pattern indexes of `p`'s side, `pm`: `p`'s legal moves), or
+    /// the score of a finished game.
+    #[inline(always)]
+    fn eval_leaf(&self, w: &Weights, p: u64, o: u64, own: &Row, pm: u64) -> i32 {
+        let om = self.isa.legal_moves::<N>(o, p);
+        if pm | om == 0 { Self::final_score(p, o) * SCALE } else { evaluate_fine_indexed::<N>(w, own, p, o, pm, om) }
+    }
+
+    /// The ordering search (Edax's `search_eval_1`, `search_eval_2` and shallow search): the
+    /// value of (`p`, `o`) after `depth` plies of alpha-beta over the evaluation `w`, in
+    /// 1/[`SCALE`] of a disc, fail-soft. `ix`: the position's pattern indexes, `pm`: `p`'s legal
+    /// moves. No table, no move order, and its positions are not counted as nodes: it only sorts
+    /// the exact search's moves, never gives a score.
+    #[allow(clippy::too_many_arguments)]
+    fn eval_search(
+        &self,
+        w: &Weights,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        pm: u64,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let isa = self.isa;
+        isa.enter(
+            #[inline(always)]
+            move || self.eval_search_body(w, p, o, ix, pm, depth, alpha, beta),
+        )
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn eval_search_body(
+        &self,
+        w: &Weights,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        pm: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        if depth == 0 {
+            return self.eval_leaf(w, p, o, &ix.own, pm);
+        }
+        if pm == 0 {
+            let om = self.isa.legal_moves::<N>(o, p);
+            if om == 0 {
+                return Self::final_score(p, o) * SCALE;
+            }
+            return -self.eval_search(w, o, p, &ix.pass(), om, depth, -beta, -alpha);
+        }
+        let mut best = -i32::MAX;
+        let mut rest = pm;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = self.isa.flips::<N>(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            let replies = self.isa.legal_moves::<N>(np, no);
+            let v = if depth == 1 {
+                // The children are leaves: only their own indexes are needed.
+                -self.eval_leaf(w, np, no, &ix.play_own(self.layout, sq, f), replies)
+            } else {
+                -self.eval_search(w, np, no, &ix.play(self.layout, sq, f), replies, depth - 1, -beta, -alpha)
+            };
+            if raise(v, &mut best, &mut alpha, beta) {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The legal moves of `p` with their flips, sorted best first: the table's move, a wipe-out,
+    /// then fastest-first, led from [`SORT_SEARCH_MIN`] empties by a one-ply search of
+    /// [`rough_eval`] and from [`EVAL_SORT_MIN`] by a search of the evaluation
+    /// ([`Self::eval_search`]).
+    ///
+    /// With `etc` set to alpha and a best score (deep nodes), each child is looked up in the table
+    /// first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
+    /// enhanced transposition cutoff), and a child already proven no better than alpha is left
+    /// out, its bound raising the best score for the fail-soft result.
+    #[inline(always)]
+    pub(super) fn sorted_moves(
+        &self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        tt_move: u8,
+        list: &mut [Move; 64],
+        mut etc: Option<(i32, &mut i32)>,
+    ) -> Result<usize, i32> {
+        let corners = Masks::<N>::CORNERS;
+        let mut count = 0;
+        let mut rest = moves;
+        let empty = !(p | o) & full_mask(N);
+        let n = empty.count_ones();
+        let odd = odd_quadrants::<N>(empty);
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            let x = 1u64 << sq;
+            rest &= rest - 1;
+            let f = self.isa.flips::<N>(p, o, sq);
+            if let Some((alpha, skipped)) = etc.as_mut()
+                && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
+                && e.is_exact()
+            {
+                if -(e.upper as i32) > *alpha {
+                    return Err(-(e.upper as i32));
+                }
+                if -(e.lower as i32) <= *alpha {
+                    **skipped = (**skipped).max(-(e.lower as i32));
+                    continue;
+                }
+            }
+            list[count] = Move { sq, flips: f, key: 0 };
+            count += 1;
+        }
+        // High up, the evaluation orders the moves (if there are two to order): the pattern
+        // indexes of this node, once.
+        let by_eval = match self.weights {
+            Some(w) if n >= EVAL_SORT_MIN && count > 1 => Some((w, Indexes::new(self.layout, p, o))),
+            _ => None,
+        };
+        let eval_depth = EVAL_SORT_DEPTH + (n >= EVAL_SORT_DEEPER) as u32 + (n >= EVAL_SORT_DEEPEST) as u32;
+        // The opponent's replies after each move, four children at a time.
+        let mut i = 0;
+        while i < count {
+            let mut ps = [0u64; 4];
+            let mut os = [0u64; 4];
+            for k in 0..4 {
+                let m = list[(i + k).min(count - 1)];
+                ps[k] = o ^ m.flips;
+                os[k] = p ^ m.flips ^ (1 << m.sq);
+            }
+            let replies = self.isa.legal_moves_x4::<N>(ps, os);
+            for k in 0..4.min(count - i) {
+                let m = &mut list[i + k];
+                let x = 1u64 << m.sq;
+                let (np, no) = (ps[k], os[k]);
+                m.key = if m.sq == tt_move as u32 {
+                    i32::MAX
+                } else if np == 0 {
+                    // A wipe-out: nothing can beat it.
+                    i32::MAX - 1
+                } else {
+                    let r = replies[k];
+                    let mobility = (r.count_ones() + (r & corners).count_ones()) as i32;
+                    let potential = (adjacent::<N>(no) & empty & !x).count_ones() as i32;
+                    let anchored = (((Masks::<N>::EDGE_NEIGHBOURS_OF_CORNERS_MASK & edge_adjacent_to_corners::<N>(no))
+                        | corners)
+                        & no)
+                        .count_ones() as i32;
+                    let parity = (x & odd != 0) as i32;
+                    let fastest = -(mobility << 15) + (anchored << 11) - (potential << 5) + (parity << 3);
+                    if let Some((w, ix)) = &by_eval {
+                        // How the position looks `eval_depth` plies on, in discs, by the
+                        // evaluation; fastest-first breaks ties. (One ply cost a third more
+                        // nodes than the rough search on FFO #40-#49; see docs/solver.md.)
+                        let child = ix.play(self.layout, m.sq, m.flips);
+                        let v = self.eval_search(w, np, no, &child, r, eval_depth, -i32::MAX, i32::MAX);
+                        ((-v + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)
+                    } else if n >= SORT_SEARCH_MIN {
+                        // How the position looks after the opponent's best reply, by the rough
+                        // evaluation; fastest-first breaks ties. (Searching two plies instead of
+                        // one, or from 16 or 12 empties, cost more nodes on FFO #41-#46.)
+                        let v = rough_search::<N, I>(self.isa, np, no, 1, -10_000, 10_000);
+                        (-v << 16) + (fastest >> 4)
+                    } else {
+                        fastest
+                    }
+                };
+            }
+            i += 4;
+        }
+        // Insertion sort: the lists are short.
+        for i in 1..count {
+            let m = list[i];
+            let mut j = i;
+            while j > 0 && list[j - 1].key < m.key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = m;
+        }
+        Ok(count)
+    }
+
+    /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then
+    /// (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
+    /// breaking ties. `depth`: the node's plies left; from 3 the children will probe the table,
+    /// so their buckets are prefetched.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn mid_sorted_moves(
+        &self,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        moves: u64,
+        tt_move: u8,
+        depth: u32,
+        list: &mut [Move; 64],
+    ) -> usize {
+        let corners = Masks::<N>::CORNERS;
+        let probes = depth > 2;
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = self.isa.flips::<N>(p, o, sq);
+            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+            if probes {
+                // The child will probe the table first thing: start fetching its bucket now.
+                self.table.prefetch(hash(N, np, no));
+            }
+            let key = if sq == tt_move as u32 {
+                i32::MAX
+            } else if np == 0 {
+                i32::MAX - 1
+            } else {
+                // From the mover's side: how the child looks, then fewest replies. (Sorting by a
+                // one- or two-ply search of the evaluation from 5 or 9 plies left cost time with
+                // the hand-written evaluation.) Near the leaves the fewest replies alone.
+                let replies = self.isa.legal_moves::<N>(np, no);
+                let look = if depth >= SORT_BY_EVAL_DEPTH {
+                    -self.evaluate_with_moves(np, no, &ix.play_own(self.layout, sq, f), replies)
+                } else {
+                    0
+                };
+                let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
+                (look << 8) - mobility
+            };
+            list[count] = Move { sq, flips: f, key };
+            count += 1;
+        }
+        for i in 1..count {
+            let m = list[i];
+            let mut j = i;
+            while j > 0 && list[j - 1].key < m.key {
+                list[j] = list[j - 1];
+                j -= 1;
+            }
+            list[j] = m;
+        }
+        count
+    }
+}

@@ -1,0 +1,229 @@
+//! The two regimes the one pair of node routines ([`Searcher::pvs`], [`Searcher::nws`]) runs in,
+//! and what each supplies to them (see `search.rs` for the steps of a node):
+//!
+//! | | [`Exact`]: to the end of the game | [`Estimate`]: `depth` plies, then the evaluation |
+//! |---|---|---|
+//! | frontier | the last [`SHALLOW`] empties: the endgame path | no more empties than plies left: the exact search; no plies left: the evaluation |
+//! | shortcut before the table | null-window nodes: the stability cutoff | one ply left: every child evaluated, no table, no sort |
+//! | table entries trusted | exact ones (an estimate's best move still leads) | exact ones, and estimates at least as deep |
+//! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
+//! | kept with a position | nothing | its pattern indexes, updated move by move |
+//! | depth stored | [`EXACT`] | the plies searched |
+//!
+//! A regime is a type, never a value: the routines are compiled once per regime.
+
+use super::endgame::SHALLOW;
+use super::ordering::{ETC_MIN, Move};
+use super::search::Searcher;
+use super::table::{EXACT, Entry};
+use crate::eval::Indexes;
+use crate::eval::pattern::Layout;
+use crate::isa::Isa;
+
+/// What differs between the exact and the estimate search (module documentation).
+pub(super) trait Regime {
+    /// What travels with a position besides its discs.
+    type State;
+
+    /// The node's value if the regime's frontier is reached (before the node is counted).
+    #[allow(clippy::too_many_arguments)]
+    fn frontier<const N: usize, const D: bool, I: Isa>(
+        s: &mut Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        x: &Self::State,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        n: u32,
+    ) -> Option<i32>;
+
+    /// The node's value by a cutoff tried once it has `moves`, before the table (`PV`: a
+    /// principal-variation node).
+    #[allow(clippy::too_many_arguments)]
+    fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
+        s: &mut Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        x: &Self::State,
+        alpha: i32,
+        beta: i32,
+        moves: u64,
+        depth: u32,
+        n: u32,
+    ) -> Option<i32>;
+
+    /// Whether entry `e`'s bounds hold for a node with `depth` plies left.
+    fn trusts(e: &Entry, depth: u32) -> bool;
+
+    /// The moves into `list`, best first; `Err` settles the node at once. `etc`: in null-window
+    /// nodes, alpha and the best score so far, for enhanced transposition cutoffs.
+    #[allow(clippy::too_many_arguments)]
+    fn sort<const N: usize, const D: bool, I: Isa>(
+        s: &Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        x: &Self::State,
+        moves: u64,
+        tt_move: u8,
+        depth: u32,
+        n: u32,
+        list: &mut [Move; 64],
+        etc: Option<(i32, &mut i32)>,
+    ) -> Result<usize, i32>;
+
+    /// What travels with the position after a pass.
+    fn pass(x: &Self::State) -> Self::State;
+
+    /// What travels with the child reached by `m`.
+    fn child(x: &Self::State, layout: &Layout, m: &Move) -> Self::State;
+
+    /// The depth a node's bounds are stored with.
+    fn stored_depth(depth: u32) -> u8;
+}
+
+/// The exact search: to the end of the game.
+pub(super) struct Exact;
+
+impl Regime for Exact {
+    type State = ();
+
+    #[inline(always)]
+    fn frontier<const N: usize, const D: bool, I: Isa>(
+        s: &mut Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        _: &(),
+        alpha: i32,
+        beta: i32,
+        _: u32,
+        n: u32,
+    ) -> Option<i32> {
+        (n <= SHALLOW).then(|| s.shallow(p, o, alpha, beta, n))
+    }
+
+    #[inline(always)]
+    fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
+        s: &mut Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        _: &(),
+        alpha: i32,
+        _: i32,
+        _: u64,
+        _: u32,
+        n: u32,
+    ) -> Option<i32> {
+        if PV { None } else { s.stability_cutoff(p, o, alpha, n) }
+    }
+
+    #[inline(always)]
+    fn trusts(e: &Entry, _: u32) -> bool {
+        e.is_exact()
+    }
+
+    #[inline(always)]
+    fn sort<const N: usize, const D: bool, I: Isa>(
+        s: &Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        _: &(),
+        moves: u64,
+        tt_move: u8,
+        _: u32,
+        n: u32,
+        list: &mut [Move; 64],
+        etc: Option<(i32, &mut i32)>,
+    ) -> Result<usize, i32> {
+        s.sorted_moves(p, o, moves, tt_move, list, etc.filter(|_| n >= ETC_MIN))
+    }
+
+    #[inline(always)]
+    fn pass(_: &()) {}
+
+    #[inline(always)]
+    fn child(_: &(), _: &Layout, _: &Move) {}
+
+    #[inline(always)]
+    fn stored_depth(_: u32) -> u8 {
+        EXACT
+    }
+}
+
+/// The estimate search: `depth` plies of the exact rules, then the evaluation.
+pub(super) struct Estimate;
+
+impl Regime for Estimate {
+    type State = Indexes;
+
+    #[inline(always)]
+    fn frontier<const N: usize, const D: bool, I: Isa>(
+        s: &mut Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+        n: u32,
+    ) -> Option<i32> {
+        if n <= depth {
+            Some(s.exact_window(p, o, alpha, beta, n))
+        } else if depth == 0 {
+            Some(s.leaf(p, o, &ix.own))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
+        s: &mut Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        alpha: i32,
+        beta: i32,
+        moves: u64,
+        depth: u32,
+        _: u32,
+    ) -> Option<i32> {
+        (depth == 1).then(|| s.mid_last_ply(p, o, ix, alpha, beta, moves))
+    }
+
+    #[inline(always)]
+    fn trusts(e: &Entry, depth: u32) -> bool {
+        e.depth as u32 >= depth
+    }
+
+    #[inline(always)]
+    fn sort<const N: usize, const D: bool, I: Isa>(
+        s: &Searcher<'_, N, D, I>,
+        p: u64,
+        o: u64,
+        ix: &Indexes,
+        moves: u64,
+        tt_move: u8,
+        depth: u32,
+        _: u32,
+        list: &mut [Move; 64],
+        _: Option<(i32, &mut i32)>,
+    ) -> Result<usize, i32> {
+        Ok(s.mid_sorted_moves(p, o, ix, moves, tt_move, depth, list))
+    }
+
+    #[inline(always)]
+    fn pass(ix: &Indexes) -> Indexes {
+        ix.pass()
+    }
+
+    #[inline(always)]
+    fn child(ix: &Indexes, layout: &Layout, m: &Move) -> Indexes {
+        ix.play(layout, m.sq, m.flips)
+    }
+
+    #[inline(always)]
+    fn stored_depth(depth: u32) -> u8 {
+        depth as u8
+    }
+}

@@ -1,0 +1,111 @@
+//! The root scheduler: the children of one position searched for one job (an estimate of a
+//! depth, a win/loss/draw proof or the exact score), shared between the threads one child at a
+//! time, each value handed back to the calling thread as it comes. [`Solver::score_children`]
+//! and [`Solver::analyse`] both run on it.
+
+use super::analysis::Kind;
+use super::search::{Control, Searcher};
+use super::{Scoring, Solver};
+use crate::Size;
+use crate::isa::Isa;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Half the width of the aspiration window around a child's previous estimate, in discs.
+const ASPIRATION: i32 = 4;
+
+/// A child's search job in one phase.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Job {
+    Estimate { depth: u32 },
+    Wld,
+    Exact,
+}
+
+/// What one search thread is handed: a child's index and position, and its last estimate.
+#[derive(Clone, Copy)]
+pub(super) struct Task {
+    pub index: usize,
+    pub p: u64,
+    pub o: u64,
+    pub empties: u32,
+    pub guess: Option<i32>,
+}
+
+/// One child's value for `job` from the parent's side, or `None` if the search was stopped.
+fn child_value<const N: usize, const D: bool, I: Isa>(
+    s: &mut Searcher<N, D, I>,
+    t: &Task,
+    job: Job,
+) -> Option<(i32, Kind)> {
+    let max = Searcher::<N, D, I>::MAX;
+    let value = match job {
+        Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
+        Job::Estimate { depth } if t.empties < depth => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::Estimate { depth } => {
+            let (mut alpha, mut beta) = match t.guess {
+                Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),
+                None => (-max, max),
+            };
+            let v = loop {
+                let v = s.estimate(t.p, t.o, alpha, beta, depth - 1);
+                if s.stopped {
+                    break v;
+                }
+                if v <= alpha && alpha > -max {
+                    alpha = -max;
+                } else if v >= beta && beta < max {
+                    beta = max;
+                } else {
+                    break v;
+                }
+            };
+            (-v, Kind::Estimate { depth })
+        }
+    };
+    if s.stopped { None } else { Some(value) }
+}
+
+impl Solver {
+    /// Searches every task for `job`, in the order given, the tasks shared between the threads;
+    /// hands each value (from the parent's side) to `on_value` on the calling thread as it comes.
+    /// A stopped search hands over nothing more.
+    pub(super) fn schedule(
+        &self,
+        control: &Control,
+        size: Size,
+        tasks: &[Task],
+        job: Job,
+        on_value: &mut dyn FnMut(&Task, i32, Kind),
+    ) {
+        let threads = self.threads().min(tasks.len()).max(1);
+        let (table, scoring, cpu) = (&self.table, self.options.scoring, self.cpu);
+        let next = AtomicUsize::new(0);
+        let (tx, rx) = mpsc::channel::<(usize, i32, Kind)>();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (next, tasks) = (&next, &tasks);
+                scope.spawn(move || {
+                    specialised!(size, scoring, cpu, N, D, isa => {
+                        let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(task) = tasks.get(i) else { break };
+                            let Some((score, kind)) = child_value(&mut searcher, task, job) else { break };
+                            if tx.send((i, score, kind)).is_err() {
+                                break;
+                            }
+                        }
+                        searcher.flush_nodes();
+                    })
+                });
+            }
+            drop(tx);
+            for (index, score, kind) in rx {
+                on_value(&tasks[index], score, kind);
+            }
+        });
+    }
+}
