@@ -154,8 +154,12 @@ enum Command {
         #[arg(long)]
         bucket: Option<usize>,
         /// Plies of the search that relabels the midgame positions for a second round (0: none).
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 3)]
         bootstrap_depth: usize,
+        /// Relabel by the mean of the searches `bootstrap_depth` and one ply shallower, so the
+        /// odd and the even depth's lean (towards the side that moves last) cancel.
+        #[arg(long)]
+        bootstrap_pair: bool,
         /// The game result's share of a relabelled midgame label.
         #[arg(long, default_value_t = 0.5)]
         lambda: f32,
@@ -330,6 +334,7 @@ fn main() -> ExitCode {
             smooth,
             bucket,
             bootstrap_depth,
+            bootstrap_pair,
             lambda,
             swap_from,
             threads,
@@ -364,6 +369,7 @@ fn main() -> ExitCode {
                 prior,
                 smooth,
                 bootstrap_depth,
+                bootstrap_pair,
                 lambda,
                 swap_from,
                 threads: threads.max(1),

@@ -35,6 +35,8 @@ pub struct Settings {
     pub smooth: f32,
     /// Plies of the search that relabels the midgame positions in the second round (0: one round).
     pub bootstrap_depth: usize,
+    /// Relabel by the mean of the searches `bootstrap_depth` and `bootstrap_depth - 1` plies deep.
+    pub bootstrap_pair: bool,
     /// The share of the game result in a relabelled midgame label.
     pub lambda: f32,
     /// From this many empties on, each self-play position is also trained with the other side to
@@ -303,8 +305,15 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             |_, &i| {
                 let s = &train[i];
                 let empties = (full_mask(N) & !(s.p | s.o)).count_ones() as usize;
-                crate::bootstrap::<N>(w, s.p, s.o, empties.saturating_sub(depth), -i32::MAX, i32::MAX) as f32
-                    / SCALE as f32
+                let search = |d: usize| {
+                    crate::bootstrap::<N>(w, s.p, s.o, empties.saturating_sub(d), -i32::MAX, i32::MAX) as f32
+                        / SCALE as f32
+                };
+                if settings.bootstrap_pair && depth > 1 {
+                    (search(depth) + search(depth - 1)) / 2.0
+                } else {
+                    search(depth)
+                }
             },
         );
         for (&i, v) in midgame.iter().zip(values) {
@@ -312,8 +321,9 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             s.label = settings.lambda * s.label + (1.0 - settings.lambda) * v;
         }
         eprintln!(
-            "relabelled {} midgame positions by a {depth}-ply search ({:.1} s)",
+            "relabelled {} midgame positions by a {}-ply search ({:.1} s)",
             midgame.len(),
+            if settings.bootstrap_pair { format!("{}- and {depth}", depth - 1) } else { depth.to_string() },
             t0.elapsed().as_secs_f64()
         );
         model = fit(&train, stages, layout.table_len(), settings, &valid);
