@@ -643,3 +643,21 @@ fn notices_at_the_start_join_the_announcement_until_a_key() {
     send(&mut m, [ch('b'), event(0, Position::start(Size::Four), busy)]);
     assert_eq!(m.status.unwrap().text, "the store is open in another explorer");
 }
+
+#[test]
+fn z_pauses_the_analysis_until_pressed_again() {
+    let (mut m, _) = model(Size::Eight);
+    assert!(m.job.is_some(), "the start is analysed at once");
+    // Paused: the running search is cancelled, nothing starts on a move, the state says so.
+    assert_eq!(send(&mut m, [ch('z')]), vec![Effect::Cancel]);
+    assert!(m.paused && m.job.is_none());
+    assert!(matches!(m.solver_state(), SolverState::Paused { total: 4, .. }));
+    let effects = send(&mut m, [key(KeyCode::Enter)]);
+    assert_eq!(m.tree.moves().len(), 1, "the move is played");
+    assert!(effects.iter().all(|e| !matches!(e, Effect::Analyse { .. })), "{effects:?}");
+    // Resumed: the position on screen is analysed.
+    let effects = send(&mut m, [ch('z')]);
+    let position = m.position();
+    assert!(effects.iter().any(|e| matches!(e, Effect::Analyse { position: p, .. } if *p == position)), "{effects:?}");
+    assert!(!m.paused && m.job.is_some());
+}

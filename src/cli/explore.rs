@@ -47,6 +47,13 @@ pub struct ExploreArgs {
     /// Explorer: the solver's transposition table in MiB.
     #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
     pub hash_mb: u64,
+    /// Explorer: solver threads (default: every core).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::values::threads)]
+    pub threads: Option<u64>,
+    /// Explorer: the deepest estimate, in plies; a position whose moves all reached it (and are
+    /// too deep to prove) leaves the cores idle.
+    #[arg(long, value_name = "D", default_value_t = 30, allow_negative_numbers = true, value_parser = super::values::depth)]
+    pub max_depth: u32,
     /// Explorer: the auto-play delay between moves, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 700, allow_negative_numbers = true, value_parser = super::values::delay_ms)]
     pub delay_ms: u64,
@@ -116,6 +123,8 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) 
         },
         mouse: !args.no_mouse,
         auto_delay: Duration::from_millis(args.delay_ms),
+        threads: args.threads.map(|t| t as usize),
+        max_depth: Some(args.max_depth),
     };
     tui::run(options).map_err(|e: TuiError| CliError::Usage(e.to_string()))
 }

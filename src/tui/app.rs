@@ -11,7 +11,6 @@ use super::teach::{LabState, Lesson, Teach, lesson_trace};
 use super::tree::{Edge, NodeId, Tree};
 use super::worker::{EventKind, SolverEvent};
 use crate::solver::{ChildValue, Phase};
-use crate::symmetry::canonical;
 use crate::{Bitboard, Color, Position, Scoring, Size, Square, transcript};
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -51,6 +50,11 @@ pub struct Analysis {
     pub nodes: u64,
     /// Time the search took (once complete).
     pub elapsed: Duration,
+    /// Each child's deepest estimate, kept after a proof of its outcome replaces it (it ranks
+    /// proven wins among themselves).
+    pub estimates: Vec<(Square, i32)>,
+    /// The legal moves grouped by symmetric twins (filled on the first report).
+    pub twins: Vec<Vec<Square>>,
 }
 
 /// How strong a value is: exact beats a proven outcome beats a deeper estimate.
@@ -97,15 +101,19 @@ impl Analysis {
     /// The child the values rank best (an exact score or an estimate by its score, a proven
     /// win above every draw and a draw above every loss), ties in reading order.
     pub fn best_child(&self) -> Option<ChildValue> {
-        let rank = |c: &ChildValue| match c.kind {
-            ScoreKind::Wld => c.score * 1000,
-            _ => c.score,
-        };
+        let estimate = |square| self.estimates.iter().find(|(s, _)| *s == square).map(|&(_, v)| v);
+        let rank = |c: &ChildValue| crate::solver::rank(c.score, c.kind, estimate(c.square));
         self.children.iter().max_by_key(|c| (rank(c), std::cmp::Reverse(c.square))).copied()
     }
 
     /// Files a child's value, unless a stronger one is known.
     pub fn record(&mut self, child: ChildValue) {
+        if let ScoreKind::Estimate { .. } = child.kind {
+            match self.estimates.iter_mut().find(|(s, _)| *s == child.square) {
+                Some(e) => e.1 = child.score,
+                None => self.estimates.push((child.square, child.score)),
+            }
+        }
         match self.children.iter_mut().find(|c| c.square == child.square) {
             Some(c) if strength(child.kind) >= strength(c.kind) => *c = child,
             Some(_) => {}
@@ -259,6 +267,8 @@ pub struct Model {
     /// The search for the position on screen, if one runs.
     pub job: Option<Job>,
     next_job: u64,
+    /// The user paused the analysis (`z`): no search starts until resumed.
+    pub paused: bool,
     /// The keyboard mode.
     pub mode: Mode,
     /// Where the arrows go.
@@ -447,6 +457,15 @@ pub enum SolverState {
         /// Time at the last node count (for the rate).
         counted: Duration,
     },
+    /// The analysis is paused by the user: no search runs.
+    Paused {
+        /// Children proven.
+        proven: usize,
+        /// Children in all.
+        total: usize,
+        /// The deepest estimate depth reached by every child, if estimates were made.
+        depth: Option<u32>,
+    },
     /// No search runs and not every child is proven.
     NotSolved {
         /// Children proven.
@@ -480,6 +499,7 @@ impl Model {
             cache: HashMap::new(),
             job: None,
             next_job: 1,
+            paused: false,
             mode: Mode::Normal,
             focus: Focus::Board,
             overlay: None,
@@ -731,6 +751,7 @@ impl Model {
         }
         let estimated = a.and_then(|a| a.estimate_depth());
         match &self.job {
+            _ if self.paused => SolverState::Paused { proven, total, depth: estimated },
             Some(j) if j.position == target => SolverState::Solving {
                 proven,
                 total,
@@ -779,6 +800,9 @@ impl Model {
     /// After the current node changed: fix the cursor and ask for the analysis it needs.
     fn arrived(&mut self) -> Vec<Effect> {
         self.fix_cursor();
+        if self.paused {
+            return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        }
         let Some(target) = self.target() else {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
         };
@@ -1007,6 +1031,15 @@ impl Model {
             Action::Command => {
                 self.mode = Mode::Command(String::new());
                 Vec::new()
+            }
+            Action::Pause => {
+                self.paused = !self.paused;
+                if self.paused {
+                    self.say("analysis paused: z resumes");
+                } else {
+                    self.say("analysis resumed");
+                }
+                self.arrived()
             }
             Action::Yank => {
                 let (board, moves) = self.yank_text();
@@ -1341,14 +1374,13 @@ impl Model {
                 let bound = position.size().squares() as i32;
                 if legal.contains(c.square) && c.score.abs() <= bound {
                     // Symmetric twins are worth the same: each shows the value found for any.
-                    let key = position.play(c.square).map(|child| canonical(&child).0);
                     let a = self.cache.entry(position).or_default();
-                    for square in legal {
-                        if square == c.square
-                            || key.is_ok() && position.play(square).map(|child| canonical(&child).0) == key
-                        {
-                            a.record(ChildValue { square, ..c });
-                        }
+                    if a.twins.is_empty() {
+                        a.twins = crate::solver::twin_groups(&position, &legal.reading_order());
+                    }
+                    let group = a.twins.iter().find(|g| g.contains(&c.square)).cloned();
+                    for square in group.unwrap_or_else(|| vec![c.square]) {
+                        a.record(ChildValue { square, ..c });
                     }
                 }
             }

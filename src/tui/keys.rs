@@ -65,6 +65,8 @@ pub enum Action {
     NextTopic,
     /// Teaching view: run the search lab on this position, or cancel it while it runs.
     Lab,
+    /// Pause the analysis (the CPU goes idle), or resume it.
+    Pause,
 }
 
 /// The help section of the teaching view's keys (the key bar shows them while the view is open;
@@ -256,6 +258,13 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding { keys: &[c('+', "+")], action: Action::Faster, bar: None, help: "auto-play faster", section: "game tree" },
     Binding { keys: &[c('-', "-")], action: Action::Slower, bar: None, help: "auto-play slower", section: "game tree" },
+    Binding {
+        keys: &[c('z', "z")],
+        action: Action::Pause,
+        bar: Some("pause"),
+        help: "pause the analysis (the cores go idle), or resume it",
+        section: "general",
+    },
     Binding {
         keys: &[c(':', ":")],
         action: Action::Command,

@@ -78,6 +78,10 @@ pub struct Options {
     pub session: Option<PathBuf>,
     /// The store of proven results (`None`: run without one).
     pub store: Option<PathBuf>,
+    /// Solver threads (`None`: one per core).
+    pub threads: Option<usize>,
+    /// The deepest estimate, in plies, the explorer searches a position to (`None`: no limit).
+    pub max_depth: Option<u32>,
 }
 
 impl Options {
@@ -94,6 +98,8 @@ impl Options {
             tree: None,
             session: None,
             store: None,
+            threads: None,
+            max_depth: None,
         }
     }
 }
@@ -310,12 +316,12 @@ fn run_with(
     }
     let (tx, events) = channel();
     // Every core: the interface thread needs next to nothing.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = options.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads };
     let (lab_tx, lab_events) = channel();
     let (disk_tx, disk_replies) = channel();
     let mut worker = Workers {
-        solver: Worker::spawn(solver, options.store, tx)?,
+        solver: Worker::spawn_limited(solver, options.store, tx, options.max_depth)?,
         lab: LabWorker::spawn(options.scoring, lab_tx)?,
         lab_events,
         disk: Disk::spawn(session, disk_tx)?,

@@ -110,11 +110,24 @@ impl Worker {
         store: Option<PathBuf>,
         events: Sender<SolverEvent>,
     ) -> std::io::Result<Worker> {
+        Worker::spawn_limited(options, store, events, None)
+    }
+
+    /// [`Worker::spawn`], with the estimates of a position deepened to at most `max_depth` plies:
+    /// a position whose children all reached it (and whose proofs are out of reach) leaves the
+    /// thread idle.
+    pub fn spawn_limited(
+        options: SolverOptions,
+        store: Option<PathBuf>,
+        events: Sender<SolverEvent>,
+        max_depth: Option<u32>,
+    ) -> std::io::Result<Worker> {
         let solver = Solver::try_new(options)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("--hash-mb: {e}")))?;
         let (requests, rx) = channel();
-        let thread =
-            std::thread::Builder::new().name("solver".into()).spawn(move || serve(solver, store, rx, events))?;
+        let thread = std::thread::Builder::new()
+            .name("solver".into())
+            .spawn(move || serve(solver, store, max_depth, rx, events))?;
         Ok(Worker { requests, stop: Arc::new(AtomicBool::new(false)), thread: Some(thread) })
     }
 
@@ -141,7 +154,13 @@ impl Drop for Worker {
     }
 }
 
-fn serve(mut solver: Solver, store: Option<PathBuf>, rx: Receiver<Request>, events: Sender<SolverEvent>) {
+fn serve(
+    mut solver: Solver,
+    store: Option<PathBuf>,
+    max_depth: Option<u32>,
+    rx: Receiver<Request>,
+    events: Sender<SolverEvent>,
+) {
     let scoring = solver.options().scoring;
     let notice = |text: String, error: bool| {
         let position = Position::start(crate::Size::Four);
@@ -159,7 +178,7 @@ fn serve(mut solver: Solver, store: Option<PathBuf>, rx: Receiver<Request>, even
             None
         }
     });
-    let mut link = Link { store, scoring };
+    let mut link = Link { store, scoring, max_depth };
     while let Ok(mut request) = rx.recv() {
         // Only the newest request matters: the ones before it are stale.
         while let Ok(next) = rx.try_recv() {
@@ -183,6 +202,8 @@ struct Disconnected;
 struct Link {
     store: Option<Store>,
     scoring: Scoring,
+    /// The deepest estimate asked for.
+    max_depth: Option<u32>,
 }
 
 impl Link {
@@ -248,7 +269,7 @@ fn run_job(
             gone |= events.send(SolverEvent { job, position, kind: EventKind::Child(c) }).is_err();
         }
         let skip = kept::exact_squares(&known);
-        let analysis = solver.analyse(&position, SearchMode::Auto, None, &limits, &skip, &mut |report| {
+        let analysis = solver.analyse(&position, SearchMode::Auto, link.max_depth, &limits, &skip, &mut |report| {
             let kind = match report {
                 Report::Child(c) => EventKind::Child(c),
                 Report::Phase(p) => EventKind::Phase(p),

@@ -41,6 +41,10 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
             vec![format!("{} nodes", si(nodes as f64)), rate(nodes, counted), format!("{:.1}s", elapsed.as_secs_f64())],
             false,
         ),
+        SolverState::Paused { proven, total, depth } => {
+            let known = depth.map_or(String::new(), |d| format!(" · estimated @{d}"));
+            (format!("paused (z resumes){known}, exact {proven}/{total}"), Vec::new(), false)
+        }
         SolverState::NotSolved { proven, total, depth: Some(d) } => {
             (format!("estimated @{d}, exact {proven}/{total}"), Vec::new(), false)
         }

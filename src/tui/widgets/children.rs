@@ -43,6 +43,7 @@ impl ChildrenWidget<'_> {
                 format!(" {} ", super::bars::solving_text(proven, total, phase, depth))
             }
             SolverState::NotSolved { proven, total, .. } => format!(" unproven {proven}/{total} "),
+            SolverState::Paused { proven, total, .. } => format!(" paused {proven}/{total} "),
             SolverState::GameOver => " moves ".to_string(),
         };
         let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
