@@ -209,30 +209,65 @@ fn cell_text(buf: &Buffer, g: &BoardGeometry, s: Square) -> String {
 fn board_widget_draws_discs_moves_and_scores() {
     let mut m = model_at(Size::Four, "", true);
     let (buf, g) = draw_board(&m, Zoom::Compact, true);
-    assert_eq!((g.cell_width, g.cell_height), (2, 1));
+    assert_eq!((g.cell_width, g.cell_height), (3, 1));
     // White on b2 and c3, black on c2 and b3; the four legal moves unproven.
-    assert_eq!(cell_text(&buf, &g, sq("c3")), "○ ");
-    assert_eq!(cell_text(&buf, &g, sq("c2")), "● ");
-    assert_eq!(cell_text(&buf, &g, sq("b3")), "● ");
+    assert_eq!(cell_text(&buf, &g, sq("c3")), " ○ ");
+    assert_eq!(cell_text(&buf, &g, sq("c2")), " ● ");
+    assert_eq!(cell_text(&buf, &g, sq("b3")), " ● ");
     for s in ["b1", "a2", "d3", "c4"] {
-        assert_eq!(cell_text(&buf, &g, sq(s)), "? ", "{s}");
+        assert_eq!(cell_text(&buf, &g, sq(s)), "  ?", "{s}");
     }
-    assert_eq!(cell_text(&buf, &g, sq("a1")), "· ");
+    assert_eq!(cell_text(&buf, &g, sq("a1")), " · ");
     // The cursor (on b1, the first legal move) is reversed; b2, which b1 flips, is marked.
     assert_eq!(m.cursor, sq("b1"));
-    assert!(buf[(g.squares.x + 2, g.squares.y)].modifier.contains(Modifier::REVERSED));
-    assert_eq!(cell_text(&buf, &g, sq("b2")), "○x");
+    assert!(buf[(g.squares.x + 3, g.squares.y)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(cell_text(&buf, &g, sq("b2")), " ○x");
     m.cursor = sq("c4");
     let (buf, g) = draw_board(&m, Zoom::Compact, true);
-    assert_eq!(cell_text(&buf, &g, sq("c3")), "○x");
-    // Scores once proven: signed in the large board, digits (underlined: a loss) in the compact one.
+    assert_eq!(cell_text(&buf, &g, sq("c3")), " ○x");
+    // Scores once proven: signed, two digits and all, in both boards; the large one says under
+    // each what it is (a star under the best, a tick under the other exact scores).
     solve_current(&mut m);
     let (buf, g) = draw_board(&m, Zoom::Large, true);
     assert_eq!(cell_text(&buf, &g, sq("a2")), "-10 ");
+    let below = |buf: &Buffer, g: &BoardGeometry, s: Square| -> String {
+        let x = g.squares.x + s.col() as u16 * g.cell_width;
+        let y = g.squares.y + s.row() as u16 * g.cell_height + 1;
+        (0..g.cell_width).map(|dx| buf[(x + dx, y)].symbol().to_string()).collect()
+    };
+    assert_eq!(below(&buf, &g, sq("a2")), " ★  ", "every 4x4 first move is best");
     let (buf, g) = draw_board(&m, Zoom::Compact, true);
-    assert_eq!(cell_text(&buf, &g, sq("a2")), "10");
-    let a2 = (g.squares.x, g.squares.y + 1);
-    assert!(buf[a2].modifier.contains(Modifier::UNDERLINED));
+    assert_eq!(cell_text(&buf, &g, sq("a2")), "-10");
+}
+
+/// The 80x24 8x8 board with two-digit negative scores side by side (b8 -10, c8 -6, d8 -2, g8
+/// -16, as a user reported them run together): every sign kept, every square its own.
+#[test]
+fn two_digit_negative_scores_keep_their_signs_at_80x24() {
+    // A position with legal moves on row 8 (black to move): the scores are injected.
+    let mut m = model_at(Size::Eight, "f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1", true);
+    let job = m.job.clone().unwrap();
+    let legal = job.position.legal_moves().reading_order();
+    let scores = [-10, -6, -2, -16, 12, -64, 0, 5, -11, 33];
+    for (i, &square) in legal.iter().enumerate() {
+        let (score, kind) =
+            (scores[i % scores.len()], if i % 2 == 0 { Kind::Exact } else { Kind::Estimate { depth: 12 } });
+        let ev = EventKind::Child(ChildValue { square, score, kind });
+        update(&mut m, Msg::Solver(SolverEvent { job: job.id, position: job.position, kind: ev }));
+    }
+    let text = screen(&mut m, 80, 24);
+    let g = m.hits.board.unwrap();
+    assert_eq!(g.cell_width, 3);
+    for (i, &square) in legal.iter().enumerate() {
+        let score = scores[i % scores.len()];
+        let want = if score == 0 { "  0".to_string() } else { format!("{score:>+3}") };
+        let x = g.squares.x + square.col() as u16 * 3;
+        let y = g.squares.y + square.row() as u16;
+        let line: Vec<char> = text.lines().nth(y as usize).unwrap().trim_matches('"').chars().collect();
+        let got: String = line[x as usize..x as usize + 3].iter().collect();
+        assert_eq!(got, want, "{square}");
+    }
+    insta::assert_snapshot!("two_digit_negatives_80x24", text);
 }
 
 #[test]

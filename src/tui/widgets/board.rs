@@ -1,24 +1,23 @@
 //! The board: discs, the side to move, the cursor, legal moves with their scores, the last move,
 //! the flips of the selected move, and the mask overlay.
 //!
-//! A square is two columns by one row (`Zoom::Compact`), or four columns by two rows
-//! (`Zoom::Large`) when there is room; either keeps the square look of terminal cells twice as
-//! tall as they are wide. Glyphs carry every meaning without colour:
+//! A square is three columns by one row (`Zoom::Compact`, the 80x24 layout), or four columns by
+//! two rows (`Zoom::Large`) when there is room. Glyphs carry every meaning without colour:
 //!
 //! | glyph | compact | large |
 //! | --- | --- | --- |
 //! | black / white disc | `●` / `○` | `●●` / `○○` |
 //! | empty square | `·` | `·` |
 //! | legal move, not proven yet | `?` | `?` |
-//! | legal move with its exact score | `+4`, `-2` (best moves underlined) | `+12`, `★` under best moves |
+//! | legal move with its exact score | `+4`, `-12` in bold (best moves underlined) | `+12` in bold, `★` under best moves, `✓` under the others |
 //! | legal move with a proven outcome | `W`, `D`, `L` | `W`, `D`, `L` |
-//! | legal move with an estimate | `+4` in plain italic (never bold) | `+12` in plain italic |
+//! | legal move with an estimate | `+4` in plain italic (never bold) | `+12` in plain italic, its depth under it (`@18`) |
 //! | last move | `●*` | `**` under the disc |
 //! | disc the selected move flips | `●x` | `xx` under the disc |
 //! | square in the drawn mask | `■` | `■■` |
 //!
-//! In the compact board a score of 10 or more is written with its two digits only; a loss is then
-//! underlined and dim (the children table beside the board always shows the signed value).
+//! Every score but 0 is written with its sign, two digits and all, in both sizes: three columns
+//! hold `-64`, and a sign starts every number, so neighbouring scores never read as one.
 
 use crate::tui::app::{BoardGeometry, Model, ScoreKind};
 use crate::tui::theme::Theme;
@@ -41,7 +40,7 @@ impl Zoom {
     /// Columns and rows of one square.
     pub const fn cell(self) -> (u16, u16) {
         match self {
-            Zoom::Compact => (2, 1),
+            Zoom::Compact => (3, 1),
             Zoom::Large => (4, 2),
         }
     }
@@ -64,14 +63,9 @@ pub const fn board_extent(size: Size, zoom: Zoom) -> (u16, u16) {
     (2 + 3 + cw * n, 2 + 1 + ch * n)
 }
 
-fn score_text(value: i32, width: usize) -> (String, bool) {
-    let s = format!("{value:+}");
-    let s = if value == 0 { "0".to_string() } else { s };
-    if s.chars().count() <= width {
-        (format!("{s:>width$}"), false)
-    } else {
-        (format!("{:>width$}", value.abs()), value < 0)
-    }
+/// A score right-aligned in three columns, signed unless 0 (scores are within ±64).
+fn score_text(value: i32) -> String {
+    if value == 0 { "  0".to_string() } else { format!("{value:>+3}") }
 }
 
 impl BoardWidget<'_> {
@@ -102,7 +96,7 @@ impl BoardWidget<'_> {
         // Coordinates.
         for c in 0..n {
             let letter = ((b'a' + c as u8) as char).to_string();
-            let x = ox + c * cw + if self.zoom == Zoom::Large { 1 } else { 0 };
+            let x = ox + c * cw + 1;
             buf.set_string(x, inner.y, letter, t.label());
         }
         for r in 0..n {
@@ -135,7 +129,7 @@ impl BoardWidget<'_> {
                 };
                 match self.zoom {
                     Zoom::Compact => {
-                        top = (glyph.to_string(), style);
+                        top = (format!(" {glyph}"), style);
                         mark_cell = Some((mark.to_string(), mark_style));
                     }
                     Zoom::Large => {
@@ -147,39 +141,37 @@ impl BoardWidget<'_> {
                 match m.child_score(sq) {
                     Some(score) => {
                         let is_best = best.contains(&sq);
-                        let mut style = match score.kind {
+                        let style = match score.kind {
                             ScoreKind::Exact if is_best => t.best(),
                             ScoreKind::Exact => t.exact(),
                             ScoreKind::Wld => t.outcome(),
                             ScoreKind::Estimate { .. } => t.estimate(),
                         };
-                        let width = if self.zoom == Zoom::Compact { 2 } else { 3 };
-                        let (text, loss) = match score.kind {
-                            ScoreKind::Wld => {
-                                (format!("{:>width$}", crate::solver::outcome_letter(score.value)), false)
-                            }
-                            _ => score_text(score.value, width),
+                        let text = match score.kind {
+                            ScoreKind::Wld => format!("{:>3}", crate::solver::outcome_letter(score.value)),
+                            _ => score_text(score.value),
                         };
-                        if loss {
-                            style = style.add_modifier(Modifier::UNDERLINED | Modifier::DIM);
-                        }
                         top = (if self.zoom == Zoom::Large { format!("{text} ") } else { text }, style);
-                        if is_best {
-                            bottom = (" ★  ".into(), t.best());
-                        }
+                        // The large board says what the value is under it, in glyphs.
+                        bottom = match score.kind {
+                            ScoreKind::Exact if is_best => (" ★  ".into(), t.best()),
+                            ScoreKind::Exact => (" ✓  ".into(), t.exact()),
+                            ScoreKind::Estimate { depth } => (format!("{:<4}", format!("@{depth}")), t.estimate()),
+                            ScoreKind::Wld => ("    ".into(), t.outcome()),
+                        };
                     }
                     None => {
-                        let text = if self.zoom == Zoom::Large { "  ? " } else { "? " };
+                        let text = if self.zoom == Zoom::Large { "  ? " } else { "  ?" };
                         top = (text.into(), t.unproven());
                     }
                 }
             } else {
-                let text = if self.zoom == Zoom::Large { "  · " } else { "· " };
+                let text = if self.zoom == Zoom::Large { "  · " } else { " · " };
                 top = (text.into(), t.empty());
             }
             if let Some(mask) = overlay {
                 if mask.contains(sq) {
-                    top = (if self.zoom == Zoom::Large { " ■■ " } else { "■ " }.into(), t.overlay());
+                    top = (if self.zoom == Zoom::Large { " ■■ " } else { " ■ " }.into(), t.overlay());
                     bottom = (" ■■ ".into(), t.overlay());
                     mark_cell = None;
                 } else {
@@ -189,7 +181,7 @@ impl BoardWidget<'_> {
             }
             buf.set_string(x, y, &top.0, top.1);
             if let Some((mark, style)) = mark_cell {
-                buf.set_string(x + 1, y, mark, style);
+                buf.set_string(x + 2, y, mark, style);
             }
             if self.zoom == Zoom::Large {
                 buf.set_string(x, y + 1, &bottom.0, bottom.1);
