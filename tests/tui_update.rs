@@ -661,3 +661,17 @@ fn z_pauses_the_analysis_until_pressed_again() {
     assert!(effects.iter().any(|e| matches!(e, Effect::Analyse { position: p, .. } if *p == position)), "{effects:?}");
     assert!(!m.paused && m.job.is_some());
 }
+
+#[test]
+fn v_shows_values_from_blacks_side_and_back() {
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [key(KeyCode::Enter)]); // white to move
+    assert_eq!(m.shown_value(-3), -3, "from the side to move by default");
+    send(&mut m, [ch('v')]);
+    assert!(m.black_view);
+    assert_eq!(m.shown_value(-3), 3, "white's -3 is black's +3");
+    send(&mut m, [key(KeyCode::Enter)]); // black to move: black's view is the mover's
+    assert_eq!(m.shown_value(-3), -3);
+    send(&mut m, [ch('v')]);
+    assert!(!m.black_view);
+}

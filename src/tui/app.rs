@@ -269,6 +269,8 @@ pub struct Model {
     next_job: u64,
     /// The user paused the analysis (`z`): no search starts until resumed.
     pub paused: bool,
+    /// Values are shown from black's side (`v`), not from the side to move's.
+    pub black_view: bool,
     /// The keyboard mode.
     pub mode: Mode,
     /// Where the arrows go.
@@ -500,6 +502,7 @@ impl Model {
             job: None,
             next_job: 1,
             paused: false,
+            black_view: false,
             mode: Mode::Normal,
             focus: Focus::Board,
             overlay: None,
@@ -584,6 +587,17 @@ impl Model {
             return None;
         }
         self.analysis().and_then(|a| a.value(square)).map(|c| Score { value: c.score, kind: c.kind })
+    }
+
+    /// A value from the side to move at the position on screen, as the screen shows it: the same,
+    /// or from black's side when the user asked for that (`v`).
+    pub fn shown_value(&self, value: i32) -> i32 {
+        if self.black_view && self.position().to_move() == Color::White { -value } else { value }
+    }
+
+    /// Whose side the screen's values are from: `None` for the side to move.
+    pub fn value_side(&self) -> Option<Color> {
+        self.black_view.then_some(Color::Black)
     }
 
     /// The proven score of passing, when the side to move must pass.
@@ -1030,6 +1044,15 @@ impl Model {
             }
             Action::Command => {
                 self.mode = Mode::Command(String::new());
+                Vec::new()
+            }
+            Action::Perspective => {
+                self.black_view = !self.black_view;
+                self.say(if self.black_view {
+                    "values from black's side (v: from the side to move)"
+                } else {
+                    "values from the side to move (v: from black's side)"
+                });
                 Vec::new()
             }
             Action::Pause => {

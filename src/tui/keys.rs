@@ -67,6 +67,8 @@ pub enum Action {
     Lab,
     /// Pause the analysis (the CPU goes idle), or resume it.
     Pause,
+    /// Show values from black's side, or from the side to move's (the default).
+    Perspective,
 }
 
 /// The help section of the teaching view's keys (the key bar shows them while the view is open;
@@ -263,6 +265,13 @@ pub const BINDINGS: &[Binding] = &[
         action: Action::Pause,
         bar: Some("pause"),
         help: "pause the analysis (the cores go idle), or resume it",
+        section: "general",
+    },
+    Binding {
+        keys: &[c('v', "v")],
+        action: Action::Perspective,
+        bar: None,
+        help: "values from black's side, or from the side to move's (the default)",
         section: "general",
     },
     Binding {

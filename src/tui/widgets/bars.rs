@@ -134,7 +134,8 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         };
         lines.push(Line::from(Span::styled(verdict, t.best())));
     } else if let Some(score) = m.best_score() {
-        let who = p.to_move();
+        let who = m.value_side().unwrap_or(p.to_move());
+        let score = m.shown_value(score);
         lines.push(Line::from(Span::styled(format!("value {score:+} for {who}"), t.exact())));
     }
     let (state, details, exact) = if p.is_game_over() { (String::new(), Vec::new(), true) } else { solver_parts(m) };

@@ -147,9 +147,10 @@ impl BoardWidget<'_> {
                             ScoreKind::Wld => t.outcome(),
                             ScoreKind::Estimate { .. } => t.estimate(),
                         };
+                        let value = m.shown_value(score.value);
                         let text = match score.kind {
-                            ScoreKind::Wld => format!("{:>3}", crate::solver::outcome_letter(score.value)),
-                            _ => score_text(score.value),
+                            ScoreKind::Wld => format!("{:>3}", crate::solver::outcome_letter(value)),
+                            _ => score_text(value),
                         };
                         top = (if self.zoom == Zoom::Large { format!("{text} ") } else { text }, style);
                         // The large board says what the value is under it, in glyphs.

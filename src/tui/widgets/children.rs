@@ -15,6 +15,12 @@ use ratatui::widgets::{Block, Borders, Widget};
 /// The width of the score column: `+12 @14`.
 const SCORE_W: usize = 7;
 
+/// The score column's heading: `score` (from the side to move), or `black` when the values are
+/// shown from black's side.
+fn score_heading(m: &Model) -> &'static str {
+    if m.value_side().is_some() { "black" } else { "score" }
+}
+
 /// The children table widget.
 pub struct ChildrenWidget<'a> {
     /// The model drawn.
@@ -69,8 +75,10 @@ impl ChildrenWidget<'_> {
                 None => (1, 0),
             });
         }
-        let header =
-            Line::from(vec![Span::styled(format!(" {:<4} {:>SCORE_W$}  {:>5}", "move", "score", "flips"), t.label())]);
+        let header = Line::from(vec![Span::styled(
+            format!(" {:<4} {:>SCORE_W$}  {:>5}", "move", score_heading(m), "flips"),
+            t.label(),
+        )]);
         buf.set_line(inner.x, inner.y, &header, inner.width);
         if rows.is_empty() {
             let text = match m.final_score() {
@@ -84,13 +92,29 @@ impl ChildrenWidget<'_> {
         let selected = rows.iter().position(|r| matches!(r.edge, Edge::Move(sq) if sq == m.cursor)).unwrap_or(0);
         let first = if selected >= visible { selected + 1 - visible } else { 0 };
         let mut hits = Vec::new();
+        // A short legend at the foot, when the rows leave room for it.
+        let legend = [
+            ("+4", "exact  ★ best", t.exact()),
+            ("+4 @d", "estimate", t.estimate()),
+            ("W D L", "proven", t.outcome()),
+            ("", if m.value_side().is_some() { "values for black" } else { "for side to move" }, t.dim()),
+        ];
+        let legend_h = legend.len() as u16 + 1;
+        if inner.height >= 1 + rows.len() as u16 + legend_h {
+            let top = inner.bottom() - legend.len() as u16;
+            for (k, (glyph, text, style)) in legend.iter().enumerate() {
+                let glyph = if glyph.is_empty() { String::from(" ") } else { format!(" {glyph:<6}") };
+                let line = Line::from(vec![Span::styled(glyph, *style), Span::styled(*text, t.dim())]);
+                buf.set_line(inner.x, top + k as u16, &line, inner.width);
+            }
+        }
         for (i, row) in rows.iter().enumerate().skip(first).take(visible) {
             let y = inner.y + 1 + (i - first) as u16;
             let name = match row.edge {
                 Edge::Move(sq) => sq.to_string(),
                 Edge::Pass => "pass".to_string(),
             };
-            let (score, score_style) = match row.score {
+            let (score, score_style) = match row.score.map(|(v, kind)| (m.shown_value(v), kind)) {
                 Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
                 Some((v, ScoreKind::Wld)) => (outcome_letter(v).to_string(), t.outcome()),
                 Some((v, ScoreKind::Estimate { depth })) => (format!("{v:+} @{depth}"), t.estimate()),

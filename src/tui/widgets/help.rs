@@ -9,6 +9,18 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
+/// What each kind of value looks like: the help's legend (the moves table shows a short one).
+pub const LEGEND: &[(&str, &str)] = &[
+    (
+        "+4 -12",
+        "exact score: the final disc difference under perfect play, bold; ★ the best, ✓ under it on the large board",
+    ),
+    ("+4 @14", "estimate from a 14-ply search, plain italic: not proven (@14 under it on the large board)"),
+    ("W D L", "proven win, draw or loss; the margin not known yet"),
+    ("?", "a legal move the solver has not valued yet"),
+    ("for", "values are for the side to move; v shows them for black (the moves table's heading says black)"),
+];
+
 /// Every line of the help, in order.
 pub fn help_text(t: Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
@@ -22,12 +34,13 @@ pub fn help_text(t: Theme) -> Vec<Line<'static>> {
     for c in COMMANDS {
         out.push(Line::from(vec![Span::styled(format!("  {:<22}", c.usage), t.label()), Span::raw(c.help)]));
     }
+    out.push(Line::from(Span::styled("values (board, moves table, line)", t.heading())));
+    for (glyph, text) in LEGEND {
+        out.push(Line::from(vec![Span::styled(format!("  {glyph:<14}"), t.label()), Span::raw(*text)]));
+    }
     out.push(Line::from(Span::styled("board", t.heading())));
     for (glyph, text) in [
         ("● ○", "black and white discs; · an empty square"),
-        ("? ", "a legal move the solver has not proven yet"),
-        ("+4 -2", "a move's exact score for the side to move (best: underlined, ★)"),
-        ("12 (compact)", "a two-digit score: underlined and dim if a loss"),
         ("* / **", "the last move"),
         ("x / xx", "a disc the move under the cursor flips"),
         ("■", "a square of the mask drawn by o"),

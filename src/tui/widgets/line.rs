@@ -41,9 +41,11 @@ impl LineWidget<'_> {
                 let pass = if m.position().must_pass() { "pass " } else { "" };
                 let moves = format!("{pass}{}", spaced(&line.moves));
                 match line.kind {
-                    LineKind::Perfect => ("perfect ".to_string(), format!("{moves}  ({:+} exact)", line.score)),
+                    LineKind::Perfect => {
+                        ("perfect ".to_string(), format!("{moves}  ({:+} exact)", m.shown_value(line.score)))
+                    }
                     LineKind::Estimate { depth } => {
-                        (format!("est @{depth} "), format!("{moves}  (≈{:+}, not proven)", line.score))
+                        (format!("est @{depth} "), format!("{moves}  (≈{:+}, not proven)", m.shown_value(line.score)))
                     }
                 }
             }
