@@ -249,3 +249,34 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
     assert!(held.iter().all(|c| matches!(c, Claimed::Session(_))));
     assert!(matches!(claim_session(&path, false).unwrap(), Claimed::AllBusy));
 }
+
+/// Six fresh starts keep the five sessions before the last, newest first, and drop the oldest.
+#[test]
+fn fresh_starts_keep_the_last_five_sessions() {
+    use othello_explorer::tui::disk::{Claimed, KEPT_SESSIONS, claim_session, kept_session};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.txt");
+    for run in 1..=7 {
+        let Claimed::Session(claim) = claim_session(&path, false).unwrap() else { panic!("claimed") };
+        assert_eq!(claim.path, path);
+        std::fs::write(&path, format!("run {run}")).unwrap();
+        drop(claim);
+    }
+    assert_eq!(KEPT_SESSIONS, 5);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "run 7");
+    for k in 1..=5 {
+        assert_eq!(std::fs::read_to_string(kept_session(&path, k)).unwrap(), format!("run {}", 7 - k), "{k}");
+    }
+    assert!(!kept_session(&path, 6).exists(), "the oldest is dropped");
+}
+
+/// `:save` (and every atomic write) into a directory that is not there fails and creates nothing.
+#[test]
+fn a_write_into_a_missing_directory_fails_and_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("no-such-dir").join("line.txt");
+    let err = session::write_atomic(&target, "f5d6\n").unwrap_err();
+    assert!(err.to_string().contains("no directory"), "{err}");
+    assert!(!dir.path().join("no-such-dir").exists());
+    session::write_atomic(&dir.path().join("line.txt"), "f5d6\n").unwrap();
+}

@@ -1512,7 +1512,11 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Lab(ev) => model.lab_event(ev),
         Msg::Saved { path, result } => {
             match result {
-                Ok(()) => model.say(format!("saved {path}")),
+                Ok(()) => {
+                    // Where it went, whatever the working directory is.
+                    let full = std::path::absolute(&path).map_or(path.clone(), |p| p.display().to_string());
+                    model.say(format!("saved {full}"))
+                }
                 Err(e) => model.complain(format!("save {path}: {e}")),
             }
             Vec::new()

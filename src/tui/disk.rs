@@ -66,9 +66,11 @@ pub fn session_slot(path: &Path, n: usize) -> PathBuf {
 /// lock file (an advisory lock, [`File::try_lock`], released by the system when the process ends
 /// however it ends) no other explorer holds.
 ///
-/// A new session keeps the one it replaces beside it, as `NAME.previous`, so starting without
-/// `--resume` never loses a tree: the claimed file is moved there, unless `resumed` (the tree
-/// came from `path` and goes back there). Files another explorer holds are never moved.
+/// A new session keeps the ones it replaces beside it, the last [`KEPT_SESSIONS`] of them:
+/// `NAME.previous` the newest, then `NAME.previous.2` and so on, so starting without `--resume`
+/// never loses a tree (nor does starting again, up to that many times): the claimed file is
+/// moved there, unless `resumed` (the tree came from `path` and goes back there). Files another
+/// explorer holds are never moved.
 ///
 /// ```
 /// use othello_explorer::tui::disk::{Claimed, claim_session};
@@ -103,13 +105,32 @@ pub fn claim_session(path: &Path, resumed: bool) -> std::io::Result<Claimed> {
     Ok(Claimed::AllBusy)
 }
 
-/// Moves `path` to `NAME.previous`, if it exists.
-fn keep_previous(path: &Path) {
-    if path.exists() {
-        let mut previous = path.as_os_str().to_owned();
-        previous.push(".previous");
-        let _ = std::fs::rename(path, PathBuf::from(previous));
+/// How many replaced sessions are kept (`NAME.previous`, `NAME.previous.2`, …).
+pub const KEPT_SESSIONS: usize = 5;
+
+/// The name of the `k`-th newest kept session of `path` (1: `NAME.previous`).
+pub fn kept_session(path: &Path, k: usize) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".previous");
+    if k > 1 {
+        name.push(format!(".{k}"));
     }
+    PathBuf::from(name)
+}
+
+/// Moves `path` to `NAME.previous`, if it exists, after moving each kept session one older (the
+/// oldest of [`KEPT_SESSIONS`] is dropped).
+fn keep_previous(path: &Path) {
+    if !path.exists() {
+        return;
+    }
+    for k in (1..KEPT_SESSIONS).rev() {
+        let from = kept_session(path, k);
+        if from.exists() {
+            let _ = std::fs::rename(&from, kept_session(path, k + 1));
+        }
+    }
+    let _ = std::fs::rename(path, kept_session(path, 1));
 }
 
 enum Request {

@@ -274,7 +274,10 @@ pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)?;
+    if !dir.is_dir() {
+        // Never created here: a `:save` into a directory that is not there is a typo to report.
+        return Err(io::Error::new(io::ErrorKind::NotFound, format!("no directory {}", dir.display())));
+    }
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("session");
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
