@@ -203,7 +203,7 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("moves f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
         ("size 5", "size '5': the board size must be 4, 6 or 8"),
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
-        ("frob", "unknown command 'frob': try moves, board, size, new, save, load, quit"),
+        ("frob", "unknown command 'frob': try moves, board, size, new, save, load, restore, quit"),
         ("save", "save: missing argument: save FILE"),
         ("new please", "new: unexpected argument 'please'"),
     ] {
@@ -674,4 +674,22 @@ fn v_shows_values_from_blacks_side_and_back() {
     assert_eq!(m.shown_value(-3), -3);
     send(&mut m, [ch('v')]);
     assert!(!m.black_view);
+}
+
+#[test]
+fn a_replaced_tree_comes_back_with_restore() {
+    let (mut m, _) = model(Size::Eight);
+    command(&mut m, "moves f5d6c3");
+    let explored = m.tree.transcript();
+    command(&mut m, "size 6");
+    assert_eq!(m.position(), Position::start(Size::Six));
+    assert!(m.status.as_ref().unwrap().text.contains(":restore brings back the old tree (3 positions explored)"));
+    command(&mut m, "restore");
+    assert_eq!(m.tree.transcript(), explored, "the 8x8 tree is back, at its node");
+    command(&mut m, "restore");
+    assert_eq!(m.position(), Position::start(Size::Six), "and again swaps back");
+    // :new, :board and :load replace too; nothing to restore in a fresh run is an error.
+    let (mut fresh, _) = model(Size::Four);
+    command(&mut fresh, "restore");
+    assert!(fresh.status.as_ref().unwrap().error);
 }

@@ -269,6 +269,9 @@ pub struct Model {
     next_job: u64,
     /// The user paused the analysis (`z`): no search starts until resumed.
     pub paused: bool,
+    /// The trees `:size`, `:new`, `:board` and `:load` replaced, the newest last (at most
+    /// [`REPLACED_TREES`]): `:restore` brings them back.
+    pub replaced: Vec<Tree>,
     /// Values are shown from black's side (`v`), not from the side to move's.
     pub black_view: bool,
     /// The keyboard mode.
@@ -479,6 +482,9 @@ pub enum SolverState {
     },
 }
 
+/// How many replaced trees `:restore` can bring back.
+pub const REPLACED_TREES: usize = 8;
+
 const MIN_DELAY: Duration = Duration::from_millis(100);
 const MAX_DELAY: Duration = Duration::from_secs(5);
 
@@ -502,6 +508,7 @@ impl Model {
             job: None,
             next_job: 1,
             paused: false,
+            replaced: Vec::new(),
             black_view: false,
             mode: Mode::Normal,
             focus: Focus::Board,
@@ -1243,6 +1250,25 @@ impl Model {
             }
             Command::Save(path) => vec![Effect::Save { path, contents: super::session::to_text(&self.tree) }],
             Command::Load(path) => vec![Effect::Load { path }],
+            Command::Restore => match self.replaced.pop() {
+                Some(tree) => {
+                    let n = tree.len() - 1;
+                    let old = std::mem::replace(&mut self.tree, tree);
+                    self.replaced.push(old);
+                    self.tree_generation += 1;
+                    self.focus = Focus::Board;
+                    self.overlay = None;
+                    self.say(format!(
+                        "restored the replaced tree ({n} position{} explored); :restore again swaps back",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                    self.arrived()
+                }
+                None => {
+                    self.complain("restore: no tree was replaced in this run");
+                    Vec::new()
+                }
+            },
             Command::Quit => self.quit_now(),
             Command::Help => {
                 self.mode = Mode::Help;
@@ -1251,12 +1277,19 @@ impl Model {
         }
     }
 
+    /// Replaces the explored tree, keeping the old one for `:restore` (nothing is lost).
     fn replace_tree(&mut self, tree: Tree, text: String) -> Vec<Effect> {
-        self.tree = tree;
+        let old = std::mem::replace(&mut self.tree, tree);
+        let n = old.len() - 1;
+        if self.replaced.len() == REPLACED_TREES {
+            self.replaced.remove(0);
+        }
+        self.replaced.push(old);
         self.tree_generation += 1;
         self.focus = Focus::Board;
         self.overlay = None;
-        self.say(text);
+        let s = if n == 1 { "" } else { "s" };
+        self.say(format!("{text} · :restore brings back the old tree ({n} position{s} explored)"));
         self.arrived()
     }
 

@@ -29,6 +29,8 @@ pub enum Command {
     Save(String),
     /// Load a root and line from a file.
     Load(String),
+    /// Bring back the tree the last `size`, `new`, `board` or `load` replaced.
+    Restore,
     /// Quit the explorer.
     Quit,
     /// Open the help.
@@ -54,6 +56,11 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "new", usage: "new", help: "start again on this size" },
     CommandSpec { name: "save", usage: "save FILE", help: "write the explored tree (every branch, the current node)" },
     CommandSpec { name: "load", usage: "load FILE", help: "read a saved tree (or a board string and/or a transcript)" },
+    CommandSpec {
+        name: "restore",
+        usage: "restore",
+        help: "bring back the tree the last size/new/board/load replaced (again: swap back)",
+    },
     CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
 ];
 
@@ -101,7 +108,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, restore, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -130,6 +137,7 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         "new" => none("new", Command::New),
         "save" | "w" => need("save").map(Command::Save),
         "load" | "e" => need("load").map(Command::Load),
+        "restore" => none("restore", Command::Restore),
         "quit" | "q" => none("quit", Command::Quit),
         "help" => none("help", Command::Help),
         other => Err(CommandError::Unknown(other.to_string())),
