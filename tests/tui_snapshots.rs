@@ -364,3 +364,16 @@ fn key_bar_and_help_come_from_the_key_table() {
     assert!(!narrow.is_empty() && narrow.len() < bar.len());
     assert_eq!(narrow[0].1, "help");
 }
+
+/// The history marks a move that has branches beside it, and which one is shown (a user saw
+/// `start 1.f5 2.d6 [3.c3]` with nothing telling of the c4 branch).
+#[test]
+fn the_history_marks_branches() {
+    let mut m = model_at(Size::Eight, "c4", true);
+    let msgs: Vec<Msg> = ":moves f5d6c3".chars().map(|c| key(KeyCode::Char(c))).chain([key(KeyCode::Enter)]).collect();
+    for msg in msgs {
+        update(&mut m, msg);
+    }
+    let text = screen(&mut m, 120, 40);
+    assert!(text.contains("start  1.f5(2/2)  2.d6 [3.c3]"), "{text}");
+}

@@ -75,11 +75,18 @@ impl LineWidget<'_> {
         let current = m.tree.current();
         let mut entries: Vec<(String, NodeId)> = Vec::with_capacity(line.len());
         for &id in &line {
-            let label = match m.tree.edge(id) {
+            let mut label = match m.tree.edge(id) {
                 None => "start".to_string(),
                 Some(Edge::Move(sq)) => format!("{}.{sq}", m.tree.depth(id)),
                 Some(Edge::Pass) => format!("{}.pass", m.tree.depth(id)),
             };
+            // A move with other moves beside it: which branch of how many is shown.
+            let beside = m.tree.siblings(id);
+            if beside.len() > 1
+                && let Some(k) = beside.iter().position(|&b| b == id)
+            {
+                label.push_str(&format!("({}/{})", k + 1, beside.len()));
+            }
             let label = if id == current { format!("[{label}]") } else { format!(" {label} ") };
             entries.push((label, id));
         }
