@@ -31,6 +31,8 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
     match m.solver_state() {
         SolverState::GameOver => ("game over".into(), Vec::new(), true),
+        // Proven without a search of this run: every child came from the store or the book.
+        SolverState::Exact { nodes: 0, .. } => ("exact ✓".into(), vec!["from the store".to_string()], true),
         SolverState::Exact { nodes, elapsed } => (
             "exact ✓".into(),
             vec![format!("{} nodes", si(nodes as f64)), rate(nodes, elapsed), format!("{:.2}s", elapsed.as_secs_f64())],
@@ -98,23 +100,54 @@ fn side_text(p: &Position) -> String {
 pub fn title(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let p = m.position();
     let ply = m.tree.depth(m.tree.current());
-    let left = format!(
-        " othello-explorer · {} · ply {ply} · {} · ● {} ○ {} · {} empty ",
-        p.size(),
-        side_text(&p),
-        p.black().count(),
-        p.white().count(),
-        p.empty_count()
-    );
-    buf.set_style(area, t.key());
-    buf.set_stringn(area.x, area.y, &left, area.width as usize, t.key());
+    let counts = format!("● {} ○ {} · {} empty", p.black().count(), p.white().count(), p.empty_count());
+    // Longest first: the header shortens, dropping the least needed parts, before it would cut
+    // or drop the solver's state on the right.
+    let lefts = [
+        format!(" othello-explorer · {} · ply {ply} · {} · {counts} ", p.size(), side_text(&p)),
+        format!(" {} · ply {ply} · {} · {counts} ", p.size(), side_text(&p)),
+        format!(" {} · ply {ply} · {} ", p.size(), side_text(&p)),
+        format!(" ply {ply} · {} ", side_text(&p)),
+    ];
     let (solver, _) = solver_text(m);
-    let right = format!(" {solver} ");
-    let used = left.chars().count() as u16;
+    let rights = [format!(" {solver} "), format!(" {} ", solver_parts(m).0), String::new()];
+    let width = area.width as usize;
+    let fits = |l: &String, r: &String| l.chars().count() + r.chars().count() <= width;
+    // The order of preference: the counts before the solver's details (the position panel shows
+    // both), the solver's state before the program's name.
+    let order = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 0), (2, 1), (3, 1), (3, 2)];
+    let (left, right) = order
+        .iter()
+        .map(|&(l, r)| (&lefts[l], &rights[r]))
+        .find(|(l, r)| fits(l, r))
+        .unwrap_or((&lefts[3], &rights[2]));
+    buf.set_style(area, t.key());
+    buf.set_stringn(area.x, area.y, left, width, t.key());
     let w = right.chars().count() as u16;
-    if used + w <= area.width {
+    if w > 0 {
         buf.set_string(area.right() - w, area.y, right, t.key());
     }
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a word longer than that is
+/// cut), so nothing runs off a panel's edge.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let (l, w) = (line.chars().count(), word.chars().count());
+        if l > 0 && l + 1 + w > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// The info panel under the board.
@@ -141,7 +174,9 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let (state, details, exact) = if p.is_game_over() { (String::new(), Vec::new(), true) } else { solver_parts(m) };
     let style = if exact { t.exact() } else { t.unproven() };
     if !state.is_empty() {
-        lines.push(Line::from(Span::styled(format!("solver {state}"), style)));
+        for part in wrap_words(&format!("solver {state}"), inner.width as usize) {
+            lines.push(Line::from(Span::styled(part, style)));
+        }
     }
     let joined = details.join(" · ");
     if !joined.is_empty() && joined.chars().count() + 2 <= inner.width as usize {

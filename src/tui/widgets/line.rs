@@ -53,6 +53,10 @@ impl LineWidget<'_> {
                 ("line ".to_string(), format!("solving… (estimates @{d} meanwhile)"))
             }
             (_, SolverState::Solving { .. }) => ("line ".to_string(), "solving…".to_string()),
+            // Every child proven, the line to the end still being followed.
+            (_, SolverState::Exact { .. }) if m.job.is_some() => {
+                ("line ".to_string(), "every move proven; finding the perfect line…".to_string())
+            }
             _ => ("line ".to_string(), "not solved yet".to_string()),
         };
         let label_w = label.chars().count() as u16;
