@@ -97,6 +97,21 @@ pub(super) struct Move {
     pub(super) key: i32,
 }
 
+/// Sorts moves by key, highest first, ties in the order given: an insertion sort, as the lists
+/// are short.
+#[inline(always)]
+fn sort_by_key(list: &mut [Move]) {
+    for i in 1..list.len() {
+        let m = list[i];
+        let mut j = i;
+        while j > 0 && list[j - 1].key < m.key {
+            list[j] = list[j - 1];
+            j -= 1;
+        }
+        list[j] = m;
+    }
+}
+
 /// Plies left from which an estimate node sorts its moves by the evaluation of each child. Below
 /// it the fewest replies alone order them: evaluating every child of a node two, three or four
 /// plies above the leaves cost more time than the nodes it saved (docs/eval.md, "Speed").
@@ -282,16 +297,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             }
             i += 4;
         }
-        // Insertion sort: the lists are short.
-        for i in 1..count {
-            let m = list[i];
-            let mut j = i;
-            while j > 0 && list[j - 1].key < m.key {
-                list[j] = list[j - 1];
-                j -= 1;
-            }
-            list[j] = m;
-        }
+        sort_by_key(&mut list[..count]);
         Ok(count)
     }
 
@@ -344,15 +350,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             list[count] = Move { sq, flips: f, key };
             count += 1;
         }
-        for i in 1..count {
-            let m = list[i];
-            let mut j = i;
-            while j > 0 && list[j - 1].key < m.key {
-                list[j] = list[j - 1];
-                j -= 1;
-            }
-            list[j] = m;
-        }
+        sort_by_key(&mut list[..count]);
         count
     }
 }

@@ -129,27 +129,6 @@ pub fn title(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// `text` broken at spaces into lines of at most `width` characters (a word longer than that is
-/// cut), so nothing runs off a panel's edge.
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let (l, w) = (line.chars().count(), word.chars().count());
-        if l > 0 && l + 1 + w > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
-
 /// The info panel under the board.
 pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(" position ");
@@ -174,7 +153,7 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let (state, details, exact) = if p.is_game_over() { (String::new(), Vec::new(), true) } else { solver_parts(m) };
     let style = if exact { t.exact() } else { t.unproven() };
     if !state.is_empty() {
-        for part in wrap_words(&format!("solver {state}"), inner.width as usize) {
+        for part in crate::trace::wrap(&format!("solver {state}"), inner.width as usize) {
             lines.push(Line::from(Span::styled(part, style)));
         }
     }
