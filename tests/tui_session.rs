@@ -82,7 +82,7 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
     let screen = tmux.wait_text("resumed the session: 4 positions explored, at ply 2");
     assert!(screen.contains("ply 2"), "{screen}");
-    assert!(screen.contains("1.c2 [2.d2]"), "{screen}");
+    assert!(screen.contains("1.c2 [2.d2(2/2)]"), "{screen}"); // d2, the second of two branches
     // Stepping back and forward follows the resumed line and is saved again.
     tmux.keys(&["u"]);
     tmux.wait_text("ply 1");
