@@ -45,12 +45,6 @@ pub fn parallel_window<const N: usize, const D: bool, I: Isa>(
     if n == 0 {
         return Searcher::<N, D, I>::final_score(p, o);
     }
-    if threads <= 1 || n <= SPLIT_MIN {
-        let mut searcher = Searcher::<N, D, I>::new(isa, table, control);
-        let v = searcher.pvs::<Exact>(p, o, &(), alpha, beta, n, n);
-        searcher.flush_nodes();
-        return v;
-    }
     parallel_pvs::<N, D, I>(isa, table, control, p, o, alpha, beta, n, threads)
 }
 
@@ -70,7 +64,8 @@ fn parallel_pvs<const N: usize, const D: bool, I: Isa>(
     threads: usize,
 ) -> i32 {
     let mut searcher = Searcher::<N, D, I>::new(isa, table, control);
-    if n <= SPLIT_MIN {
+    // One thread, or too few empties to share: the plain search.
+    if threads <= 1 || n <= SPLIT_MIN {
         let v = searcher.pvs::<Exact>(p, o, &(), alpha, beta, n, n);
         searcher.flush_nodes();
         return v;
