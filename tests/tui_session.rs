@@ -228,19 +228,7 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
     }
     // Resuming keeps the file; once the first explorer is gone the file is free again.
     drop(first);
-    // The lock is on the open file, so a process that another test of this binary forks at that
-    // moment shares it until its exec closes it: try again for up to two seconds.
-    let mut again = None;
-    for _ in 0..100 {
-        let Claimed::Session(claimed) = claim_session(&path, true).unwrap() else { panic!("a session is free") };
-        if claimed.path == path {
-            again = Some(claimed);
-            break;
-        }
-        drop(claimed);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let again = again.expect("session.txt is free again once its explorer is gone");
+    let again = claim_retrying(&path, true);
     assert_eq!(again.path, path);
     assert_eq!(file("session.txt").as_deref(), Some("first"));
     // Every spare held: no session at all rather than someone else's.
@@ -253,12 +241,11 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
 /// Six fresh starts keep the five sessions before the last, newest first, and drop the oldest.
 #[test]
 fn fresh_starts_keep_the_last_five_sessions() {
-    use othello_explorer::tui::disk::{Claimed, KEPT_SESSIONS, claim_session, kept_session};
+    use othello_explorer::tui::disk::{KEPT_SESSIONS, kept_session};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session.txt");
     for run in 1..=7 {
-        let Claimed::Session(claim) = claim_session(&path, false).unwrap() else { panic!("claimed") };
-        assert_eq!(claim.path, path);
+        let claim = claim_retrying(&path, false);
         std::fs::write(&path, format!("run {run}")).unwrap();
         drop(claim);
     }
@@ -279,4 +266,20 @@ fn a_write_into_a_missing_directory_fails_and_creates_nothing() {
     assert!(err.to_string().contains("no directory"), "{err}");
     assert!(!dir.path().join("no-such-dir").exists());
     session::write_atomic(&dir.path().join("line.txt"), "f5d6\n").unwrap();
+}
+
+/// Claims `path` itself. The lock is on the open file, so a process that another test of this
+/// binary forks at that moment shares it until its exec closes it: try again for up to two
+/// seconds.
+fn claim_retrying(path: &Path, resumed: bool) -> othello_explorer::tui::disk::Claim {
+    use othello_explorer::tui::disk::{Claimed, claim_session};
+    for _ in 0..100 {
+        let Claimed::Session(claimed) = claim_session(path, resumed).unwrap() else { panic!("a session is free") };
+        if claimed.path == path {
+            return claimed;
+        }
+        drop(claimed);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("{} is free once its explorer is gone", path.display())
 }
