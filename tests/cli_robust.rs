@@ -63,6 +63,12 @@ fn negative_and_huge_numbers_name_their_option() {
     refused(&["perft", "-1"], &["'-1'", "DEPTH", "from 1 to 20"]);
     refused(&["solve", "--threads", "-2"], &["'-2'", "--threads"]);
     refused(&["solve", "--size", "-4"], &["'-4'", "--size"]);
+    refused(&["--level", "0"], &["'0'", "--level", "from 1 to 30"]);
+    refused(&["--level", "31"], &["--level", "from 1 to 30"]);
+    refused(&["--move-time", "-1"], &["'-1'", "--move-time", "0.05 to 600"]);
+    refused(&["--move-time", "nan"], &["--move-time"]);
+    refused(&["--play", "red"], &["'red'", "--play"]);
+    refused(&["--level", "5", "--move-time", "2"], &["--level", "--move-time"]);
 }
 
 /// A problem file holding `bytes`.

@@ -3,7 +3,7 @@
 
 use othello_explorer::solver::{ChildValue, Kind, Limits, Phase, Solver, SolverOptions};
 use othello_explorer::tui::app::{BoardGeometry, Config, Model, Msg, update};
-use othello_explorer::tui::keys::{self, BINDINGS};
+use othello_explorer::tui::keys::{self, Action, Context};
 use othello_explorer::tui::theme::Theme;
 use othello_explorer::tui::view;
 use othello_explorer::tui::widgets::board::{BoardWidget, Zoom};
@@ -346,23 +346,47 @@ fn without_colour_only_modifiers_are_drawn() {
 
 #[test]
 fn key_bar_and_help_come_from_the_key_table() {
-    let help: String = help::help_text(Theme::new(false))
-        .iter()
-        .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect::<String>() + "\n")
-        .collect();
-    for b in BINDINGS {
-        assert!(help.contains(b.help), "help lacks {:?}", b.action);
-        for k in b.keys {
-            assert!(help.contains(k.name), "help lacks key {}", k.name);
-            let ev = KeyEvent::new(k.code, if k.ctrl { KeyModifiers::CONTROL } else { KeyModifiers::NONE });
-            assert_eq!(keys::action_for(&ev), Some(b.action), "{} dispatches elsewhere", k.name);
+    // Every binding is in the help of every context it works in, and dispatches there.
+    for cx in Context::ALL {
+        let help: String = help::help_text(Theme::new(false), &[cx])
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.to_string()).collect::<String>() + "\n")
+            .collect();
+        for b in keys::bindings(cx) {
+            assert!(help.contains(b.help), "help lacks {:?}", b.action);
+            for k in b.keys {
+                assert!(help.contains(k.name), "help lacks key {}", k.name);
+                let code = if k.code == KeyCode::Null { KeyCode::Char('w') } else { k.code };
+                let ev = KeyEvent::new(code, if k.ctrl { KeyModifiers::CONTROL } else { KeyModifiers::NONE });
+                assert_eq!(keys::action_for(&ev, &[cx]), Some(b.action), "{} dispatches elsewhere in {cx:?}", k.name);
+            }
         }
+        // No key means two things in one context.
+        let mut seen: Vec<(KeyCode, bool)> = Vec::new();
+        for b in keys::bindings(cx) {
+            for k in b.keys {
+                assert!(!seen.contains(&(k.code, k.ctrl)), "{} is bound twice in {cx:?}", k.name);
+                seen.push((k.code, k.ctrl));
+            }
+        }
+        // The bar shows the context's labelled bindings, as many as fit, in table order.
+        let bar = keys::key_bar(1000, &[cx]);
+        assert_eq!(bar.len(), keys::bindings(cx).filter(|b| b.bar.is_some()).count(), "{cx:?}");
     }
-    let bar = keys::key_bar(500);
-    assert_eq!(bar.len(), BINDINGS.iter().filter(|b| b.bar.is_some()).count());
-    let narrow = keys::key_bar(80);
-    assert!(!narrow.is_empty() && narrow.len() < bar.len());
-    assert_eq!(narrow[0].1, "help");
+    let normal = [Context::Normal];
+    let narrow = keys::key_bar(80, &normal);
+    assert!(!narrow.is_empty() && narrow.len() < keys::key_bar(1000, &normal).len());
+    // A more specific context comes first, and shadows the keys it rebinds: in the teaching
+    // view the arrows walk the trace, and u still goes back.
+    let teaching = [Context::Teaching, Context::Normal];
+    let right = KeyEvent::new(KeyCode::Right, KeyModifiers::NONE);
+    assert_eq!(keys::action_for(&right, &teaching), Some(Action::NextStep));
+    let u = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::NONE);
+    assert_eq!(keys::action_for(&u, &teaching), Some(Action::Back));
+    assert_eq!(keys::key_bar(1000, &teaching)[0].1, "step");
+    let play = [Context::Play, Context::Normal];
+    assert_eq!(keys::action_for(&u, &play), Some(Action::Undo));
+    assert!(!keys::key_bar(1000, &play).iter().any(|(_, l)| *l == "back"), "u back is shadowed by u undo");
 }
 
 /// The history marks a move that has branches beside it, and which one is shown (a user saw

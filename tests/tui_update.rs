@@ -203,7 +203,9 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("moves f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
         ("size 5", "size '5': the board size must be 4, 6 or 8"),
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
-        ("frob", "unknown command 'frob': try moves, board, size, new, save, load, restore, quit"),
+        ("frob", "unknown command 'frob': try moves, board, size, new, save, load, restore, play, drill, edit, quit"),
+        ("play red", "play: 'red' is not a choice: play black|white|both|off"),
+        ("drill maybe", "drill: 'maybe' is not a choice: drill [on|off]"),
         ("save", "save: missing argument: save FILE"),
         ("new please", "new: unexpected argument 'please'"),
     ] {

@@ -3,10 +3,12 @@
 use super::args::PositionArgs;
 use super::{CliError, paths};
 use clap::{Args, ValueEnum};
+use othello_explorer::Color;
 use othello_explorer::Scoring;
 use othello_explorer::textfile::{self, ReadError};
-use othello_explorer::tui::tree::Tree;
-use othello_explorer::tui::{self, Options, TuiError, session};
+use othello_explorer::tui::app::game::Strength;
+use othello_explorer::tui::session::{self, Session};
+use othello_explorer::tui::{self, Options, TuiError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -20,6 +22,17 @@ pub enum ColorChoice {
     Always,
     /// Never: meaning is carried by glyphs and modifiers.
     Never,
+}
+
+/// Which side the user plays against the engine.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayChoice {
+    /// The user plays black, the engine white.
+    Black,
+    /// The user plays white, the engine black.
+    White,
+    /// The engine plays both sides.
+    Both,
 }
 
 /// How finished games are scored.
@@ -66,6 +79,16 @@ pub struct ExploreArgs {
     /// Explorer: keep no session file.
     #[arg(long)]
     pub no_session: bool,
+    /// Explorer: play a game against the engine as this colour (both: engine against engine).
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub play: Option<PlayChoice>,
+    /// Explorer: the engine's strength in a game, 1 to 30: the depth of its estimates (moves
+    /// near the end are proven). Default 10.
+    #[arg(long, value_name = "N", conflicts_with = "move_time", allow_negative_numbers = true, value_parser = super::values::level)]
+    pub level: Option<u32>,
+    /// Explorer: the engine's time a move in a game, in seconds (0.05 to 600; proven moves at once).
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::values::move_time)]
+    pub move_time: Option<f64>,
 }
 
 /// The session file to use: `--session`, else the default in the data directory; none with
@@ -78,14 +101,14 @@ fn session_path(args: &ExploreArgs) -> Option<PathBuf> {
 }
 
 /// Reads the session to resume; every failure is a usage error naming the file.
-fn read_session(path: &Path) -> Result<Tree, CliError> {
+fn read_session(path: &Path) -> Result<Session, CliError> {
     let text = textfile::read_text(path, textfile::TEXT_LIMIT).map_err(|e| match e {
         ReadError::NotFound { .. } => {
             CliError::Usage(format!("no saved session at {}: start without --resume", path.display()))
         }
         e => CliError::Usage(e.to_string()),
     })?;
-    session::parse(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+    session::parse_full(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
 }
 
 pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) -> Result<(), CliError> {
@@ -101,9 +124,22 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) 
         ));
     }
     // `tui::run` locks the session file and keeps the one it replaces (`disk::claim_session`).
-    let tree = match (&session, args.resume) {
+    let resumed = match (&session, args.resume) {
         (Some(path), true) => Some(read_session(path)?),
         _ => None,
+    };
+    // `--play` given now wins over the game the session had on.
+    let play = match args.play {
+        Some(PlayChoice::Black) => Some(Some(Color::Black)),
+        Some(PlayChoice::White) => Some(Some(Color::White)),
+        Some(PlayChoice::Both) => Some(None),
+        None => resumed.as_ref().and_then(|s| s.play),
+    };
+    let tree = resumed.map(|s| s.tree);
+    let strength = match (args.level, args.move_time) {
+        (_, Some(s)) => Strength::MoveTime(Duration::from_secs_f64(s)),
+        (Some(n), None) => Strength::Level(n),
+        (None, None) => Strength::default(),
     };
     let options = Options {
         tree,
@@ -125,6 +161,8 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) 
         auto_delay: Duration::from_millis(args.delay_ms),
         threads: args.threads.map(|t| t as usize),
         max_depth: Some(args.max_depth),
+        play,
+        strength,
     };
     tui::run(options).map_err(|e: TuiError| CliError::Usage(e.to_string()))
 }

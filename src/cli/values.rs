@@ -52,6 +52,20 @@ pub fn delay_ms(text: &str) -> Result<u64, String> {
     whole(text, 100, 5000)
 }
 
+/// The engine's level in a game: 1 to 30.
+pub fn level(text: &str) -> Result<u32, String> {
+    whole(text, 1, 30).map(|n| n as u32)
+}
+
+/// The engine's time a move in a game: 0.05 to 600 seconds.
+pub fn move_time(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    match t.parse::<f64>() {
+        Ok(s) if (0.05..=600.0).contains(&s) => Ok(s),
+        _ => Err("must be a number of seconds from 0.05 to 600".into()),
+    }
+}
+
 /// A board size: 4, 6 or 8 (checked by the caller, which names the sizes).
 pub fn size(text: &str) -> Result<u8, String> {
     whole(text, 0, 255).map(|n| n as u8).map_err(|_| "the board size must be 4, 6 or 8".into())

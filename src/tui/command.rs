@@ -31,6 +31,13 @@ pub enum Command {
     Load(String),
     /// Bring back the tree the last `size`, `new`, `board` or `load` replaced.
     Restore,
+    /// A game against the engine: `Some(Some(color))` the user plays that colour,
+    /// `Some(None)` the engine plays both sides, `None` the game ends (`off`).
+    Play(Option<Option<crate::Color>>),
+    /// Start or end the drill (`None` toggles).
+    Drill(Option<bool>),
+    /// Open the board editor on the position on screen.
+    Edit,
     /// Quit the explorer.
     Quit,
     /// Open the help.
@@ -61,6 +68,17 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "restore",
         help: "bring back the tree the last size/new/board/load replaced (again: swap back)",
     },
+    CommandSpec {
+        name: "play",
+        usage: "play black|white|both|off",
+        help: "play the engine as that colour (both: engine against engine; off: explore again)",
+    },
+    CommandSpec {
+        name: "drill",
+        usage: "drill [on|off]",
+        help: "practice: the values hide until you choose a move, then show with your loss",
+    },
+    CommandSpec { name: "edit", usage: "edit", help: "edit the position on screen (discs, side to move)" },
     CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
 ];
 
@@ -79,6 +97,8 @@ pub enum CommandError {
     BadSize(String),
     /// `board` got a bad board string.
     BadBoard(obf::BoardStringError),
+    /// A command got an argument outside its choices.
+    BadChoice { command: &'static str, found: String, usage: &'static str },
 }
 
 impl fmt::Display for CommandError {
@@ -95,6 +115,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::BadSize(s) => write!(f, "size '{s}': the board size must be 4, 6 or 8"),
             CommandError::BadBoard(e) => write!(f, "board: {e}"),
+            CommandError::BadChoice { command, found, usage } => {
+                write!(f, "{command}: '{found}' is not a choice: {usage}")
+            }
         }
     }
 }
@@ -108,7 +131,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, restore, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, restore, play, drill, edit, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -138,6 +161,23 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         "save" | "w" => need("save").map(Command::Save),
         "load" | "e" => need("load").map(Command::Load),
         "restore" => none("restore", Command::Restore),
+        "play" => {
+            let usage = "play black|white|both|off";
+            match need("play")?.to_ascii_lowercase().as_str() {
+                "black" | "b" | "x" => Ok(Command::Play(Some(Some(crate::Color::Black)))),
+                "white" | "w" | "o" => Ok(Command::Play(Some(Some(crate::Color::White)))),
+                "both" => Ok(Command::Play(Some(None))),
+                "off" => Ok(Command::Play(None)),
+                _ => Err(CommandError::BadChoice { command: "play", found: rest.to_string(), usage }),
+            }
+        }
+        "drill" => match rest.to_ascii_lowercase().as_str() {
+            "" => Ok(Command::Drill(None)),
+            "on" => Ok(Command::Drill(Some(true))),
+            "off" => Ok(Command::Drill(Some(false))),
+            _ => Err(CommandError::BadChoice { command: "drill", found: rest.to_string(), usage: "drill [on|off]" }),
+        },
+        "edit" => none("edit", Command::Edit),
         "quit" | "q" => none("quit", Command::Quit),
         "help" => none("help", Command::Help),
         other => Err(CommandError::Unknown(other.to_string())),

@@ -82,6 +82,10 @@ pub struct Options {
     pub threads: Option<usize>,
     /// The deepest estimate, in plies, the explorer searches a position to (`None`: no limit).
     pub max_depth: Option<u32>,
+    /// A game to start: `Some(Some(c))` the user plays `c`, `Some(None)` the engine plays both.
+    pub play: Option<Option<crate::Color>>,
+    /// How strongly the engine plays.
+    pub strength: app::game::Strength,
 }
 
 impl Options {
@@ -100,6 +104,8 @@ impl Options {
             store: None,
             threads: None,
             max_depth: None,
+            play: None,
+            strength: app::game::Strength::default(),
         }
     }
 }
@@ -298,6 +304,7 @@ fn run_with(
         color: options.color,
         auto_delay: options.auto_delay,
         session: session.is_some(),
+        strength: options.strength,
     };
     let mut model = match options.tree {
         Some(tree) => {
@@ -311,6 +318,10 @@ fn run_with(
         }
         None => Model::new(options.root, &options.moves, config, Instant::now()),
     };
+    let mut first = Vec::new();
+    if let Some(human) = options.play {
+        first = model.start_game(human);
+    }
     if let Some(note) = note {
         model.announce(note);
     }
@@ -330,7 +341,7 @@ fn run_with(
     let _guard = TerminalGuard::enter(options.mouse)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
-    let first = model.init();
+    first.extend(model.init());
     perform(first, &mut worker)?;
     // The watch runs while the loop does: the quit that follows (threads stopped, the session's
     // last write) is the normal path's.
@@ -389,7 +400,8 @@ fn event_loop(
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.
                 let lab = model.lab.as_ref().is_some_and(|l| l.running);
-                let visible = !matches!(msg, Msg::Tick(_)) || model.job.is_some() || model.auto.is_some() || lab;
+                let busy = model.job.is_some() || model.auto.is_some() || model.game.is_some() || lab;
+                let visible = !matches!(msg, Msg::Tick(_)) || busy;
                 dirty |= visible;
                 let effects = update(model, msg);
                 dirty |= !effects.is_empty();

@@ -23,6 +23,9 @@
 //!   by `E`, a square like `f5` or the word `pass`; `*` marks the child its parent prefers (the
 //!   line the forward key follows; the first child when none is marked).
 //! - `current K`: the node on screen.
+//! - `play C` (version 2, only while a game against the engine is on): the colour the user
+//!   plays, `black` or `white`, or `both` when the engine plays both sides. A session without a
+//!   game is written as version 1, so older builds still read it.
 //! - Blank lines and lines starting with `;` are ignored.
 //!
 //! Writes are atomic ([`write_atomic`]): the text goes to a temporary file beside the target,
@@ -46,7 +49,7 @@
 //! ```
 
 use super::tree::{Edge, NodeId, Tree};
-use crate::obf;
+use crate::{Color, obf};
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
@@ -54,8 +57,17 @@ use std::path::Path;
 /// The first line of every session file, before the version number.
 pub const MAGIC: &str = "othello-explorer session";
 
-/// The format version this build writes and reads.
-pub const VERSION: u32 = 1;
+/// The newest format version this build writes and reads (version 1 files have no `play` line).
+pub const VERSION: u32 = 2;
+
+/// A session: the tree, and the game on when it was written.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The explored tree.
+    pub tree: Tree,
+    /// The game on: `Some(Some(c))` the user plays `c`, `Some(None)` the engine plays both.
+    pub play: Option<Option<Color>>,
+}
 
 /// Why a session file could not be read; every variant but [`SessionError::Empty`] names the line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +113,12 @@ pub enum SessionError {
         /// The line number (that of the last line when it is missing).
         line: usize,
     },
-    /// Something follows the `current` line.
+    /// A `play` line names no side.
+    BadPlay {
+        /// The line number.
+        line: usize,
+    },
+    /// Something follows the `current` line (other than a `play` line in version 2).
     Trailing {
         /// The line number.
         line: usize,
@@ -124,7 +141,12 @@ impl fmt::Display for SessionError {
             SessionError::BadRoot { line, error } => write!(f, "line {line}: root: {error}"),
             SessionError::BadNode { line, reason } => write!(f, "line {line}: {reason}"),
             SessionError::BadCurrent { line } => write!(f, "line {line}: expected 'current' and a node number"),
-            SessionError::Trailing { line } => write!(f, "line {line}: nothing may follow the 'current' line"),
+            SessionError::BadPlay { line } => {
+                write!(f, "line {line}: expected 'play black', 'play white' or 'play both'")
+            }
+            SessionError::Trailing { line } => {
+                write!(f, "line {line}: nothing but a 'play' line may follow the 'current' line")
+            }
         }
     }
 }
@@ -137,12 +159,18 @@ pub fn is_session(text: &str) -> bool {
     meaningful(text).next().is_some_and(|(_, l)| l.starts_with(MAGIC))
 }
 
-/// The session text of `tree`.
+/// The session text of `tree`, no game on.
 pub fn to_text(tree: &Tree) -> String {
+    to_text_with(tree, None)
+}
+
+/// The session text of `tree` with the game on (see [`Session::play`]).
+pub fn to_text_with(tree: &Tree, play: Option<Option<Color>>) -> String {
     let mut out = String::new();
     out.push_str("; othello-explorer session: the explored tree. One node per line after the root:\n");
     out.push_str("; its number, its parent's number, the move (or pass), and * if its parent prefers it.\n");
-    out.push_str(&format!("{MAGIC} {VERSION}\n"));
+    let version = if play.is_some() { 2 } else { 1 };
+    out.push_str(&format!("{MAGIC} {version}\n"));
     out.push_str(&format!("root {}\n", tree.position_of(tree.root())));
     // Breadth-first from the root in child order gives each node a number after its parent's;
     // node ids already have that property, but numbering afresh keeps files canonical.
@@ -163,6 +191,11 @@ pub fn to_text(tree: &Tree) -> String {
         out.push_str(&format!("{k} {} {edge}{mark}\n", number[&parent]));
     }
     out.push_str(&format!("current {}\n", number[&tree.current()]));
+    match play {
+        Some(Some(c)) => out.push_str(&format!("play {c}\n")),
+        Some(None) => out.push_str("play both\n"),
+        None => {}
+    }
     out
 }
 
@@ -173,6 +206,11 @@ fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// Reads a session text back into a tree: the same branches in the same order, the same
 /// preferred lines, the same current node.
 pub fn parse(text: &str) -> Result<Tree, SessionError> {
+    parse_full(text).map(|s| s.tree)
+}
+
+/// Reads a session text: the tree as [`parse`] does, and the game that was on.
+pub fn parse_full(text: &str) -> Result<Session, SessionError> {
     let mut lines = meaningful(text).peekable();
     let (line, header) = lines.next().ok_or(SessionError::Empty)?;
     let version = header.strip_prefix(MAGIC).ok_or(SessionError::NotASession { line })?.trim();
@@ -233,6 +271,18 @@ pub fn parse(text: &str) -> Result<Tree, SessionError> {
     let number = number.ok_or(SessionError::BadCurrent { line })?;
     let current =
         *ids.get(number).ok_or_else(|| SessionError::BadNode { line, reason: format!("no node {number}") })?;
+    let mut play = None;
+    if let Some((line, text)) = lines.next() {
+        let side = text.strip_prefix("play ").map(|s| s.trim().to_ascii_lowercase());
+        play = match side.as_deref() {
+            _ if version < 2 => return Err(SessionError::Trailing { line }),
+            Some("black") => Some(Some(Color::Black)),
+            Some("white") => Some(Some(Color::White)),
+            Some("both") => Some(None),
+            Some(_) => return Err(SessionError::BadPlay { line }),
+            None => return Err(SessionError::Trailing { line }),
+        };
+    }
     if let Some((line, _)) = lines.next() {
         return Err(SessionError::Trailing { line });
     }
@@ -246,7 +296,7 @@ pub fn parse(text: &str) -> Result<Tree, SessionError> {
         tree.prefer(child);
     }
     jump(&mut tree, current);
-    Ok(tree)
+    Ok(Session { tree, play })
 }
 
 /// Makes `id` current without changing which lines are preferred: walk from the root along the
@@ -313,7 +363,7 @@ mod tests {
         let cases = [
             (String::new(), "the session file is empty"),
             ("hello\n".to_string(), "line 1: not a session file"),
-            (format!("{MAGIC} 9\n"), "format version 9, newer than this program reads (1)"),
+            (format!("{MAGIC} 9\n"), "format version 9, newer than this program reads (2)"),
             (format!("{MAGIC} x\n"), "line 1: the format version is not a number"),
             (format!("{MAGIC} 1\nboard\n"), "line 2: expected 'root'"),
             (format!("{MAGIC} 1\nroot XX X\n"), "line 2: root:"),
@@ -325,7 +375,10 @@ mod tests {
             (format!("{head}1 0 b1 *\n2 0 c4 *\n"), "line 4: node 2: node 0 already has a preferred child"),
             (format!("{head}1 0 b1\n"), "line 4: expected 'current'"),
             (format!("{head}1 0 b1\ncurrent 5\n"), "line 4: no node 5"),
-            (format!("{head}current 0\n1 0 b1\n"), "line 4: nothing may follow"),
+            (format!("{head}current 0\n1 0 b1\n"), "line 4: nothing but a 'play' line may follow"),
+            (format!("{head}current 0\nplay white\n"), "line 4: nothing but a 'play' line may follow"),
+            (format!("{MAGIC} 2\nroot {root}\ncurrent 0\nplay red\n"), "line 4: expected 'play black'"),
+            (format!("{MAGIC} 2\nroot {root}\ncurrent 0\nplay both\nplay both\n"), "line 5: nothing but"),
             (format!("{head}1 0 pass\n"), "line 3: node 1: pass from node 0: no pass here"),
         ];
         for (text, want) in cases {
@@ -353,5 +406,20 @@ mod tests {
         walk.to_end();
         assert_eq!(walk.transcript(), "c2d2");
         assert_eq!(again.len(), tree.len());
+    }
+
+    #[test]
+    fn a_game_on_is_kept_and_a_session_without_one_stays_version_1() {
+        let mut tree = Tree::new(Position::start(Size::Four));
+        tree.play(Edge::Move("b1".parse().unwrap())).unwrap();
+        assert!(to_text(&tree).contains(&format!("{MAGIC} 1\n")));
+        for play in [Some(Color::Black), Some(Color::White), None] {
+            let text = to_text_with(&tree, Some(play));
+            assert!(text.contains(&format!("{MAGIC} 2\n")));
+            let back = parse_full(&text).unwrap();
+            assert_eq!(back.play, Some(play));
+            assert_eq!(back.tree.transcript(), "b1");
+        }
+        assert_eq!(parse_full(&to_text(&tree)).unwrap().play, None);
     }
 }

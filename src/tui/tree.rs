@@ -22,6 +22,16 @@ pub enum Edge {
     Pass,
 }
 
+impl Edge {
+    /// The square of a move; `None` for a pass.
+    pub fn square(self) -> Option<Square> {
+        match self {
+            Edge::Move(sq) => Some(sq),
+            Edge::Pass => None,
+        }
+    }
+}
+
 impl fmt::Display for Edge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -107,18 +107,17 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
         let right = Rect::new(a.children.x, a.children.y, area.right() - a.children.x, a.children.height);
         let right = right.intersection(area);
         TeachWidget { model, theme: t }.render(right, buf);
-        bars::teaching_key_bar(t, a.keys, buf);
         (Vec::new(), Vec::new())
     } else {
         let children = ChildrenWidget { model, theme: t }.render(a.children, buf);
         BitboardsWidget { model, theme: t }.render(a.bitboards, buf);
         let history = LineWidget { model, theme: t }.render(a.line, buf);
-        bars::key_bar(t, a.keys, buf);
         (children, history)
     };
     bars::status(model, t, a.status, buf);
+    bars::key_bar(model, t, a.keys, buf);
     if model.mode == Mode::Help {
-        help::render(t, model.help_scroll, area, buf);
+        help::render(t, &model.help_contexts(), model.help_scroll, area, buf);
         return Hits::default();
     }
     Hits { board: geometry, children, history }

@@ -29,6 +29,9 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 /// The solver's state in words: the state (`exact ✓`, `solving 2/4`, `not solved yet`), its
 /// details (nodes, nodes per second, time), and whether it is exact.
 pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
+    if m.edit.is_some() {
+        return ("editing: nothing analysed".into(), Vec::new(), false);
+    }
     match m.solver_state() {
         SolverState::GameOver => ("game over".into(), Vec::new(), true),
         // Proven without a search of this run: every child came from the store or the book.
@@ -145,7 +148,7 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
             _ => "a draw".to_string(),
         };
         lines.push(Line::from(Span::styled(verdict, t.best())));
-    } else if let Some(score) = m.best_score() {
+    } else if let Some(score) = m.best_score().filter(|_| !m.values_hidden()) {
         let who = m.value_side().unwrap_or(p.to_move());
         let score = m.shown_value(score);
         lines.push(Line::from(Span::styled(format!("value {score:+} for {who}"), t.exact())));
@@ -196,12 +199,8 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
 /// `✗`), else a hint.
 pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     if let Mode::Command(text) = &m.mode {
-        let line = Line::from(vec![
-            Span::styled(":", t.heading()),
-            Span::raw(text.clone()),
-            Span::styled("█", t.text()),
-            Span::styled("   Enter runs · Esc cancels", t.dim()),
-        ]);
+        let line =
+            Line::from(vec![Span::styled(":", t.heading()), Span::raw(text.clone()), Span::styled("█", t.text())]);
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
@@ -213,19 +212,10 @@ pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     buf.set_line(area.x, area.y, &line, area.width);
 }
 
-/// The key bar, generated from the key table (the teaching keys while the teaching view is open).
-pub fn key_bar(t: Theme, area: Rect, buf: &mut Buffer) {
-    key_bar_of(t, keys::key_bar(area.width as usize), area, buf);
-}
-
-/// The teaching view's key bar.
-pub fn teaching_key_bar(t: Theme, area: Rect, buf: &mut Buffer) {
-    key_bar_of(t, keys::teaching_key_bar(area.width as usize), area, buf);
-}
-
-fn key_bar_of(t: Theme, entries: Vec<(String, &'static str)>, area: Rect, buf: &mut Buffer) {
+/// The key bar, generated from the key table for the contexts active now.
+pub fn key_bar(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let mut spans = Vec::new();
-    for (keys, label) in entries {
+    for (keys, label) in keys::key_bar(area.width as usize, &m.contexts()) {
         spans.push(Span::styled(keys, t.key()));
         spans.push(Span::styled(format!(" {label}  "), t.text()));
     }

@@ -69,6 +69,33 @@ fn score_text(value: i32) -> String {
 }
 
 impl BoardWidget<'_> {
+    /// The compact board has no room under a value for its kind: the title says it in glyphs
+    /// (`≈@16` estimates, `✓` exact), so it survives without colour.
+    fn kinds_shown(&self) -> String {
+        let m = self.model;
+        if self.zoom == Zoom::Large || m.values_hidden() {
+            return String::new();
+        }
+        let kinds: Vec<ScoreKind> = m
+            .position()
+            .legal_moves()
+            .reading_order()
+            .iter()
+            .filter_map(|&sq| m.child_score(sq))
+            .map(|s| s.kind)
+            .collect();
+        let estimates = kinds.iter().filter_map(|k| match k {
+            ScoreKind::Estimate { depth } => Some(*depth),
+            _ => None,
+        });
+        match (kinds.iter().all(|k| *k == ScoreKind::Exact), estimates.max()) {
+            (true, _) if !kinds.is_empty() => "· ✓ exact ".to_string(),
+            (_, Some(d)) if kinds.iter().all(|k| matches!(k, ScoreKind::Estimate { .. })) => format!("· ≈@{d} "),
+            (_, Some(_)) => "· ✓ and ≈ ".to_string(),
+            _ => String::new(),
+        }
+    }
+
     /// Draws the board into `area` (clipped if too small) and returns where the squares went.
     pub fn render(self, area: Rect, buf: &mut Buffer) -> Option<BoardGeometry> {
         let m = self.model;
@@ -83,7 +110,7 @@ impl BoardWidget<'_> {
             format!(" {} must pass ", p.to_move())
         } else {
             let disc = if p.to_move() == crate::Color::Black { '●' } else { '○' };
-            format!(" {disc} {} to move ", p.to_move())
+            format!(" {disc} {} to move {}", p.to_move(), self.kinds_shown())
         };
         let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
         let inner = block.inner(area);
@@ -106,7 +133,8 @@ impl BoardWidget<'_> {
         buf.set_style(squares, t.board());
         let legal = p.legal_moves();
         let flips = m.flips();
-        let best = m.best_moves();
+        let hidden = m.values_hidden();
+        let best = if hidden { Vec::new() } else { m.best_moves() };
         let last = m.last_move();
         let overlay = m.board_mask();
         for sq in Square::all(size) {
@@ -138,7 +166,7 @@ impl BoardWidget<'_> {
                     }
                 }
             } else if legal.contains(sq) {
-                match m.child_score(sq) {
+                match m.child_score(sq).filter(|_| !hidden) {
                     Some(score) => {
                         let is_best = best.contains(&sq);
                         let style = match score.kind {

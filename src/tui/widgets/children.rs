@@ -59,12 +59,14 @@ impl ChildrenWidget<'_> {
             return Vec::new();
         }
         let mut rows: Vec<Row> = Vec::new();
+        let hidden = m.values_hidden();
         if p.must_pass() {
-            rows.push(Row { edge: Edge::Pass, score: m.pass_score().map(|s| (s.value, s.kind)), flips: 0, best: true });
+            let score = m.pass_score().filter(|_| !hidden).map(|s| (s.value, s.kind));
+            rows.push(Row { edge: Edge::Pass, score, flips: 0, best: true });
         } else {
-            let best = m.best_moves();
+            let best = if hidden { Vec::new() } else { m.best_moves() };
             for sq in p.legal_moves().reading_order() {
-                let score = m.child_score(sq).map(|s| (s.value, s.kind));
+                let score = m.child_score(sq).filter(|_| !hidden).map(|s| (s.value, s.kind));
                 rows.push(Row { edge: Edge::Move(sq), score, flips: p.flips(sq).count(), best: best.contains(&sq) });
             }
             // Best first (exact and estimated values by score, a proven outcome by its sign);

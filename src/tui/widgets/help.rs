@@ -2,7 +2,7 @@
 //! the board's glyphs.
 
 use crate::tui::command::COMMANDS;
-use crate::tui::keys;
+use crate::tui::keys::{self, Context};
 use crate::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -15,24 +15,29 @@ pub const LEGEND: &[(&str, &str)] = &[
         "+4 -12",
         "exact score: the final disc difference under perfect play, bold; ★ the best, ✓ under it on the large board",
     ),
-    ("+4 @14", "estimate from a 14-ply search, plain italic: not proven (@14 under it on the large board)"),
+    (
+        "+4 @14",
+        "estimate from a 14-ply search, plain italic: not proven (@14 under it on the large board; the small board's title says ≈@14, ✓ exact, or ✓ and ≈)",
+    ),
     ("W D L", "proven win, draw or loss; the margin not known yet"),
     ("?", "a legal move the solver has not valued yet"),
     ("for", "values are for the side to move; v shows them for black (the moves table's heading says black)"),
 ];
 
-/// Every line of the help, in order.
-pub fn help_text(t: Theme) -> Vec<Line<'static>> {
+/// Every line of the help, in order: the keys of the contexts under the help (`active`, the most
+/// specific first, marked "now"), then every other context's, then the commands and the legend.
+pub fn help_text(t: Theme, active: &[Context]) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    for (section, entries) in keys::help_lines() {
-        out.push(Line::from(Span::styled(section.to_string(), t.heading())));
+    for (context, on, entries) in keys::help_sections(active) {
+        let heading = if on { format!("{} · now", context.name()) } else { context.name().to_string() };
+        out.push(Line::from(Span::styled(heading, t.heading())));
         for (keys, text) in entries {
-            out.push(Line::from(vec![Span::styled(format!("  {keys:<14}"), t.label()), Span::raw(text)]));
+            out.push(Line::from(vec![Span::styled(format!("  {keys:<19} "), t.label()), Span::raw(text)]));
         }
     }
     out.push(Line::from(Span::styled("commands (after :)", t.heading())));
     for c in COMMANDS {
-        out.push(Line::from(vec![Span::styled(format!("  {:<22}", c.usage), t.label()), Span::raw(c.help)]));
+        out.push(Line::from(vec![Span::styled(format!("  {:<26} ", c.usage), t.label()), Span::raw(c.help)]));
     }
     out.push(Line::from(Span::styled("values (board, moves table, line)", t.heading())));
     for (glyph, text) in LEGEND {
@@ -52,8 +57,8 @@ pub fn help_text(t: Theme) -> Vec<Line<'static>> {
 }
 
 /// Draws the help centred over `area`, scrolled by `scroll` lines.
-pub fn render(t: Theme, scroll: u16, area: Rect, buf: &mut Buffer) {
-    let lines = help_text(t);
+pub fn render(t: Theme, active: &[Context], scroll: u16, area: Rect, buf: &mut Buffer) {
+    let lines = help_text(t, active);
     let w = area.width.saturating_sub(4).min(100);
     let h = area.height.saturating_sub(2).min(lines.len() as u16 + 2);
     let popup = Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h);

@@ -36,6 +36,7 @@ impl LineWidget<'_> {
         }
         // The best line: proven, or the deepest estimate's.
         let (label, pv_text) = match (m.shown_line(), m.solver_state()) {
+            _ if m.values_hidden() => ("line ".to_string(), m.hidden_text()),
             (_, SolverState::GameOver) => ("line ".to_string(), "game over".to_string()),
             (Some(line), _) => {
                 let pass = if m.position().must_pass() { "pass " } else { "" };
@@ -58,6 +59,12 @@ impl LineWidget<'_> {
                 ("line ".to_string(), "every move proven; finding the perfect line…".to_string())
             }
             _ => ("line ".to_string(), "not solved yet".to_string()),
+        };
+        // A game or a drill says where it stands before the line.
+        let (label, pv_text) = match m.mode_text() {
+            Some((word, text)) if m.values_hidden() => (format!("{word} "), format!("{text} · {pv_text}")),
+            Some((word, text)) => (format!("{word} "), format!("{text} · {}{pv_text}", label)),
+            None => (label, pv_text),
         };
         let label_w = label.chars().count() as u16;
         buf.set_stringn(inner.x, inner.y, &label, inner.width as usize, t.label());

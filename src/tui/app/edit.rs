@@ -1,0 +1,212 @@
+//! The board editor (`E`, `:edit`): place and remove discs with the cursor or the mouse, set the
+//! side to move, and explore the result. A position no game reaches is allowed but flagged, with
+//! the reason ([`Editor::problems`]): a centre square empty, or a disc not 8-connected to the
+//! centre (every disc of a game is placed beside another, from the four centre discs on).
+
+use super::super::tree::Tree;
+use super::{Effect, Model};
+use crate::{Color, Position, Size, Square};
+
+/// The board being edited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Editor {
+    /// The board size.
+    pub size: Size,
+    /// Black's discs.
+    pub black: u64,
+    /// White's discs.
+    pub white: u64,
+    /// The side to move.
+    pub to_move: Color,
+}
+
+impl Editor {
+    /// An editor on `p`.
+    pub fn new(p: &Position) -> Editor {
+        Editor { size: p.size(), black: p.black().bits(), white: p.white().bits(), to_move: p.to_move() }
+    }
+
+    /// The edited position.
+    pub fn position(&self) -> Position {
+        // The editor keeps the two sets apart and on the board, so this cannot fail.
+        Position::new(self.size, self.black, self.white, self.to_move).unwrap_or_else(|_| Position::start(self.size))
+    }
+
+    /// What is on `square`.
+    pub fn at(&self, square: Square) -> Option<Color> {
+        let m = square.mask(self.size);
+        if self.black & m != 0 {
+            Some(Color::Black)
+        } else if self.white & m != 0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Puts `disc` (or nothing) on `square`.
+    pub fn put(&mut self, square: Square, disc: Option<Color>) {
+        if !square.is_on(self.size) {
+            return;
+        }
+        let m = square.mask(self.size);
+        self.black &= !m;
+        self.white &= !m;
+        match disc {
+            Some(Color::Black) => self.black |= m,
+            Some(Color::White) => self.white |= m,
+            None => {}
+        }
+    }
+
+    /// Why no game reaches this board, if none does by the checks made here (empty: no reason
+    /// found; the full proof needs a search).
+    pub fn problems(&self) -> Vec<String> {
+        let n = self.size.n();
+        let occupied = self.black | self.white;
+        let on = |c: usize, r: usize| Square::new(c, r).is_some_and(|s| occupied & s.mask(self.size) != 0);
+        let mut out = Vec::new();
+        let centre: Vec<Square> = [(n / 2 - 1, n / 2 - 1), (n / 2, n / 2 - 1), (n / 2 - 1, n / 2), (n / 2, n / 2)]
+            .iter()
+            .filter_map(|&(c, r)| Square::new(c, r))
+            .collect();
+        let empty: Vec<String> = centre.iter().filter(|s| !on(s.col(), s.row())).map(|s| s.to_string()).collect();
+        if !empty.is_empty() {
+            out.push(format!("{} empty: the four centre squares are never empty in a game", empty.join(" ")));
+        }
+        // Flood from the occupied centre squares over occupied squares, 8 ways.
+        let mut seen = vec![false; n * n];
+        let mut stack: Vec<(usize, usize)> =
+            centre.iter().filter(|s| on(s.col(), s.row())).map(|s| (s.col(), s.row())).collect();
+        for &(c, r) in &stack {
+            seen[r * n + c] = true;
+        }
+        while let Some((c, r)) = stack.pop() {
+            for dr in -1isize..=1 {
+                for dc in -1isize..=1 {
+                    let (cc, rr) = (c as isize + dc, r as isize + dr);
+                    if (dc, dr) == (0, 0) || cc < 0 || rr < 0 || cc >= n as isize || rr >= n as isize {
+                        continue;
+                    }
+                    let (cc, rr) = (cc as usize, rr as usize);
+                    if on(cc, rr) && !seen[rr * n + cc] {
+                        seen[rr * n + cc] = true;
+                        stack.push((cc, rr));
+                    }
+                }
+            }
+        }
+        let cut: Vec<String> = Square::all(self.size)
+            .filter(|s| on(s.col(), s.row()) && !seen[s.row() * n + s.col()])
+            .map(|s| s.to_string())
+            .collect();
+        if let Some(first) = cut.first() {
+            let more = if cut.len() > 1 { format!(" and {} more", cut.len() - 1) } else { String::new() };
+            out.push(format!(
+                "{first}{more} not connected to the centre: every disc of a game is placed beside another"
+            ));
+        }
+        out
+    }
+
+    /// The editor's status: the side to move, the counts, and whether a game reaches it.
+    pub fn summary(&self) -> String {
+        let (b, w) = (self.black.count_ones(), self.white.count_ones());
+        let p = self.position();
+        let moves = match (p.is_game_over(), p.must_pass()) {
+            (true, _) => " · no move for either side (game over)".to_string(),
+            (false, true) => format!(" · {} has no move and passes", self.to_move),
+            _ => String::new(),
+        };
+        let verdict = match self.problems().as_slice() {
+            [] => "no game rules it out by these checks".to_string(),
+            [first, ..] => format!("unreachable: {first}"),
+        };
+        format!("editing: {b} black, {w} white, {} to move{moves} · {verdict}", self.to_move)
+    }
+}
+
+impl Model {
+    /// `E`, `:edit`: the editor on the position on screen (its analysis stops meanwhile).
+    pub(super) fn open_editor(&mut self) -> Vec<Effect> {
+        if self.edit.is_some() {
+            return Vec::new();
+        }
+        let p = self.tree.position();
+        self.edit = Some(Editor::new(&p));
+        self.auto = None;
+        self.auto_line = None;
+        self.teach = None;
+        self.overlay = None;
+        self.say("editing: x black · o white · . empty · Space cycles · s side to move · Enter explores · Esc cancels");
+        self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default()
+    }
+
+    fn edited(&mut self, change: impl FnOnce(&mut Editor, Square)) -> Vec<Effect> {
+        let cursor = self.cursor;
+        if let Some(e) = self.edit.as_mut() {
+            change(e, cursor);
+            let text = e.summary();
+            self.say(text);
+        }
+        Vec::new()
+    }
+
+    /// Space or a click: empty, black, white in turn on `square`.
+    pub(super) fn edit_cycle(&mut self, square: Square) -> Vec<Effect> {
+        self.cursor = square;
+        self.edited(|e, sq| {
+            let next = match e.at(sq) {
+                None => Some(Color::Black),
+                Some(Color::Black) => Some(Color::White),
+                Some(Color::White) => None,
+            };
+            e.put(sq, next);
+        })
+    }
+
+    /// `x`, `o`, `.`: a disc or nothing on the cursor's square.
+    pub(super) fn edit_put(&mut self, disc: Option<Color>) -> Vec<Effect> {
+        self.edited(|e, sq| e.put(sq, disc))
+    }
+
+    /// `s`: the other side to move.
+    pub(super) fn edit_side(&mut self) -> Vec<Effect> {
+        self.edited(|e, _| e.to_move = e.to_move.opponent())
+    }
+
+    /// `c`: an empty board.
+    pub(super) fn edit_clear(&mut self) -> Vec<Effect> {
+        self.edited(|e, _| {
+            e.black = 0;
+            e.white = 0;
+        })
+    }
+
+    /// `i`: the start position.
+    pub(super) fn edit_initial(&mut self) -> Vec<Effect> {
+        self.edited(|e, _| *e = Editor::new(&Position::start(e.size)))
+    }
+
+    /// Enter: explore the edited position; the old tree stays for `:restore`.
+    pub(super) fn edit_done(&mut self) -> Vec<Effect> {
+        let Some(e) = self.edit.take() else { return Vec::new() };
+        let p = e.position();
+        let flag = match e.problems().as_slice() {
+            [] => String::new(),
+            [first, ..] => format!(" (flagged, no game reaches it: {first})"),
+        };
+        if p == self.tree.position() && self.tree.len() == 1 {
+            self.say("the position is unchanged");
+            return self.arrived();
+        }
+        self.replace_tree(Tree::new(p), format!("edited position{flag}"))
+    }
+
+    /// Esc: leave the editor, the tree as it was.
+    pub(super) fn edit_cancel(&mut self) -> Vec<Effect> {
+        self.edit = None;
+        self.say("edit cancelled: the tree is as it was");
+        self.arrived()
+    }
+}

@@ -1,0 +1,251 @@
+//! A game against the engine (`--play black|white`, `:play black|white|both|off`).
+//!
+//! The engine thinks with the explorer's own analysis of the position on screen: the solver
+//! thread runs it (cancellable, the interface answers keys meanwhile), and the engine moves on a
+//! tick once the analysis is good enough for its strength ([`Strength`]):
+//!
+//! - a proven best move is played at once (4x4 always; 6x6 wherever the book or the store knows
+//!   the position; every endgame the solver proves);
+//! - `--level N`: once every move is estimated to depth `N`, or, within [`exact_empties`] of
+//!   the end, once the moves are proven;
+//! - `--move-time S`: after `S` seconds, the best move known then.
+//!
+//! The values stay hidden until `x` shows them; `u` takes back to the user's previous move.
+
+use super::super::tree::Edge;
+use super::{Effect, Known, Model, game_over_text, unproven_text};
+use crate::{Color, Position, Size};
+use std::time::{Duration, Instant};
+
+/// How strongly the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// Estimates to this depth; proven moves near the end ([`exact_empties`]).
+    Level(u32),
+    /// The best move known after this long (proven moves at once).
+    MoveTime(Duration),
+}
+
+/// The level when none is given.
+pub const DEFAULT_LEVEL: u32 = 10;
+
+impl Default for Strength {
+    fn default() -> Self {
+        Strength::Level(DEFAULT_LEVEL)
+    }
+}
+
+impl std::fmt::Display for Strength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Strength::Level(n) => write!(f, "level {n}"),
+            Strength::MoveTime(t) => write!(f, "{:.1}s a move", t.as_secs_f64()),
+        }
+    }
+}
+
+/// At level `n`, the engine waits for proven moves from this many empty squares on.
+pub fn exact_empties(level: u32) -> u32 {
+    (level + 8).min(20)
+}
+
+/// A game on: who plays what, and where the engine is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The colour the user plays; `None`: the engine plays both sides.
+    pub human: Option<Color>,
+    /// Whether the values show (`x`); hidden at the start.
+    pub show_values: bool,
+    /// The position the engine thinks on, and since when.
+    pub thinking: Option<(Position, Instant)>,
+    /// When the engine last moved (engine against engine keeps the auto-play delay between moves).
+    pub last_move: Option<Instant>,
+    /// Whether the end of the game was announced.
+    pub ended: bool,
+}
+
+impl Game {
+    /// Whether the engine plays `color`.
+    pub fn engine_plays(&self, color: Color) -> bool {
+        self.human != Some(color)
+    }
+}
+
+/// "black", "white", "both".
+fn seat_name(human: Option<Color>) -> String {
+    human.map_or_else(|| "both".to_string(), |c| c.to_string())
+}
+
+impl Model {
+    /// `:play black|white|both`, `--play`: a game from the position on screen.
+    pub fn start_game(&mut self, human: Option<Color>) -> Vec<Effect> {
+        self.auto = None;
+        self.auto_line = None;
+        self.drill = None;
+        self.teach = None;
+        let resumed = if self.paused { " · analysis resumed" } else { "" };
+        self.paused = false;
+        self.game = Some(Game { human, show_values: false, thinking: None, last_move: None, ended: false });
+        let strength = self.config.strength;
+        // Added to what the start announced (a resumed session), else the new status.
+        self.notice(match human {
+            Some(c) => format!(
+                "you play {c} against the engine ({strength}): values hidden, x shows them · u takes back · :play off ends{resumed}"
+            ),
+            None => format!("the engine plays both sides ({strength}) · :play off ends{resumed}"),
+        }, false);
+        self.arrived()
+    }
+
+    /// `:play off`: back to exploring, the values shown.
+    pub(super) fn end_game(&mut self) -> Vec<Effect> {
+        match self.game.take() {
+            Some(g) => self.say(format!("game off ({} played): exploring again, the values show", seat_name(g.human))),
+            None => self.say("no game is on: :play black, white or both starts one"),
+        }
+        Vec::new()
+    }
+
+    /// `x`: show or hide the values during a game.
+    pub(super) fn toggle_values(&mut self) -> Vec<Effect> {
+        if let Some(g) = self.game.as_mut() {
+            g.show_values = !g.show_values;
+            let shown = g.show_values;
+            self.say(if shown { "values shown (x hides them)" } else { "values hidden (x shows them)" });
+        }
+        Vec::new()
+    }
+
+    /// `u` in a game: back to the user's previous move (the engine's reply taken back too).
+    pub(super) fn undo(&mut self) -> Vec<Effect> {
+        let Some(human) = self.game.as_ref().map(|g| g.human) else { return Vec::new() };
+        let mut moved = false;
+        while self.tree.back() {
+            moved = true;
+            let p = self.tree.position();
+            let theirs = human.is_none_or(|c| p.to_move() == c) && !p.must_pass();
+            if theirs {
+                break;
+            }
+        }
+        if let Some(g) = self.game.as_mut() {
+            g.thinking = None;
+            g.ended = false;
+            // Engine against engine: the next move waits a full delay, so the take-back is seen.
+            g.last_move = Some(self.clock);
+        }
+        if moved {
+            self.say("taken back: your move");
+        }
+        self.navigate(moved, "at the start of the game: nothing to take back")
+    }
+
+    /// A tick in a game: the engine moves when the analysis is good enough, a forced pass is
+    /// played, the end is announced once.
+    pub(super) fn engine_tick(&mut self, now: Instant) -> Vec<Effect> {
+        let p = self.position();
+        let delay = self.config.auto_delay;
+        let paused = self.paused;
+        let Some(game) = self.game.as_mut() else { return Vec::new() };
+        if p.is_game_over() {
+            game.thinking = None;
+            if !game.ended {
+                game.ended = true;
+                let text = self.game_end_text(&p);
+                self.say(text);
+            }
+            return Vec::new();
+        }
+        game.ended = false;
+        if p.must_pass() {
+            let side = p.to_move();
+            let effects = self.play(Edge::Pass);
+            if self.status.is_none() {
+                self.say(format!("{side} has no move: passed"));
+            }
+            return effects;
+        }
+        if !game.engine_plays(p.to_move()) {
+            game.thinking = None;
+            return Vec::new();
+        }
+        if paused {
+            return Vec::new();
+        }
+        let since = match game.thinking {
+            Some((q, since)) if q == p => since,
+            _ => {
+                game.thinking = Some((p, now));
+                now
+            }
+        };
+        if game.human.is_none() && game.last_move.is_some_and(|t| now.saturating_duration_since(t) < delay) {
+            return Vec::new();
+        }
+        if !self.engine_ready(&p, now.saturating_duration_since(since)) {
+            return Vec::new();
+        }
+        let Some((edge, known)) = self.best_known() else { return Vec::new() };
+        let side = p.to_move();
+        let effects = self.play(edge);
+        if let Some(g) = self.game.as_mut() {
+            g.thinking = None;
+            g.last_move = Some(now);
+        }
+        if self.status.is_none() {
+            let how = match known {
+                Known::Proven => "proven best".to_string(),
+                Known::Unproven(score) if self.game.as_ref().is_some_and(|g| g.show_values) => unproven_text(score),
+                Known::Unproven(_) => "not proven best".to_string(),
+            };
+            let yours =
+                self.game.as_ref().and_then(|g| g.human).map_or(String::new(), |c| format!(" · your move ({c})"));
+            self.say(format!("{side} (engine) played {edge}: {how}{yours}"));
+        }
+        effects
+    }
+
+    /// Whether the engine's analysis of `p` is good enough to move, `thought` into it.
+    fn engine_ready(&self, p: &Position, thought: Duration) -> bool {
+        if self.best_edge().is_some() {
+            return true;
+        }
+        let Some(a) = self.analysis() else { return false };
+        if a.children.is_empty() {
+            return false;
+        }
+        // The search ended without a proof (a depth limit): the best known is all there is.
+        let searching = self.job.as_ref().is_some_and(|j| Some(j.position) == self.target());
+        if !searching {
+            return true;
+        }
+        match self.config.strength {
+            Strength::MoveTime(t) => thought >= t,
+            Strength::Level(n) => {
+                let exact_zone = p.size() == Size::Four || p.empty_count() <= exact_empties(n);
+                let depth = self.job.as_ref().and_then(|j| j.depth).unwrap_or(0);
+                // Near the end the engine waits for the proof, but not without limit.
+                if exact_zone { depth >= n && thought >= Duration::from_secs(30) } else { depth >= n }
+            }
+        }
+    }
+
+    /// The end of a game: who won, by how much, and what now.
+    pub(super) fn game_end_text(&self, p: &Position) -> String {
+        let black = p.black_score(self.config.scoring);
+        let base = game_over_text(p, black);
+        let human = self.game.as_ref().and_then(|g| g.human);
+        let verdict = match human {
+            Some(c) => {
+                let mine = if c == Color::Black { black } else { -black };
+                match mine.signum() {
+                    1 => format!("you won by {mine}"),
+                    -1 => format!("the engine won by {}", -mine),
+                    _ => "a draw".to_string(),
+                }
+            }
+            None => "engine against engine".to_string(),
+        };
+        format!("{base} · {verdict} · u takes back, :play off explores the game")
+    }
+}

@@ -1,0 +1,85 @@
+//! The model, the messages and the one `update` (the Elm shape). Key presses, mouse clicks, ticks
+//! and solver reports are all [`Msg`]s; [`update`] changes the [`Model`] and returns the
+//! [`Effect`]s the runtime must carry out (start or cancel a search, write the clipboard, read or
+//! write a file, quit). Nothing here touches the terminal, a thread, a clock or the disk, so tests
+//! drive the app with messages alone.
+//!
+//! Which file holds what:
+//!
+//! | file | what |
+//! |---|---|
+//! | `model.rs` | the types of the state, the messages, the effects, and the queries of the view |
+//! | `on_key.rs` | a key press: the contexts' dispatch through the key table, then each action |
+//! | `on_mouse.rs` | a click or a scroll |
+//! | `on_solver.rs` | the solver's and the search lab's reports |
+//! | `on_files.rs` | the command line's commands, and files saved or loaded |
+//! | `navigate.rs` | moving in the tree: playing a move, going back, arriving at a node |
+//! | `auto.rs` | the clock: auto-play and the engine's moves in a game |
+//! | `game.rs` | a game against the engine (`--play`, `:play`) |
+//! | `drill.rs` | practice with hidden values (`:drill`) |
+//! | `edit.rs` | the board editor (`E`, `:edit`) |
+//! | `teaching.rs` | the teaching view and the search lab |
+
+mod auto;
+pub mod drill;
+pub mod edit;
+pub mod game;
+mod model;
+mod navigate;
+mod on_files;
+mod on_key;
+mod on_mouse;
+mod on_solver;
+mod teaching;
+
+pub use model::*;
+
+use crate::{Color, Position};
+
+pub(crate) fn unproven_text(score: Score) -> String {
+    match score.kind {
+        ScoreKind::Estimate { depth } => format!("the best estimate, {:+} @{depth}, not proven", score.value),
+        ScoreKind::Wld => format!("a proven {}, not proven best", crate::solver::outcome_word(score.value)),
+        ScoreKind::Exact => format!("exact {:+}, not proven best", score.value),
+    }
+}
+
+/// "game over: black wins 40-24 (+16)" and the like.
+pub fn game_over_text(p: &Position, black_score: i32) -> String {
+    let (b, w) = (p.black().count(), p.white().count());
+    let verdict = match black_score.signum() {
+        1 => format!("{} wins", Color::Black),
+        -1 => format!("{} wins", Color::White),
+        _ => "draw".to_string(),
+    };
+    format!("game over: {verdict}, {b}-{w}, score {black_score:+} for black")
+}
+
+/// The one update: applies `msg` to `model` and returns the effects to carry out. When the
+/// explored tree or the current node changed, the last effect rewrites the session file.
+pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    let mut effects = apply(model, msg);
+    effects.extend(model.session_effect());
+    effects
+}
+
+fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    if matches!(msg, Msg::Key(_) | Msg::Mouse(_)) {
+        model.announced = false;
+    }
+    match msg {
+        Msg::Key(ev) => model.key(ev),
+        Msg::Mouse(ev) => model.mouse(ev),
+        Msg::Resize(..) => Vec::new(),
+        Msg::Tick(now) => model.tick(now),
+        Msg::Solver(ev) => model.solver(ev),
+        Msg::Lab(ev) => model.lab_event(ev),
+        Msg::Saved { path, result } => model.saved(path, result),
+        Msg::SessionFailed(text) => {
+            model.complain(text);
+            Vec::new()
+        }
+        Msg::Signal(_) => model.quit_now(),
+        Msg::Loaded { path, result } => model.loaded(path, result),
+    }
+}

@@ -1,0 +1,107 @@
+//! Moving in the tree: playing a move, going back and forth, arriving at a node (which asks for
+//! its analysis).
+
+use super::super::tree::Edge;
+use super::{Effect, Job, Model, game_over_text};
+use crate::Square;
+use std::time::Duration;
+
+impl Model {
+    /// After the current node changed: fix the cursor and ask for the analysis it needs.
+    pub(super) fn arrived(&mut self) -> Vec<Effect> {
+        self.fix_cursor();
+        if self.paused {
+            return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        }
+        let Some(target) = self.target() else {
+            return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        };
+        let done = self.cache.get(&target).is_some_and(|a| a.complete && a.pv.is_some());
+        if done {
+            return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        }
+        if self.job.as_ref().is_some_and(|j| j.position == target) {
+            return Vec::new();
+        }
+        let id = self.next_job;
+        self.next_job += 1;
+        self.job = Some(Job {
+            id,
+            position: target,
+            started: self.clock,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            phase: None,
+            depth: None,
+        });
+        vec![Effect::Analyse { job: id, position: target }]
+    }
+
+    pub(super) fn play(&mut self, edge: Edge) -> Vec<Effect> {
+        match self.tree.play(edge) {
+            Ok(_) => {
+                self.status = None;
+                if self.position().must_pass() {
+                    let side = self.position().to_move();
+                    self.say(format!("{side} has no move and must pass: Enter passes"));
+                } else if let Some(score) = self.final_score() {
+                    let p = self.position();
+                    let text = if self.game.is_some() { self.game_end_text(&p) } else { game_over_text(&p, score) };
+                    self.say(text);
+                }
+                self.arrived()
+            }
+            Err(e) => {
+                self.complain(e.to_string());
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn navigate(&mut self, moved: bool, refusal: &str) -> Vec<Effect> {
+        if moved {
+            self.status = None;
+            self.arrived()
+        } else {
+            self.say(refusal.to_string());
+            Vec::new()
+        }
+    }
+
+    pub(super) fn move_cursor(&mut self, dc: isize, dr: isize) {
+        let n = self.position().size().n() as isize;
+        let c = (self.cursor.col() as isize + dc).clamp(0, n - 1) as usize;
+        let r = (self.cursor.row() as isize + dr).clamp(0, n - 1) as usize;
+        if let Some(sq) = Square::new(c, r) {
+            self.cursor = sq;
+        }
+    }
+
+    pub(super) fn cycle_move(&mut self, forward: bool) {
+        let size = self.position().size();
+        let moves = self.position().legal_moves().reading_order();
+        if moves.is_empty() {
+            return;
+        }
+        let at = self.cursor.index(size);
+        let next = if forward {
+            moves.iter().find(|s| s.index(size) > at).unwrap_or(&moves[0])
+        } else {
+            moves.iter().rev().find(|s| s.index(size) < at).unwrap_or(&moves[moves.len() - 1])
+        };
+        self.cursor = *next;
+    }
+
+    pub(super) fn play_here(&mut self) -> Vec<Effect> {
+        let p = self.position();
+        if p.must_pass() {
+            return self.play(Edge::Pass);
+        }
+        if let Some(score) = self.final_score() {
+            let text = if self.game.is_some() { self.game_end_text(&p) } else { game_over_text(&p, score) };
+            self.say(text);
+            return Vec::new();
+        }
+        self.play(Edge::Move(self.cursor))
+    }
+}

@@ -1,0 +1,134 @@
+//! The command line's commands, and the files saved and loaded.
+
+use super::super::command::{self, Command};
+use super::super::session;
+use super::super::tree::Tree;
+use super::{Effect, Focus, Mode, Model, REPLACED_TREES};
+use crate::Position;
+
+impl Model {
+    pub(super) fn execute(&mut self, input: &str) -> Vec<Effect> {
+        let cmd = match command::parse(input) {
+            Ok(c) => c,
+            Err(e) => {
+                self.complain(e.to_string());
+                return Vec::new();
+            }
+        };
+        match cmd {
+            Command::Moves(text) => match self.tree.play_transcript(&text) {
+                Ok(()) => {
+                    let n = self.tree.moves().len();
+                    self.say(format!("played {n} moves from the root"));
+                    self.arrived()
+                }
+                Err(e) => {
+                    self.complain(format!("moves: {e}"));
+                    Vec::new()
+                }
+            },
+            Command::Board(p) => self.replace_tree(Tree::new(p), format!("new tree at {p}")),
+            Command::Size(s) => self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game")),
+            Command::New => {
+                let s = self.position().size();
+                self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game"))
+            }
+            Command::Save(path) => vec![Effect::Save { path, contents: session::to_text(&self.tree) }],
+            Command::Load(path) => vec![Effect::Load { path }],
+            Command::Restore => match self.replaced.pop() {
+                Some(tree) => {
+                    let n = tree.len() - 1;
+                    let old = std::mem::replace(&mut self.tree, tree);
+                    self.replaced.push(old);
+                    self.tree_generation += 1;
+                    self.focus = Focus::Board;
+                    self.overlay = None;
+                    self.say(format!(
+                        "restored the replaced tree ({n} position{} explored); :restore again swaps back",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                    self.arrived()
+                }
+                None => {
+                    self.complain("restore: no tree was replaced in this run");
+                    Vec::new()
+                }
+            },
+            Command::Play(Some(seat)) => self.start_game(seat),
+            Command::Play(None) => self.end_game(),
+            Command::Drill(on) => self.set_drill(on.unwrap_or(self.drill.is_none())),
+            Command::Edit => self.open_editor(),
+            Command::Quit => self.quit_now(),
+            Command::Help => {
+                self.mode = Mode::Help;
+                Vec::new()
+            }
+        }
+    }
+
+    /// Replaces the explored tree, keeping the old one for `:restore` (nothing is lost).
+    pub(super) fn replace_tree(&mut self, tree: Tree, text: String) -> Vec<Effect> {
+        let old = std::mem::replace(&mut self.tree, tree);
+        let n = old.len() - 1;
+        if self.replaced.len() == REPLACED_TREES {
+            self.replaced.remove(0);
+        }
+        self.replaced.push(old);
+        self.tree_generation += 1;
+        self.focus = Focus::Board;
+        self.overlay = None;
+        let s = if n == 1 { "" } else { "s" };
+        self.say(format!("{text} · :restore brings back the old tree ({n} position{s} explored)"));
+        self.arrived()
+    }
+
+    /// A save finished.
+    pub(super) fn saved(&mut self, path: String, result: Result<(), String>) -> Vec<Effect> {
+        match result {
+            Ok(()) => {
+                // Where it went, whatever the working directory is.
+                let full = std::path::absolute(&path).map_or(path.clone(), |p| p.display().to_string());
+                self.say(format!("saved {full}"))
+            }
+            Err(e) => self.complain(format!("save {path}: {e}")),
+        }
+        Vec::new()
+    }
+
+    /// A load finished: a session file, or a board string and/or transcript.
+    pub(super) fn loaded(&mut self, path: String, result: Result<String, String>) -> Vec<Effect> {
+        if let Ok(text) = &result
+            && session::is_session(text)
+        {
+            return match session::parse(text) {
+                Ok(tree) => {
+                    let (n, ply) = (tree.len() - 1, tree.depth(tree.current()));
+                    self.replace_tree(
+                        tree,
+                        format!("loaded {path}: {n} position{} explored, at ply {ply}", if n == 1 { "" } else { "s" }),
+                    )
+                }
+                Err(e) => {
+                    self.complain(format!("load {path}: {e}"));
+                    Vec::new()
+                }
+            };
+        }
+        let parsed = result.and_then(|text| command::parse_saved(&text, self.position().size()));
+        match parsed {
+            Ok(line) => {
+                let mut tree = Tree::new(line.start);
+                if tree.play_moves_from_root(&line.moves).is_err() {
+                    self.complain(format!("load {path}: the moves do not play"));
+                    return Vec::new();
+                }
+                let n = line.moves.len();
+                self.replace_tree(tree, format!("loaded {path}: {n} moves"))
+            }
+            Err(e) => {
+                self.complain(format!("load {path}: {e}"));
+                Vec::new()
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! A key press: the key table finds the action in the active contexts (see
+//! [`super::super::keys`]); each action is one arm here or one method of the mode it belongs to.
+
+use super::super::keys::{self, Action};
+use super::super::tree::Edge;
+use super::{Effect, Focus, Known, MAX_DELAY, MIN_DELAY, Mask, Mode, Model, unproven_text};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+impl Model {
+    pub(super) fn key(&mut self, ev: KeyEvent) -> Vec<Effect> {
+        if ev.kind == KeyEventKind::Release {
+            return Vec::new();
+        }
+        // Ctrl-C quits from anywhere, the command line included.
+        if ev.modifiers.contains(KeyModifiers::CONTROL) && matches!(ev.code, KeyCode::Char('c' | 'C')) {
+            return self.quit_now();
+        }
+        match keys::action_for(&ev, &self.contexts()) {
+            Some(action) => self.act(action, ev),
+            None => Vec::new(),
+        }
+    }
+
+    fn act(&mut self, action: Action, ev: KeyEvent) -> Vec<Effect> {
+        match action {
+            Action::Quit | Action::ForceQuit => self.quit_now(),
+            Action::Escape => {
+                if self.overlay.take().is_some() {
+                    return Vec::new();
+                }
+                self.quit_now()
+            }
+            Action::Help => {
+                self.mode = Mode::Help;
+                self.help_scroll = 0;
+                Vec::new()
+            }
+            Action::ScrollUp => {
+                self.help_scroll = self.help_scroll.saturating_sub(1);
+                Vec::new()
+            }
+            Action::ScrollDown => {
+                self.help_scroll = self.help_scroll.saturating_add(1).min(200);
+                Vec::new()
+            }
+            Action::CloseHelp => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+            Action::Command => {
+                self.mode = Mode::Command(String::new());
+                Vec::new()
+            }
+            Action::RunCommand => {
+                let input = match std::mem::replace(&mut self.mode, Mode::Normal) {
+                    Mode::Command(text) => text,
+                    _ => return Vec::new(),
+                };
+                self.execute(&input)
+            }
+            Action::CancelCommand => {
+                self.mode = Mode::Normal;
+                Vec::new()
+            }
+            Action::DeleteChar => {
+                if let Mode::Command(text) = &mut self.mode
+                    && text.pop().is_none()
+                {
+                    self.mode = Mode::Normal;
+                }
+                Vec::new()
+            }
+            Action::TypeChar => {
+                if let (Mode::Command(text), KeyCode::Char(ch)) = (&mut self.mode, ev.code)
+                    && text.chars().count() < 4096
+                {
+                    text.push(ch);
+                }
+                Vec::new()
+            }
+            Action::Teach => self.toggle_teach(),
+            Action::NextStep => self.step_by(1),
+            Action::PrevStep => self.step_by(-1),
+            Action::NextTopic => self.topic_by(1),
+            Action::PrevTopic => self.topic_by(-1),
+            Action::Lab => self.lab_key(),
+            Action::Up => self.cursor_by(0, -1),
+            Action::Down => self.cursor_by(0, 1),
+            Action::Left => self.cursor_by(-1, 0),
+            Action::Right => self.cursor_by(1, 0),
+            Action::NextMove => {
+                self.cycle_move(true);
+                Vec::new()
+            }
+            Action::PrevMove => {
+                self.cycle_move(false);
+                Vec::new()
+            }
+            Action::Play => self.play_here(),
+            Action::Back => {
+                let moved = self.tree.back();
+                self.navigate(moved, "at the start of the game")
+            }
+            Action::Forward => {
+                let moved = self.tree.forward();
+                self.navigate(moved, "at the end of the line")
+            }
+            Action::Start => {
+                let moved = self.tree.to_start();
+                self.navigate(moved, "at the start of the game")
+            }
+            Action::End => {
+                let moved = self.tree.to_end();
+                self.navigate(moved, "at the end of the line")
+            }
+            Action::PrevBranch => {
+                let moved = self.tree.switch_branch(-1);
+                self.navigate(moved, "no other branch here")
+            }
+            Action::NextBranch => {
+                let moved = self.tree.switch_branch(1);
+                self.navigate(moved, "no other branch here")
+            }
+            Action::Best => self.best_key(),
+            Action::AutoPlay => self.auto_key(),
+            Action::Faster | Action::Slower => {
+                let d = self.config.auto_delay;
+                let d = if action == Action::Faster { d / 2 } else { d * 2 };
+                self.config.auto_delay = d.clamp(MIN_DELAY, MAX_DELAY);
+                self.say(format!("auto-play delay {:.1}s", self.delay()));
+                Vec::new()
+            }
+            Action::Overlay => {
+                self.overlay = match self.overlay {
+                    None => Some(Mask::ALL[0]),
+                    Some(m) => Mask::ALL.iter().position(|&x| x == m).and_then(|i| Mask::ALL.get(i + 1)).copied(),
+                };
+                Vec::new()
+            }
+            Action::Focus => {
+                self.focus = if self.focus == Focus::History { Focus::Board } else { Focus::History };
+                Vec::new()
+            }
+            Action::Perspective => {
+                self.black_view = !self.black_view;
+                self.say(if self.black_view {
+                    "values from black's side (v: from the side to move)"
+                } else {
+                    "values from the side to move (v: from black's side)"
+                });
+                Vec::new()
+            }
+            Action::Pause => {
+                self.paused = !self.paused;
+                if self.paused {
+                    self.say("analysis paused: z resumes");
+                } else {
+                    self.say("analysis resumed");
+                }
+                self.arrived()
+            }
+            Action::Yank => {
+                let (board, moves) = self.yank_text();
+                let shown = if moves.is_empty() { "(none)".to_string() } else { moves.clone() };
+                self.say(format!("copied board {board} · moves {shown}"));
+                vec![Effect::Yank(format!("{board}\n{moves}"))]
+            }
+            Action::Undo => self.undo(),
+            Action::ToggleValues => self.toggle_values(),
+            Action::Choose => self.choose(self.cursor),
+            Action::Edit => self.open_editor(),
+            Action::Cycle => self.edit_cycle(self.cursor),
+            Action::PutBlack => self.edit_put(Some(crate::Color::Black)),
+            Action::PutWhite => self.edit_put(Some(crate::Color::White)),
+            Action::PutEmpty => self.edit_put(None),
+            Action::SideToMove => self.edit_side(),
+            Action::Clear => self.edit_clear(),
+            Action::Initial => self.edit_initial(),
+            Action::Done => self.edit_done(),
+            Action::CancelEdit => self.edit_cancel(),
+        }
+    }
+
+    /// `b`: the best move known (proven, else the best estimate, said so).
+    fn best_key(&mut self) -> Vec<Effect> {
+        match self.best_known() {
+            Some((edge, known)) => {
+                let effects = self.play(edge);
+                if let (Known::Unproven(score), Edge::Move(square)) = (known, edge)
+                    && self.status.is_none()
+                {
+                    self.say(format!("played {square}: {}", unproven_text(score)));
+                }
+                effects
+            }
+            None if self.position().is_game_over() => {
+                self.say("the game is over");
+                Vec::new()
+            }
+            None => {
+                self.complain("no move has a value yet: the solver is still starting");
+                Vec::new()
+            }
+        }
+    }
+
+    /// `p`: auto-play on or off.
+    fn auto_key(&mut self) -> Vec<Effect> {
+        if self.auto.take().is_some() {
+            self.auto_line = None;
+            self.say("auto-play off");
+        } else if self.game.is_some() {
+            self.say("a game is on: :play both lets the engine play both sides, :play off ends it");
+        } else if self.position().is_game_over() {
+            self.say("the game is over: nothing to play");
+        } else {
+            // The first step comes after one delay, so it can be seen coming; the line played
+            // is the one shown now.
+            self.auto = Some(self.clock);
+            self.auto_line = None;
+            self.take_auto_line();
+            self.say(format!("auto-play on: a move every {:.1}s (p stops, + and - change speed)", self.delay()));
+        }
+        Vec::new()
+    }
+
+    pub(super) fn delay(&self) -> f64 {
+        self.config.auto_delay.as_secs_f64()
+    }
+
+    fn cursor_by(&mut self, dc: isize, dr: isize) -> Vec<Effect> {
+        self.move_cursor(dc, dr);
+        Vec::new()
+    }
+
+    pub(super) fn quit_now(&mut self) -> Vec<Effect> {
+        self.quit = true;
+        vec![Effect::Quit]
+    }
+}

@@ -1,0 +1,68 @@
+//! A click or a scroll: the view's hit rectangles ([`super::Hits`]) say what was under it.
+
+use super::super::tree::Edge;
+use super::{Effect, Focus, Mode, Model};
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Position as Point;
+
+impl Model {
+    pub(super) fn mouse(&mut self, ev: MouseEvent) -> Vec<Effect> {
+        let (x, y) = (ev.column, ev.row);
+        match ev.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                if self.mode == Mode::Help {
+                    self.mode = Mode::Normal;
+                    return Vec::new();
+                }
+                if matches!(self.mode, Mode::Command(_)) {
+                    return Vec::new();
+                }
+                let size = self.position().size();
+                if let Some(sq) = self.hits.board.and_then(|b| b.square_at(size, x, y)) {
+                    self.cursor = sq;
+                    if self.edit.is_some() {
+                        return self.edit_cycle(sq);
+                    }
+                    if self.drill.is_some() && !self.position().must_pass() {
+                        return self.choose(sq);
+                    }
+                    let p = self.position();
+                    if p.legal_moves().contains(sq) {
+                        return self.play(Edge::Move(sq));
+                    }
+                    if p.must_pass() {
+                        self.say(format!("{} has no move: Enter passes", p.to_move()));
+                    }
+                    return Vec::new();
+                }
+                if self.edit.is_some() {
+                    return Vec::new();
+                }
+                let at = Point { x, y };
+                if let Some(&(_, edge)) = self.hits.children.iter().find(|(r, _)| r.contains(at)) {
+                    if let (Some(_), Edge::Move(sq)) = (&self.drill, edge) {
+                        self.cursor = sq;
+                        return self.choose(sq);
+                    }
+                    return self.play(edge);
+                }
+                if let Some(&(_, id)) = self.hits.history.iter().find(|(r, _)| r.contains(at)) {
+                    self.focus = Focus::History;
+                    let moved = self.tree.goto(id);
+                    return self.navigate(moved, "already here");
+                }
+                Vec::new()
+            }
+            _ if self.edit.is_some() || self.mode != Mode::Normal => Vec::new(),
+            MouseEventKind::ScrollUp => {
+                let moved = self.tree.back();
+                self.navigate(moved, "at the start of the game")
+            }
+            MouseEventKind::ScrollDown => {
+                let moved = self.tree.forward();
+                self.navigate(moved, "at the end of the line")
+            }
+            _ => Vec::new(),
+        }
+    }
+}

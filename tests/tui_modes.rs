@@ -1,0 +1,316 @@
+//! The key contexts and the modes at the `update` level: which contexts are active in each mode,
+//! a game against the engine (perfect on 4x4 by a plain negamax of the reference rules, the
+//! take-back, the hidden values), the drill (the loss of a move against the same negamax, the
+//! tally), and the board editor (discs, side to move, unreachable boards flagged). Then insta
+//! snapshots of the key bar and the help in every mode, at 80x24 and 120x40.
+
+mod common;
+mod reference;
+
+use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::tui::app::{Config, Effect, Mode, Model, Msg, update};
+use othello_explorer::tui::keys::Context;
+use othello_explorer::tui::view;
+use othello_explorer::tui::worker::{EventKind, SolverEvent};
+use othello_explorer::{Color, Position, Size, Square};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use reference::{Board, Side};
+use std::time::{Duration, Instant};
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn ch(c: char) -> Msg {
+    key(KeyCode::Char(c))
+}
+
+fn model(size: Size) -> Model {
+    let mut m = Model::new(Position::start(size), &[], Config::default(), Instant::now());
+    m.init();
+    m
+}
+
+fn send(m: &mut Model, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
+    msgs.into_iter().flat_map(|msg| update(m, msg)).collect()
+}
+
+fn command(m: &mut Model, text: &str) -> Vec<Effect> {
+    let mut msgs = vec![ch(':')];
+    msgs.extend(text.chars().map(ch));
+    msgs.push(key(KeyCode::Enter));
+    send(m, msgs)
+}
+
+/// Feeds the model what the real solver reports for the position it asked about.
+fn solve_current(m: &mut Model) {
+    let Some(job) = m.job.clone() else { return };
+    let mut solver = Solver::new(SolverOptions { hash_mb: 16, threads: 1, ..SolverOptions::default() });
+    let mut children = Vec::new();
+    solver.score_children(&job.position, &Limits::default(), &mut |c| children.push(c)).unwrap();
+    let pv = solver.principal_variation(&job.position, &Limits::default()).unwrap();
+    let ev = |kind| Msg::Solver(SolverEvent { job: job.id, position: job.position, kind });
+    for c in children {
+        update(m, ev(EventKind::Child(c.into())));
+    }
+    let t = Duration::from_millis(3);
+    update(m, ev(EventKind::ChildrenDone { nodes: 100, elapsed: t }));
+    update(m, ev(EventKind::Pv { moves: pv, nodes: 100, elapsed: t }));
+}
+
+fn board_of(p: &Position) -> Board {
+    let side = if p.to_move() == Color::Black { Side::Black } else { Side::White };
+    Board::from_bits(p.size().n(), p.black().bits(), p.white().bits(), side)
+}
+
+/// Plain negamax over the reference rules (empties to the winner).
+fn negamax(b: &Board) -> i32 {
+    let moves = b.moves();
+    if moves.is_empty() {
+        if b.moves_for(b.to_move.other()).is_empty() {
+            return b.final_score();
+        }
+        return -negamax(&b.pass());
+    }
+    moves.into_iter().map(|i| -negamax(&b.play(i))).max().expect("a move")
+}
+
+/// Each legal move's exact value by the negamax, from the side to move.
+fn move_values(p: &Position) -> Vec<(Square, i32)> {
+    let b = board_of(p);
+    let n = p.size().n();
+    b.moves().into_iter().map(|i| (Square::new(i % n, i / n).unwrap(), -negamax(&b.play(i)))).collect()
+}
+
+#[test]
+fn each_mode_has_its_contexts() {
+    let mut m = model(Size::Four);
+    assert_eq!(m.contexts(), [Context::Normal]);
+    send(&mut m, [ch('t')]);
+    assert_eq!(m.contexts(), [Context::History, Context::Normal]);
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.contexts(), [Context::Normal]);
+    assert!(!m.quit, "Esc in the history gives the arrows back, it does not quit");
+    send(&mut m, [ch('e')]);
+    assert_eq!(m.contexts(), [Context::Teaching, Context::Normal]);
+    send(&mut m, [ch('?')]);
+    assert_eq!(m.contexts(), [Context::Help]);
+    assert_eq!(m.help_contexts(), [Context::Help, Context::Teaching, Context::Normal]);
+    send(&mut m, [key(KeyCode::Esc), key(KeyCode::Esc), ch(':')]);
+    assert_eq!(m.contexts(), [Context::Command]);
+    // Keys of the board type into the command line.
+    send(&mut m, [ch('q'), ch('b')]);
+    assert_eq!(m.mode, Mode::Command("qb".into()));
+    assert!(!m.quit);
+    send(&mut m, [key(KeyCode::Esc)]);
+    command(&mut m, "play black");
+    assert_eq!(m.contexts(), [Context::Play, Context::Normal]);
+    command(&mut m, "drill");
+    assert!(m.game.is_none(), "a drill ends the game");
+    assert_eq!(m.contexts(), [Context::Drill, Context::Normal]);
+    send(&mut m, [ch('E')]);
+    assert_eq!(m.contexts(), [Context::Edit]);
+    send(&mut m, [ch('?')]);
+    assert_eq!(m.help_contexts(), [Context::Help, Context::Edit]);
+}
+
+#[test]
+fn the_engine_plays_4x4_perfectly_and_u_takes_back_to_the_humans_move() {
+    let mut m = model(Size::Four);
+    let mut now = Instant::now();
+    command(&mut m, "play white");
+    assert!(m.values_hidden(), "values hide while the user plays");
+    send(&mut m, [ch('x')]);
+    assert!(!m.values_hidden());
+    send(&mut m, [ch('x')]);
+    let start = m.position();
+    let perfect = negamax(&board_of(&start));
+    let mut human_moves = 0;
+    for _ in 0..40 {
+        let p = m.position();
+        if p.is_game_over() {
+            break;
+        }
+        solve_current(&mut m);
+        if p.to_move() == Color::Black && !p.must_pass() {
+            // The engine moves on a tick, and only a move of the best value.
+            let best = move_values(&p).iter().map(|&(_, v)| v).max().unwrap();
+            now += Duration::from_millis(100);
+            send(&mut m, [Msg::Tick(now)]);
+            let edge = m.tree.edge(m.tree.current()).expect("the engine moved");
+            let played = move_values(&p).into_iter().find(|&(s, _)| Some(s) == edge.square()).unwrap();
+            assert_eq!(played.1, best, "{p}: the engine played {edge}");
+        } else if p.must_pass() {
+            now += Duration::from_millis(100);
+            send(&mut m, [Msg::Tick(now)]);
+        } else {
+            // The human: the last legal move in reading order (no engine would choose by that).
+            let last = *p.legal_moves().reading_order().last().unwrap();
+            m.cursor = last;
+            send(&mut m, [key(KeyCode::Enter)]);
+            human_moves += 1;
+        }
+    }
+    let end = m.position();
+    assert!(end.is_game_over(), "the game ended");
+    assert!(human_moves >= 2);
+    now += Duration::from_millis(100);
+    send(&mut m, [Msg::Tick(now)]);
+    let black = end.black_score(othello_explorer::Scoring::Standard);
+    assert!(black >= perfect, "the engine as black got {black}, perfect play gets at least {perfect}");
+    let status = m.status.clone().unwrap().text;
+    assert!(status.contains("game over") && status.contains("won"), "{status}");
+    // u takes back to the human's (white's) previous move.
+    send(&mut m, [ch('u')]);
+    let p = m.position();
+    assert_eq!(p.to_move(), Color::White, "{p}");
+    assert!(!p.must_pass());
+    // :play off: exploring again, the values show.
+    command(&mut m, "play off");
+    assert!(m.game.is_none() && !m.values_hidden());
+}
+
+#[test]
+fn engine_against_engine_keeps_the_delay_between_moves() {
+    let mut m = model(Size::Four);
+    let mut now = Instant::now();
+    command(&mut m, "play both");
+    solve_current(&mut m);
+    send(&mut m, [Msg::Tick(now)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 1, "the first move at once");
+    solve_current(&mut m);
+    now += Duration::from_millis(100);
+    send(&mut m, [Msg::Tick(now)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 1, "the next waits the auto-play delay");
+    now += Config::default().auto_delay;
+    send(&mut m, [Msg::Tick(now)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 2);
+}
+
+#[test]
+fn the_drill_shows_every_value_and_the_loss_of_the_move_chosen() {
+    let mut m = model(Size::Four);
+    // Past the symmetric first moves, to where one move is worse than another.
+    while move_values(&m.position()).iter().all(|&(_, v)| v == move_values(&m.position())[0].1) {
+        send(&mut m, [key(KeyCode::Enter)]);
+    }
+    command(&mut m, "drill");
+    solve_current(&mut m);
+    assert!(m.values_hidden());
+    let p = m.position();
+    let values = move_values(&p);
+    let best = values.iter().map(|&(_, v)| v).max().unwrap();
+    let (worst_sq, worst) = values.iter().copied().min_by_key(|&(_, v)| v).unwrap();
+    assert!(worst < best, "4x4 has a losing first move");
+    m.cursor = worst_sq;
+    send(&mut m, [key(KeyCode::Enter)]);
+    assert!(!m.values_hidden(), "the values show once a move is chosen");
+    assert_eq!(m.position(), p, "choosing does not play yet");
+    let d = m.drill.clone().unwrap();
+    assert_eq!(d.tally.moves, 1);
+    assert_eq!(d.tally.lost, (best - worst) as u32);
+    assert_eq!(d.tally.best, 0);
+    let status = m.status.clone().unwrap().text;
+    assert!(status.contains(&format!("lost {}", best - worst)), "{status}");
+    // Again: the move is played, the values hide for the next one.
+    send(&mut m, [key(KeyCode::Enter)]);
+    assert_eq!(m.tree.edge(m.tree.current()).and_then(|e| e.square()), Some(worst_sq));
+    assert!(m.values_hidden());
+    // A best move loses nothing.
+    solve_current(&mut m);
+    let p = m.position();
+    let (best_sq, _) = move_values(&p).into_iter().max_by_key(|&(_, v)| v).unwrap();
+    m.cursor = best_sq;
+    send(&mut m, [key(KeyCode::Enter)]);
+    let d = m.drill.clone().unwrap();
+    assert_eq!((d.tally.moves, d.tally.best, d.tally.lost), (2, 1, (best - worst) as u32));
+    command(&mut m, "drill off");
+    assert!(m.status.clone().unwrap().text.contains("2 moves · 1 best"));
+}
+
+#[test]
+fn the_editor_places_discs_sets_the_side_and_flags_what_no_game_reaches() {
+    let mut m = model(Size::Eight);
+    let effects = send(&mut m, [ch('E')]);
+    assert_eq!(effects, [Effect::Cancel], "the analysis stops while editing");
+    m.cursor = sq("a1");
+    send(&mut m, [ch('x')]);
+    assert!(m.position().black().contains(sq("a1")));
+    let status = m.status.clone().unwrap().text;
+    assert!(status.contains("unreachable: a1 not connected to the centre"), "{status}");
+    send(&mut m, [ch('.')]);
+    assert!(!m.position().black().contains(sq("a1")));
+    assert!(m.status.clone().unwrap().text.contains("no game rules it out"));
+    // A click cycles empty, black, white.
+    m.cursor = sq("c4");
+    send(&mut m, [ch(' '), ch(' ')]);
+    assert!(m.position().white().contains(sq("c4")));
+    send(&mut m, [ch('s')]);
+    assert_eq!(m.position().to_move(), Color::White);
+    let edited = m.position();
+    // Enter explores it; :restore brings the old tree back.
+    let effects = send(&mut m, [key(KeyCode::Enter)]);
+    assert!(m.edit.is_none());
+    assert_eq!(m.tree.position_of(m.tree.root()), edited);
+    assert!(effects.iter().any(|e| matches!(e, Effect::Analyse { position, .. } if *position == edited)));
+    command(&mut m, "restore");
+    assert_eq!(m.position(), Position::start(Size::Eight));
+    // An empty centre is flagged; Esc leaves the tree as it was.
+    send(&mut m, [ch('E'), ch('c')]);
+    let status = m.status.clone().unwrap().text;
+    assert!(status.contains("d4 e4 d5 e5 empty"), "{status}");
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert!(m.edit.is_none());
+    assert_eq!(m.position(), Position::start(Size::Eight));
+}
+
+fn screen(m: &mut Model, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    let mut hits = None;
+    terminal.draw(|f| hits = Some(view::view(m, f))).unwrap();
+    m.hits = hits.unwrap();
+    terminal.backend().to_string()
+}
+
+/// The model in each mode, by the keys and commands a user types.
+fn in_mode(mode: &str) -> Model {
+    let mut m = model(Size::Eight);
+    match mode {
+        "normal" => {}
+        "history" => drop(send(&mut m, [ch('t')])),
+        "teaching" => drop(send(&mut m, [ch('e')])),
+        "command" => drop(send(&mut m, [ch(':'), ch('p'), ch('l')])),
+        "play" => drop(command(&mut m, "play black")),
+        "drill" => drop(command(&mut m, "drill")),
+        "edit" => drop(send(&mut m, [ch('E')])),
+        _ => unreachable!(),
+    }
+    m
+}
+
+const MODES: [&str; 7] = ["normal", "history", "teaching", "command", "play", "drill", "edit"];
+
+#[test]
+fn snapshots_of_the_key_bar_and_the_help_in_every_mode() {
+    for (w, h) in [(80u16, 24u16), (120, 40)] {
+        let mut bars = String::new();
+        for mode in MODES {
+            let mut m = in_mode(mode);
+            let text = screen(&mut m, w, h);
+            let bar = text.lines().last().unwrap().to_string();
+            bars.push_str(&format!("{mode:<9}{bar}\n"));
+            if mode != "command" {
+                send(&mut m, [ch('?')]);
+                assert_eq!(m.mode, Mode::Help, "{mode}: ? opens the help");
+                insta::assert_snapshot!(format!("help_in_{mode}_{w}x{h}"), screen(&mut m, w, h));
+            }
+        }
+        insta::assert_snapshot!(format!("key_bars_{w}x{h}"), bars);
+    }
+}
