@@ -31,12 +31,15 @@
 
 pub mod bitboard;
 pub mod eval;
+pub mod gamefile;
 pub mod geometry;
 pub mod isa;
 pub mod lab;
 pub mod obf;
+pub mod opening;
 pub mod perft;
 pub mod position;
+pub mod review;
 pub mod rules;
 pub mod size;
 pub mod solver;

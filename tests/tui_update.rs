@@ -203,7 +203,10 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("moves f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
         ("size 5", "size '5': the board size must be 4, 6 or 8"),
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
-        ("frob", "unknown command 'frob': try moves, board, size, new, save, load, restore, play, drill, edit, quit"),
+        (
+            "frob",
+            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, quit",
+        ),
         ("play red", "play: 'red' is not a choice: play black|white|both|off"),
         ("drill maybe", "drill: 'maybe' is not a choice: drill [on|off]"),
         ("save", "save: missing argument: save FILE"),
@@ -217,7 +220,9 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
     }
     // A bad file changes nothing either.
     update(&mut m, Msg::Loaded { path: "x".into(), result: Ok("f5 e9\n".into()) });
-    assert!(m.status.as_ref().unwrap().text.starts_with("load x: line 1: move 2"));
+    assert!(
+        m.status.as_ref().unwrap().text.starts_with("load x: line 1, column 4: transcript expected a move like f5")
+    );
     update(&mut m, Msg::Loaded { path: "y".into(), result: Err("no such file or directory".into()) });
     assert_eq!(m.status.as_ref().unwrap().text, "load y: no such file or directory");
     assert_eq!(m.position(), before_pos);

@@ -8,6 +8,7 @@ mod explain;
 mod explore;
 pub mod paths;
 mod perft;
+mod review;
 mod show;
 mod solve;
 mod store;
@@ -88,6 +89,20 @@ pub enum Command {
         /// With --mode estimate: the deepest estimate depth measured (default 10).
         #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = values::depth)]
         depth: Option<u32>,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Review a game: every move judged against the best (the best moves and value, the played
+    /// move's value, the loss, a mark ?! ? ??), with a summary per side. The game comes from
+    /// --moves or --game FILE (GGF, a transcript file, or a WTHOR database).
+    Review {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        review: review::ReviewArgs,
         #[command(flatten)]
         solver: SolverArgs,
         /// Print one JSON object instead of text.
@@ -244,6 +259,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let resolved = position.resolve()?;
             let store = store::open_for_solving(&cli.store);
             return solve::run(&resolved, &search, solver.options(), store.as_ref(), json);
+        }
+        Some(Command::Review { position, review, solver, json }) => {
+            let store = store::open_for_solving(&cli.store);
+            return review::run(&position, &review, solver.options(), store.as_ref(), json);
         }
         Some(Command::Bench { file, positions, mode, depth, solver, json }) => {
             let store = store::open_for_solving(&cli.store);

@@ -3,7 +3,7 @@
 use super::CliError;
 use super::args::Resolved;
 use super::{out, outln};
-use othello_explorer::{Bitboard, Position, Scoring, transcript};
+use othello_explorer::{Bitboard, Position, Scoring, opening, transcript};
 use serde_json::json;
 
 pub fn run(resolved: &Resolved, json: bool) -> Result<(), CliError> {
@@ -26,6 +26,7 @@ fn to_json(position: &Position, passed: bool, resolved: &Resolved) -> serde_json
         "size": position.size().n(),
         "board": position.to_string(),
         "transcript": resolved.line.as_ref().map(|l| transcript::format(&l.moves)),
+        "opening": opening_name(resolved),
         "to_move": position.to_move().name(),
         "passed": passed,
         "black": position.black().hex(),
@@ -39,6 +40,14 @@ fn to_json(position: &Position, passed: bool, resolved: &Resolved) -> serde_json
         "game_over": game_over,
         "score": if game_over { Some(position.black_score(Scoring::Standard)) } else { None },
     })
+}
+
+/// The opening name: the deepest named position along the `--moves` line, else the position's own.
+fn opening_name(resolved: &Resolved) -> Option<&'static str> {
+    match &resolved.line {
+        Some(line) => opening::name_along(&line.start, &line.moves),
+        None => opening::name(&resolved.position),
+    }
 }
 
 /// The legal moves in reading order, each with its flip mask.
@@ -68,6 +77,9 @@ fn to_text(position: &Position, passed: bool, resolved: &Resolved) -> String {
     out.push_str(&format!("board: {position}\n"));
     if let Some(line) = &resolved.line {
         out.push_str(&format!("moves: {}\n", transcript::format(&line.moves)));
+    }
+    if let Some(name) = opening_name(resolved) {
+        out.push_str(&format!("opening: {name}\n"));
     }
     out.push('\n');
     out.push_str(&position.diagram());

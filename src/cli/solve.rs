@@ -86,7 +86,7 @@ fn child_json(c: &ChildValue, from_store: bool) -> Value {
 
 /// SIGINT and SIGTERM set the search's stop flag and record which signal came; a second one
 /// ends the program at once.
-fn catch_signals(stop: &Arc<AtomicBool>) -> Arc<AtomicUsize> {
+pub(super) fn catch_signals(stop: &Arc<AtomicBool>) -> Arc<AtomicUsize> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let caught = Arc::new(AtomicUsize::new(0));
     for signal in [SIGINT, SIGTERM] {

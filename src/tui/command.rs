@@ -1,8 +1,9 @@
-//! The `:` command line: parsing commands, and reading the simple files `:load` also accepts.
+//! The `:` command line: parsing commands.
 //!
 //! `:save` writes the session format of [`super::session`] (the whole explored tree, the same
-//! file `--resume` reads). `:load` reads that format, and also a simpler hand-written one: an
-//! optional board string (the root), then an optional transcript from it:
+//! file `--resume` reads). `:load` reads that format, and also the game files of
+//! [`crate::gamefile`]: a GGF record, or an optional board string (the root) then an optional
+//! transcript from it (move numbers allowed); `:export` writes GGF:
 //!
 //! ```text
 //! ; a comment
@@ -10,7 +11,6 @@
 //! f5d6c3
 //! ```
 
-use crate::transcript::{self, Line};
 use crate::{Position, Size, obf};
 use std::fmt;
 
@@ -29,6 +29,8 @@ pub enum Command {
     Save(String),
     /// Load a root and line from a file.
     Load(String),
+    /// Write the line to the current node as GGF, with each move's value where known.
+    Export(String),
     /// Bring back the tree the last `size`, `new`, `board` or `load` replaced.
     Restore,
     /// A game against the engine: `Some(Some(color))` the user plays that colour,
@@ -62,7 +64,16 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "size", usage: "size 4|6|8", help: "start again on a board of that size" },
     CommandSpec { name: "new", usage: "new", help: "start again on this size" },
     CommandSpec { name: "save", usage: "save FILE", help: "write the explored tree (every branch, the current node)" },
-    CommandSpec { name: "load", usage: "load FILE", help: "read a saved tree (or a board string and/or a transcript)" },
+    CommandSpec {
+        name: "load",
+        usage: "load FILE",
+        help: "read a saved tree, a GGF game, a transcript (move numbers allowed) or a board string",
+    },
+    CommandSpec {
+        name: "export",
+        usage: "export FILE",
+        help: "write the game to here as GGF, each move's value where known",
+    },
     CommandSpec {
         name: "restore",
         usage: "restore",
@@ -131,7 +142,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, restore, play, drill, edit, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -161,6 +172,7 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         "save" | "w" => need("save").map(Command::Save),
         "load" | "e" => need("load").map(Command::Load),
         "restore" => none("restore", Command::Restore),
+        "export" => need("export").map(Command::Export),
         "play" => {
             let usage = "play black|white|both|off";
             match need("play")?.to_ascii_lowercase().as_str() {
@@ -182,37 +194,4 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         "help" => none("help", Command::Help),
         other => Err(CommandError::Unknown(other.to_string())),
     }
-}
-
-/// Reads a saved file: an optional board string (else the start position: of `size` when the
-/// transcript is legal there, else of the first size where it is), then an optional transcript.
-/// Errors name the line.
-pub fn parse_saved(text: &str, size: Size) -> Result<Line, String> {
-    let lines: Vec<(usize, &str)> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with(';'))
-        .collect();
-    let Some(&(first_no, first)) = lines.first() else {
-        return Err("the file holds no board string and no transcript".into());
-    };
-    let looks_like_board = first.chars().any(|c| c == '-' || c == 'X' || c == 'O');
-    if looks_like_board {
-        let root = obf::parse_board(first).map_err(|e| format!("line {first_no}: {e}"))?;
-        let moves: String = lines[1..].iter().map(|(_, l)| *l).collect::<Vec<_>>().join("");
-        let line_no = lines.get(1).map(|l| l.0).unwrap_or(first_no);
-        return transcript::play(&root, &moves).map_err(|e| format!("line {line_no}: {e}"));
-    }
-    let moves: String = lines.iter().map(|(_, l)| *l).collect::<Vec<_>>().join("");
-    let first_try = transcript::play(&Position::start(size), &moves);
-    if let Ok(line) = first_try {
-        return Ok(line);
-    }
-    for other in Size::ALL.iter().rev().filter(|&&s| s != size) {
-        if let Ok(line) = transcript::play(&Position::start(*other), &moves) {
-            return Ok(line);
-        }
-    }
-    first_try.map_err(|e| format!("line {first_no}: {e}"))
 }

@@ -594,6 +594,15 @@ impl Model {
         }
     }
 
+    /// The name of the 8x8 opening the line to the position on screen last reached, if any (see
+    /// [`crate::opening`]).
+    pub fn opening(&self) -> Option<&'static str> {
+        if self.edit.is_some() {
+            return crate::opening::name(&self.position());
+        }
+        crate::opening::name_along(&self.tree.position_of(self.tree.root()), &self.tree.moves())
+    }
+
     /// Why the values are hidden, for the panel that would show the line.
     pub fn hidden_text(&self) -> String {
         if self.edit.is_some() {

@@ -5,6 +5,7 @@ use super::super::session;
 use super::super::tree::Tree;
 use super::{Effect, Focus, Mode, Model, REPLACED_TREES};
 use crate::Position;
+use crate::gamefile::{self, Format, Game};
 
 impl Model {
     pub(super) fn execute(&mut self, input: &str) -> Vec<Effect> {
@@ -35,6 +36,7 @@ impl Model {
             }
             Command::Save(path) => vec![Effect::Save { path, contents: session::to_text(&self.tree) }],
             Command::Load(path) => vec![Effect::Load { path }],
+            Command::Export(path) => vec![Effect::Save { path, contents: self.export_ggf() }],
             Command::Restore => match self.replaced.pop() {
                 Some(tree) => {
                     let n = tree.len() - 1;
@@ -82,6 +84,27 @@ impl Model {
         self.arrived()
     }
 
+    /// The line from the root to the current node as GGF, each move with its value where the
+    /// cache knows it (exact or estimated, from the mover's side).
+    pub(super) fn export_ggf(&self) -> String {
+        let start = self.tree.position_of(self.tree.root());
+        let moves = self.tree.moves();
+        let mut values = Vec::with_capacity(moves.len());
+        let mut p = start;
+        for &m in &moves {
+            p = p.after_forced_pass().0;
+            values.push(
+                self.cache
+                    .get(&p)
+                    .and_then(|a| a.value(m))
+                    .filter(|c| c.kind != super::ScoreKind::Wld)
+                    .map(|c| c.score),
+            );
+            p = p.play(m).unwrap_or(p);
+        }
+        gamefile::ggf::write(&Game::new(start, moves, Format::Ggf), &values)
+    }
+
     /// A save finished.
     pub(super) fn saved(&mut self, path: String, result: Result<(), String>) -> Vec<Effect> {
         match result {
@@ -114,16 +137,23 @@ impl Model {
                 }
             };
         }
-        let parsed = result.and_then(|text| command::parse_saved(&text, self.position().size()));
+        let parsed =
+            result.and_then(|text| gamefile::read_text(&text, self.position().size(), None).map_err(|e| e.to_string()));
         match parsed {
-            Ok(line) => {
-                let mut tree = Tree::new(line.start);
-                if tree.play_moves_from_root(&line.moves).is_err() {
+            Ok(game) => {
+                let mut tree = Tree::new(game.start);
+                if tree.play_moves_from_root(&game.moves).is_err() {
                     self.complain(format!("load {path}: the moves do not play"));
                     return Vec::new();
                 }
-                let n = line.moves.len();
-                self.replace_tree(tree, format!("loaded {path}: {n} moves"))
+                let n = game.moves.len();
+                let (idx, count) = game.index;
+                let which = if count > 1 { format!(", game {idx} of {count}") } else { String::new() };
+                let players = match (&game.black, &game.white) {
+                    (Some(b), Some(w)) => format!(" ({b} against {w})"),
+                    _ => String::new(),
+                };
+                self.replace_tree(tree, format!("loaded {path} ({}{which}): {n} moves{players}", game.format.name()))
             }
             Err(e) => {
                 self.complain(format!("load {path}: {e}"));

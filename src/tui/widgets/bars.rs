@@ -141,6 +141,9 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let mut lines: Vec<Line> = Vec::new();
     lines.push(Line::from(Span::styled(side_text(&p), t.heading())));
     lines.push(Line::from(format!("● {}  ○ {}  {} empty", p.black().count(), p.white().count(), p.empty_count())));
+    if let Some(name) = m.opening() {
+        lines.push(Line::from(Span::styled(format!("opening: {name}"), t.label())));
+    }
     if let Some(score) = m.final_score() {
         let verdict = match score.signum() {
             1 => format!("black wins by {score}"),

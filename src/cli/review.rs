@@ -1,0 +1,224 @@
+//! `review`: every move of a game judged (the best moves and value, the played move's value, the
+//! loss and a mark), with a summary per side. The game comes from the position options or from a
+//! file (`--game`: GGF, a transcript file or a WTHOR database); each position gets `--time`
+//! seconds of the store-backed solver, exact wherever it finishes within them.
+
+use super::args::PositionArgs;
+use super::{CliError, outln, solve};
+use clap::Args;
+use othello_explorer::Size;
+use othello_explorer::gamefile::{self, Format, Game};
+use othello_explorer::review::{self, Judged, Mark, SideSummary};
+use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
+use othello_explorer::store::Store;
+use othello_explorer::textfile::{self, TEXT_LIMIT};
+use othello_explorer::tui::kept;
+use serde_json::{Value, json};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The options of `review`.
+#[derive(Args, Debug, Clone)]
+pub struct ReviewArgs {
+    /// The game: a GGF file, a transcript file (move numbers, spaces and lines allowed, an
+    /// optional board string first) or a WTHOR .wtb database.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["moves", "board"])]
+    pub game: Option<PathBuf>,
+    /// Which game of a file holding several (GGF or WTHOR), from 1.
+    #[arg(long, value_name = "K", requires = "game", value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub index: Option<u64>,
+    /// Seconds of search for each position (fractions allowed; default 1).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::values::seconds)]
+    pub time: Option<Duration>,
+    /// Also write the game as GGF to FILE, each move with its value.
+    #[arg(long, value_name = "FILE")]
+    pub ggf: Option<PathBuf>,
+}
+
+/// The game to review: from `--game`, else the position options' transcript.
+fn game_of(position: &PositionArgs, args: &ReviewArgs) -> Result<Game, CliError> {
+    if let Some(path) = &args.game {
+        let bytes = textfile::read_bytes(path, TEXT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
+        let size = position.size()?.unwrap_or(Size::Eight);
+        let index = args.index.map(|k| k as usize);
+        return gamefile::read_bytes(&bytes, size, index)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())));
+    }
+    let resolved = position.resolve()?;
+    match resolved.line {
+        Some(line) if !line.moves.is_empty() => Ok(Game::new(line.start, line.moves, Format::Transcript)),
+        _ => Err(CliError::Usage("review: nothing to review: give the game with --moves or --game FILE".into())),
+    }
+}
+
+fn kind_text(kind: Kind) -> String {
+    match kind {
+        Kind::Exact => "exact".into(),
+        Kind::Wld => "wld".into(),
+        Kind::Estimate { depth } => format!("est @{depth}"),
+    }
+}
+
+fn value_text(value: i32, kind: Kind) -> String {
+    match kind {
+        Kind::Wld => othello_explorer::solver::outcome_letter(value).to_string(),
+        _ => format!("{value:+}"),
+    }
+}
+
+fn side_json(s: &SideSummary) -> Value {
+    let marks: serde_json::Map<String, Value> =
+        Mark::ALL.iter().map(|m| (m.symbol().to_string(), json!(s.marks[*m as usize]))).collect();
+    json!({ "moves": s.moves, "loss": s.loss, "mean_loss": (s.mean_loss() * 100.0).round() / 100.0, "marks": marks })
+}
+
+fn move_json(j: &Judged) -> Value {
+    let depth = match j.kind {
+        Kind::Estimate { depth } => json!(depth),
+        _ => Value::Null,
+    };
+    json!({
+        "ply": j.ply,
+        "side": j.side.to_string(),
+        "move": j.played.to_string(),
+        "best": j.best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "best_value": j.best_value,
+        "played": j.value,
+        "loss": j.loss,
+        "kind": match j.kind { Kind::Exact => "exact", Kind::Wld => "wld", Kind::Estimate { .. } => "estimate" },
+        "depth": depth,
+        "mark": j.mark.map(|m| m.symbol()),
+    })
+}
+
+fn summary_line(name: &str, s: &SideSummary) -> String {
+    let marks: Vec<String> = Mark::ALL.iter().map(|m| format!("{} {}", m.symbol(), s.marks[*m as usize])).collect();
+    format!("{name:<6} {} moves · lost {} discs ({:.1} a move) · {}", s.moves, s.loss, s.mean_loss(), marks.join("  "))
+}
+
+pub fn run(
+    position: &PositionArgs,
+    args: &ReviewArgs,
+    options: SolverOptions,
+    store: Option<&Store>,
+    json: bool,
+) -> Result<ExitCode, CliError> {
+    let game = game_of(position, args)?;
+    let time = args.time.unwrap_or(Duration::from_secs(1));
+    let scoring = options.scoring;
+    let threads = options.threads;
+    let mut solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let caught = solve::catch_signals(&stop);
+    let total = game.moves.len();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("reviewing {bar:30} {pos}/{len} moves · {elapsed} · ~{eta} left")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut analyse = |p: &othello_explorer::Position| -> Vec<ChildValue> {
+        if stop.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
+        let known: Vec<ChildValue> = store
+            .and_then(|s| kept::known_children(s, p, scoring).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|c| c.kind == Kind::Exact)
+            .collect();
+        let skip: Vec<_> = known.iter().map(|c| c.square).collect();
+        let limits = Limits { max_time: Some(time), stop: Some(stop.clone()), ..Limits::default() };
+        let mut children = if skip.len() == p.legal_moves().count() as usize {
+            Vec::new()
+        } else {
+            solver.analyse(p, SearchMode::Auto, None, &limits, &skip, &mut |_| {}).children
+        };
+        children.extend(known.iter().copied());
+        if let Some(s) = store {
+            let _ = kept::keep(s, p, scoring, &children);
+        }
+        children
+    };
+    let mut progress = |done: usize, _: usize| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+        }
+    };
+    let judged = review::review(&game.start, &game.moves, &mut analyse, &mut progress);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let interrupted = stop.load(Ordering::Relaxed) && judged.len() < total;
+    let (black, white) = review::summary(&judged);
+    if let Some(path) = &args.ggf {
+        let values: Vec<Option<i32>> =
+            (0..total).map(|i| judged.get(i).filter(|j| j.kind != Kind::Wld).map(|j| j.value)).collect();
+        let text = gamefile::ggf::write(&game, &values);
+        std::fs::write(path, text).map_err(|e| CliError::Usage(format!("--ggf {}: {e}", path.display())))?;
+    }
+    let (idx, count) = game.index;
+    let source = match (&args.game, count) {
+        (Some(p), 1) => format!("{} ({})", p.display(), game.format.name()),
+        (Some(p), n) => format!("{} ({}, game {idx} of {n})", p.display(), game.format.name()),
+        (None, _) => "--moves".to_string(),
+    };
+    if json {
+        let out = json!({
+            "source": source,
+            "size": game.start.size().n(),
+            "black_player": game.black,
+            "white_player": game.white,
+            "seconds_per_position": time.as_secs_f64(),
+            "threads": threads,
+            "complete": judged.len() == total,
+            "moves": judged.iter().map(move_json).collect::<Vec<_>>(),
+            "summary": { "black": side_json(&black), "white": side_json(&white) },
+        });
+        outln!("{out}");
+    } else {
+        outln!(
+            "review of {source}: {total} moves on {}, {:.1}s a position, {threads} thread{}",
+            game.start.size(),
+            time.as_secs_f64(),
+            if threads == 1 { "" } else { "s" }
+        );
+        if let (Some(b), Some(w)) = (&game.black, &game.white) {
+            outln!("black {b} · white {w}");
+        }
+        outln!(" ply  side   move  value   best                 loss  kind     mark");
+        for j in &judged {
+            let best: Vec<String> = j.best.iter().map(|s| s.to_string()).collect();
+            let best = format!("{} {}", value_text(j.best_value, j.kind), best.join(" "));
+            outln!(
+                "{:>4}  {:<5}  {:<4}  {:>5}   {:<20} {:>4}  {:<7}  {}",
+                j.ply,
+                j.side.to_string(),
+                j.played.to_string(),
+                value_text(j.value, j.kind),
+                best,
+                j.loss,
+                kind_text(j.kind),
+                j.mark.map_or("", |m| m.symbol())
+            );
+        }
+        outln!("{}", summary_line("black", &black));
+        outln!("{}", summary_line("white", &white));
+        outln!("marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (or a proven outcome thrown away)");
+        if judged.len() < total && !interrupted {
+            outln!("stopped after {} of {total} moves: no value for the next move", judged.len());
+        }
+    }
+    if interrupted {
+        eprintln!("othello-explorer: interrupted: {} of {total} moves reviewed", judged.len());
+        let sig = caught.load(Ordering::SeqCst);
+        return Ok(ExitCode::from(if sig == 0 { 130 } else { 128 + sig as u8 }));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,304 @@
+//! GGF, the Generic Game Format of the Othello servers: one game is a record
+//! `(;GM[Othello]PB[black]PW[white]TY[8]BO[8 <board> *]B[f5]W[d6//1.5]...;)` of two-letter
+//! properties, each with a value in brackets (`\]` escapes a bracket). The board of `BO` is the
+//! size, `N*N` characters from a1 (`*` black, `O` white, `-` empty) and the side to move (`*` or
+//! `O`). A move is `B[f5]` or `W[d6]`, optionally followed by `/value/time`; `PA` (or `pass`) is a
+//! pass. Properties this reader does not use are kept out of the way, not refused.
+//!
+//! [`write`] writes a record with each move's value where known, from the mover's side.
+
+use super::{Format, Game, GameFileError};
+use crate::{Color, Position, Size, Square};
+
+/// Reads game `index` (from 1) of a text holding GGF records.
+pub fn read(text: &str, index: usize) -> Result<Game, GameFileError> {
+    let starts: Vec<usize> = text.match_indices("(;").map(|(i, _)| i).collect();
+    if starts.is_empty() {
+        return Err(GameFileError::Empty);
+    }
+    let count = starts.len();
+    let Some(&at) = starts.get(index.wrapping_sub(1)) else {
+        return Err(GameFileError::NoSuchGame { index, count });
+    };
+    let mut game = Parser { text, pos: at + 2 }.record()?;
+    game.index = (index, count);
+    Ok(game)
+}
+
+/// The number of GGF records in `text`.
+pub fn count(text: &str) -> usize {
+    text.matches("(;").count()
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    /// Line and column (characters, from 1) of a byte offset.
+    fn place(&self, at: usize) -> (usize, usize) {
+        let before = &self.text[..at.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, column)
+    }
+
+    fn syntax(&self, at: usize, expected: impl Into<String>) -> GameFileError {
+        let (line, column) = self.place(at);
+        GameFileError::Syntax { format: Format::Ggf, line, column, expected: expected.into() }
+    }
+
+    fn skip_space(&mut self) {
+        while let Some(c) = self.text[self.pos..].chars().next().filter(|c| c.is_whitespace()) {
+            self.pos += c.len_utf8();
+        }
+    }
+
+    fn record(&mut self) -> Result<Game, GameFileError> {
+        let mut start: Option<Position> = None;
+        let mut size: Option<Size> = None;
+        let mut black = None;
+        let mut white = None;
+        // The moves with where they were written; a pass is None.
+        let mut moves: Vec<(Option<Square>, Color, usize)> = Vec::new();
+        loop {
+            self.skip_space();
+            let rest = &self.text[self.pos..];
+            if rest.starts_with(";)") {
+                self.pos += 2;
+                break;
+            }
+            if rest.is_empty() {
+                return Err(self.syntax(self.pos, "';)' to end the game record, found the end of the file"));
+            }
+            let name_at = self.pos;
+            let name: String = rest.chars().take_while(|c| c.is_ascii_uppercase()).collect();
+            if name.is_empty() {
+                let found: String = rest.chars().take(8).collect();
+                return Err(self.syntax(name_at, format!("a property like PB[name] or ';)', found '{found}'")));
+            }
+            self.pos += name.len();
+            if !self.text[self.pos..].starts_with('[') {
+                return Err(self.syntax(self.pos, format!("'[' after the property {name}")));
+            }
+            let value_at = self.pos + 1;
+            let value = self.value()?;
+            match name.as_str() {
+                "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
+                    return Err(self.syntax(value_at, format!("GM[Othello], found GM[{value}]")));
+                }
+                "PB" => black = Some(value),
+                "PW" => white = Some(value),
+                "TY" => {
+                    let n: String = value.trim().chars().take_while(|c| c.is_ascii_digit()).collect();
+                    size = Some(n.parse().ok().and_then(Size::from_n).ok_or_else(|| {
+                        self.syntax(value_at, format!("a board type of 4, 6 or 8 in TY, found TY[{value}]"))
+                    })?);
+                }
+                "BO" => start = Some(self.board(&value, value_at)?),
+                "B" | "W" => {
+                    let color = if name == "B" { Color::Black } else { Color::White };
+                    let word = value.split('/').next().unwrap_or("").trim();
+                    let square = if word.eq_ignore_ascii_case("pa") || word.eq_ignore_ascii_case("pass") {
+                        None
+                    } else {
+                        Some(word.parse::<Square>().map_err(|_| {
+                            self.syntax(value_at, format!("a move like f5 or PA in {name}[...], found '{word}'"))
+                        })?)
+                    };
+                    moves.push((square, color, value_at));
+                }
+                _ => {}
+            }
+        }
+        let start = match (start, size) {
+            (Some(p), Some(s)) if p.size() != s => {
+                return Err(
+                    self.syntax(self.pos, format!("a board of the size TY names ({s}), found a {} board", p.size()))
+                );
+            }
+            (Some(p), _) => p,
+            (None, s) => Position::start(s.unwrap_or(Size::Eight)),
+        };
+        // Play, checking each move is the side's to move.
+        let mut p = start;
+        let mut out = Vec::new();
+        for (k, &(square, color, at)) in moves.iter().enumerate() {
+            let (line, column) = self.place(at);
+            let illegal = |reason: String| GameFileError::Illegal {
+                format: Format::Ggf,
+                line,
+                column,
+                move_number: k + 1,
+                reason,
+            };
+            match square {
+                None => {
+                    if !p.must_pass() {
+                        return Err(illegal(format!("{color} passes but has a move")));
+                    }
+                    p = p.pass();
+                }
+                Some(sq) => {
+                    p = p.after_forced_pass().0;
+                    if p.to_move() != color {
+                        return Err(illegal(format!("{sq} is played by {color}, but {} is to move", p.to_move())));
+                    }
+                    p = p.play(sq).map_err(|e| illegal(e.to_string()))?;
+                    out.push(sq);
+                }
+            }
+        }
+        Ok(Game { start, moves: out, black, white, format: Format::Ggf, index: (1, 1) })
+    }
+
+    /// The value of a property, `[` at the current position; `\]` and `\\` are escapes.
+    fn value(&mut self) -> Result<String, GameFileError> {
+        let open = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        let mut chars = self.text[self.pos..].char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '\\' => {
+                    if let Some((_, e)) = chars.next() {
+                        out.push(e);
+                    }
+                }
+                ']' => {
+                    self.pos += i + 1;
+                    return Ok(out);
+                }
+                c => out.push(c),
+            }
+        }
+        Err(self.syntax(open, "']' to close the property's value, found the end of the file"))
+    }
+
+    /// `8 <64 characters> *`.
+    fn board(&self, value: &str, at: usize) -> Result<Position, GameFileError> {
+        let n: Option<usize> = value.split_whitespace().next().and_then(|w| w.parse().ok());
+        let size =
+            n.and_then(Size::from_n).ok_or_else(|| self.syntax(at, "a board size of 4, 6 or 8 at the start of BO"))?;
+        let all: Vec<&str> = value.split_whitespace().skip(1).collect();
+        let (side, board) = match all.split_last() {
+            Some((side, board)) => (*side, board.concat()),
+            None => ("", String::new()),
+        };
+        if board.chars().count() != size.squares() {
+            return Err(self.syntax(
+                at,
+                format!("{} squares of *, O and - in BO, found {}", size.squares(), board.chars().count()),
+            ));
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, c) in board.chars().enumerate() {
+            let bit = 1u64 << (size.squares() - 1 - i);
+            match c {
+                '*' | 'X' | 'x' | '#' => black |= bit,
+                'O' | 'o' => white |= bit,
+                '-' | '.' => {}
+                other => return Err(self.syntax(at, format!("*, O or - in BO's board, found '{other}'"))),
+            }
+        }
+        let to_move = match side {
+            "*" | "X" | "x" | "#" | "B" => Color::Black,
+            "O" | "o" | "W" => Color::White,
+            other => {
+                return Err(self.syntax(at, format!("the side to move (* or O) at the end of BO, found '{other}'")));
+            }
+        };
+        Position::new(size, black, white, to_move)
+            .map_err(|e| self.syntax(at, format!("a well-formed board in BO: {e}")))
+    }
+}
+
+/// The GGF record of `game`, with `values[i]` (the value of move `i` from its mover's side, where
+/// known) after each move as `B[f5/+2]`. Passes are written as `PA`.
+pub fn write(game: &Game, values: &[Option<i32>]) -> String {
+    let start = game.start;
+    let size = start.size();
+    let mut board = String::with_capacity(size.squares());
+    for sq in Square::all(size) {
+        board.push(if start.black().contains(sq) {
+            '*'
+        } else if start.white().contains(sq) {
+            'O'
+        } else {
+            '-'
+        });
+    }
+    let side = if start.to_move() == Color::Black { '*' } else { 'O' };
+    let escape = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
+    let mut out = format!("(;GM[Othello]PC[othello-explorer]TY[{}]", size.n());
+    if let Some(b) = &game.black {
+        out.push_str(&format!("PB[{}]", escape(b)));
+    }
+    if let Some(w) = &game.white {
+        out.push_str(&format!("PW[{}]", escape(w)));
+    }
+    let end = game.end();
+    if end.is_game_over() {
+        out.push_str(&format!("RE[{:+}]", end.black_score(crate::Scoring::Standard)));
+    }
+    out.push_str(&format!("BO[{} {board} {side}]", size.n()));
+    let mut p = start;
+    for (i, &m) in game.moves.iter().enumerate() {
+        if p.must_pass() {
+            out.push_str(if p.to_move() == Color::Black { "B[PA]" } else { "W[PA]" });
+            p = p.pass();
+        }
+        let tag = if p.to_move() == Color::Black { 'B' } else { 'W' };
+        match values.get(i).copied().flatten() {
+            Some(v) => out.push_str(&format!("{tag}[{m}/{v:+}]")),
+            None => out.push_str(&format!("{tag}[{m}]")),
+        }
+        p = p.play(m).unwrap_or(p);
+    }
+    out.push_str(";)\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START8: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn reads_a_record_with_players_passes_and_values() {
+        let text = format!("(;GM[Othello]PC[x]PB[al\\]ice]PW[bob]TY[8]BO[8 {START8} *]B[F5//1.2]W[d6/-2/3]B[c3];)");
+        let g = read(&text, 1).unwrap();
+        assert_eq!(g.black.as_deref(), Some("al]ice"));
+        assert_eq!(g.white.as_deref(), Some("bob"));
+        assert_eq!(crate::transcript::format(&g.moves), "f5d6c3");
+        assert_eq!(g.start, Position::start(Size::Eight));
+        assert_eq!(g.format, Format::Ggf);
+    }
+
+    #[test]
+    fn round_trip_and_several_games() {
+        let line = crate::transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap();
+        let game = Game { black: Some("b".into()), ..Game::new(line.start, line.moves.clone(), Format::Ggf) };
+        let text = write(&game, &[Some(2), None, Some(-4)]);
+        assert!(text.contains("B[c2/+2]W[b2]B[a2/-4]"), "{text}");
+        let both = format!("{text}{text}");
+        assert_eq!(count(&both), 2);
+        let back = read(&both, 2).unwrap();
+        assert_eq!((back.moves.clone(), back.start, back.index), (line.moves, line.start, (2, 2)));
+        assert_eq!(read(&both, 3).unwrap_err(), GameFileError::NoSuchGame { index: 3, count: 2 });
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let e = read("(;GM[Othello]\nB[f5]W[z9];)", 1).unwrap_err().to_string();
+        assert_eq!(e, "line 2, column 8: GGF expected a move like f5 or PA in W[...], found 'z9'");
+        let e = read("(;GM[Othello]B[f5]B[d6];)", 1).unwrap_err().to_string();
+        assert!(e.contains("move 2 is illegal: d6 is played by black, but white is to move"), "{e}");
+        let e = read("(;GM[Othello]B[f5]", 1).unwrap_err().to_string();
+        assert!(e.contains("';)' to end the game record"), "{e}");
+        let e = read("(;GM[Chess];)", 1).unwrap_err().to_string();
+        assert!(e.starts_with("line 1, column 6: GGF expected GM[Othello]"), "{e}");
+    }
+}

@@ -1,0 +1,188 @@
+//! Games in and out: GGF (the Generic Game Format of the online Othello servers), WTHOR `.wtb`
+//! databases, transcripts (with or without move numbers, spaces and line breaks) and board
+//! strings. [`read_text`] and [`read_bytes`] say which format they read ([`Format`]); every
+//! error names the line and column (or, in a database, the game and the byte) and what was
+//! expected.
+//!
+//! Conventions: squares are named as everywhere in the project (`a1` top-left, columns a.., rows
+//! 1..); GGF and WTHOR name them the same way (WTHOR as `10 * row + column`, 1-based). Passes are
+//! implicit in a game's move list: [`Game::moves`] holds squares only.
+
+pub mod ggf;
+pub mod text;
+pub mod wthor;
+
+use crate::{Position, Size, Square};
+use std::fmt;
+
+/// The formats a game is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A GGF record `(;GM[Othello]...;)`.
+    Ggf,
+    /// A WTHOR `.wtb` database.
+    Wthor,
+    /// A transcript (`f5d6c3`, `1. f5 d6 2. c3`).
+    Transcript,
+    /// A board string, then optionally a transcript from it.
+    BoardString,
+}
+
+impl Format {
+    /// Its name, for the messages: "a GGF game".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Ggf => "GGF",
+            Format::Wthor => "WTHOR",
+            Format::Transcript => "transcript",
+            Format::BoardString => "board string",
+        }
+    }
+}
+
+/// A game read from a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The position the game starts from.
+    pub start: Position,
+    /// The moves, passes implicit.
+    pub moves: Vec<Square>,
+    /// Black's player, if the file names one.
+    pub black: Option<String>,
+    /// White's player, if the file names one.
+    pub white: Option<String>,
+    /// The format it was read from.
+    pub format: Format,
+    /// Which game of the file it is (from 1) and how many the file holds.
+    pub index: (usize, usize),
+}
+
+impl Game {
+    /// A game from `start` with `moves`, of no player and no file.
+    pub fn new(start: Position, moves: Vec<Square>, format: Format) -> Game {
+        Game { start, moves, black: None, white: None, format, index: (1, 1) }
+    }
+
+    /// The positions before each move, after any forced pass (the position the mover moved in).
+    pub fn positions_before_moves(&self) -> Vec<Position> {
+        let mut out = Vec::with_capacity(self.moves.len());
+        let mut p = self.start;
+        for &m in &self.moves {
+            p = p.after_forced_pass().0;
+            out.push(p);
+            match p.play(m) {
+                Ok(next) => p = next,
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// The position after the last move.
+    pub fn end(&self) -> Position {
+        let mut p = self.start;
+        for &m in &self.moves {
+            p = p.after_forced_pass().0;
+            if let Ok(next) = p.play(m) {
+                p = next;
+            }
+        }
+        p
+    }
+}
+
+/// Why a game file could not be read. Lines and columns count from 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameFileError {
+    /// The text at a place is not what the format expects there.
+    Syntax {
+        /// The format read.
+        format: Format,
+        /// The line.
+        line: usize,
+        /// The column (characters).
+        column: usize,
+        /// What was expected, and what was found.
+        expected: String,
+    },
+    /// A move that is not legal where it is played.
+    Illegal {
+        /// The format read.
+        format: Format,
+        /// The line.
+        line: usize,
+        /// The column.
+        column: usize,
+        /// The move number, from 1.
+        move_number: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A WTHOR database is damaged at this byte.
+    Database {
+        /// The byte offset.
+        offset: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `--index K` names no game of the file.
+    NoSuchGame {
+        /// The game asked for (from 1).
+        index: usize,
+        /// How many the file holds.
+        count: usize,
+    },
+    /// The file holds no game.
+    Empty,
+}
+
+impl fmt::Display for GameFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameFileError::Syntax { format, line, column, expected } => {
+                write!(f, "line {line}, column {column}: {} expected {expected}", format.name())
+            }
+            GameFileError::Illegal { format, line, column, move_number, reason } => {
+                write!(f, "line {line}, column {column}: {} move {move_number} is illegal: {reason}", format.name())
+            }
+            GameFileError::Database { offset, reason } => write!(f, "byte {offset}: WTHOR: {reason}"),
+            GameFileError::NoSuchGame { index, count } => {
+                write!(f, "no game {index}: the file holds {count} game{}", if *count == 1 { "" } else { "s" })
+            }
+            GameFileError::Empty => write!(f, "the file holds no game: no GGF record, board string or transcript"),
+        }
+    }
+}
+
+impl std::error::Error for GameFileError {}
+
+/// Reads game number `index` (from 1; `None`: the first) of a text file: GGF when it holds a
+/// `(;` record, else a board string and/or a transcript (the start of `size` when it has no board
+/// string; another size when the transcript plays only there).
+pub fn read_text(text: &str, size: Size, index: Option<usize>) -> Result<Game, GameFileError> {
+    if text.contains("(;") {
+        return ggf::read(text, index.unwrap_or(1));
+    }
+    if let Some(k) = index.filter(|&k| k != 1) {
+        return Err(GameFileError::NoSuchGame { index: k, count: 1 });
+    }
+    text::read(text, size)
+}
+
+/// Reads game `index` of a file's bytes: a WTHOR database when it looks like one (a header whose
+/// game count matches the length), else its text.
+pub fn read_bytes(bytes: &[u8], size: Size, index: Option<usize>) -> Result<Game, GameFileError> {
+    if wthor::looks_like(bytes) {
+        return wthor::read(bytes, index.unwrap_or(1));
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => read_text(text.strip_prefix('\u{feff}').unwrap_or(text), size, index),
+        Err(e) => {
+            let offset = e.valid_up_to();
+            Err(GameFileError::Database {
+                offset,
+                reason: "neither text nor a WTHOR database (its header does not match its length)".into(),
+            })
+        }
+    }
+}

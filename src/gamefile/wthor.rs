@@ -1,0 +1,146 @@
+//! WTHOR `.wtb` databases (the French federation's game archive format): a 16-byte header, then
+//! 68 bytes per game.
+//!
+//! - Header: bytes 0-3 the file's date (century, year, month, day), 4-7 the number of games
+//!   (little-endian `u32`), 8-9 a record count (`u16`, 0 in game files), 10-11 the games' year,
+//!   12 the board size (0 or 8: 8x8), 13 the game type, 14 the depth of the theoretical score,
+//!   15 reserved.
+//! - A game: the tournament, black's and white's player numbers (`u16` each, indexes into the
+//!   separate `.JOU` and `.TRN` files, not read here), black's disc count at the end, the
+//!   theoretical score, then 60 moves, one byte each, `10 * row + column` (1-based: 11 is a1, 18
+//!   is h1, 88 is h8), 0 after the last. Passes are not written.
+//!
+//! [`write`] writes such a file (the tests write their own small databases).
+
+use super::{Format, Game, GameFileError};
+use crate::{Position, Size, Square};
+
+const HEADER: usize = 16;
+const RECORD: usize = 68;
+
+/// Whether `bytes` look like a WTHOR game database: a header whose game count matches the length.
+pub fn looks_like(bytes: &[u8]) -> bool {
+    bytes.len() >= HEADER
+        && matches!(bytes[12], 0 | 8)
+        && (bytes.len() - HEADER).is_multiple_of(RECORD)
+        && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize == (bytes.len() - HEADER) / RECORD
+}
+
+/// Reads game `index` (from 1) of a WTHOR database.
+pub fn read(bytes: &[u8], index: usize) -> Result<Game, GameFileError> {
+    if bytes.len() < HEADER {
+        return Err(GameFileError::Database { offset: bytes.len(), reason: "the file ends inside the header".into() });
+    }
+    if !matches!(bytes[12], 0 | 8) {
+        return Err(GameFileError::Database {
+            offset: 12,
+            reason: format!("board size {}: only 8x8 databases are read", bytes[12]),
+        });
+    }
+    let count = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize;
+    if count == 0 {
+        return Err(GameFileError::Empty);
+    }
+    let Some(k) = index.checked_sub(1).filter(|&k| k < count) else {
+        return Err(GameFileError::NoSuchGame { index, count });
+    };
+    let at = HEADER + k * RECORD;
+    let Some(record) = bytes.get(at..at + RECORD) else {
+        return Err(GameFileError::Database {
+            offset: bytes.len(),
+            reason: format!("the header counts {count} games but the file ends inside game {index}"),
+        });
+    };
+    let start = Position::start(Size::Eight);
+    let mut p = start;
+    let mut moves = Vec::new();
+    for (i, &b) in record[8..].iter().enumerate() {
+        if b == 0 {
+            break;
+        }
+        let offset = at + 8 + i;
+        let (row, col) = (b / 10, b % 10);
+        let square = Square::new(col as usize - 1, row as usize - 1)
+            .filter(|_| (1..=8).contains(&row) && (1..=8).contains(&col))
+            .ok_or_else(|| GameFileError::Database {
+                offset,
+                reason: format!("move {}: byte {b} is no square", i + 1),
+            })?;
+        p = p.after_forced_pass().0;
+        p = p
+            .play(square)
+            .map_err(|e| GameFileError::Database { offset, reason: format!("game {index}, move {}: {e}", i + 1) })?;
+        moves.push(square);
+    }
+    let players = |o: usize| u16::from_le_bytes([record[o], record[o + 1]]);
+    Ok(Game {
+        start,
+        moves,
+        black: Some(format!("player {}", players(2))),
+        white: Some(format!("player {}", players(4))),
+        format: Format::Wthor,
+        index: (index, count),
+    })
+}
+
+/// A WTHOR database of `games` (8x8, from the start position; others are refused), dated
+/// `year`, with player numbers 0.
+pub fn write(games: &[Game], year: u16) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(HEADER + RECORD * games.len());
+    out.extend_from_slice(&[(year / 100) as u8, (year % 100) as u8, 1, 1]);
+    out.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&year.to_le_bytes());
+    out.extend_from_slice(&[8, 0, 0, 0]);
+    for (k, g) in games.iter().enumerate() {
+        if g.start != Position::start(Size::Eight) {
+            return Err(format!("game {}: WTHOR holds 8x8 games from the start position only", k + 1));
+        }
+        let end = g.end();
+        let black_discs = if end.is_game_over() {
+            // The official count: empties to the winner.
+            let score = end.black_score(crate::Scoring::Standard);
+            ((64 + score) / 2) as u8
+        } else {
+            end.black().count() as u8
+        };
+        out.extend_from_slice(&[0, 0, 0, 0, 0, 0, black_discs, black_discs]);
+        let mut moves = [0u8; 60];
+        for (i, m) in g.moves.iter().take(60).enumerate() {
+            moves[i] = (10 * (m.row() + 1) + m.col() + 1) as u8;
+        }
+        out.extend_from_slice(&moves);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_of_a_small_database() {
+        let a = crate::transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4").unwrap();
+        let b = crate::transcript::play(&Position::start(Size::Eight), "e6f4").unwrap();
+        let games =
+            [Game::new(a.start, a.moves.clone(), Format::Wthor), Game::new(b.start, b.moves.clone(), Format::Wthor)];
+        let bytes = write(&games, 2026).unwrap();
+        assert_eq!(bytes.len(), 16 + 2 * 68);
+        assert!(looks_like(&bytes));
+        assert_eq!(bytes[16 + 8], 56, "f5 is row 5, column 6");
+        assert_eq!(read(&bytes, 1).unwrap().moves, a.moves);
+        let second = read(&bytes, 2).unwrap();
+        assert_eq!((second.moves, second.index), (b.moves, (2, 2)));
+        assert_eq!(read(&bytes, 3).unwrap_err(), GameFileError::NoSuchGame { index: 3, count: 2 });
+    }
+
+    #[test]
+    fn damaged_databases_name_the_byte() {
+        let a = crate::transcript::play(&Position::start(Size::Eight), "f5d6").unwrap();
+        let mut bytes = write(&[Game::new(a.start, a.moves, Format::Wthor)], 2026).unwrap();
+        bytes[16 + 9] = 99;
+        assert_eq!(read(&bytes, 1).unwrap_err().to_string(), "byte 25: WTHOR: move 2: byte 99 is no square");
+        bytes[16 + 9] = 56;
+        assert!(read(&bytes, 1).unwrap_err().to_string().starts_with("byte 25: WTHOR: game 1, move 2: f5"));
+    }
+}

@@ -1,0 +1,154 @@
+//! `review` on the real binary: every move of 4x4 games judged against a plain negamax of the
+//! reference rules; games read from GGF, transcript files and a WTHOR database the test writes
+//! byte by byte; `--ggf` written and read back; malformed files refused in one line naming the
+//! line and column, exit code 2.
+
+mod reference;
+
+use assert_cmd::Command;
+use reference::Board;
+use serde_json::Value;
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("othello-explorer").expect("the binary is built");
+    c.arg("--no-store");
+    c
+}
+
+fn name(n: usize, i: usize) -> String {
+    format!("{}{}", (b'a' + (i % n) as u8) as char, i / n + 1)
+}
+
+/// Plain negamax over the reference rules, empties to the winner.
+fn negamax(b: &Board) -> i32 {
+    let moves = b.moves();
+    if moves.is_empty() {
+        if b.moves_for(b.to_move.other()).is_empty() {
+            return b.final_score();
+        }
+        return -negamax(&b.pass());
+    }
+    moves.into_iter().map(|m| -negamax(&b.play(m))).max().expect("a move")
+}
+
+/// A 4x4 game picking moves by a fixed xorshift sequence, as a transcript.
+fn random_game(mut seed: u64) -> (String, Vec<Board>) {
+    let mut b = Board::start(4);
+    let mut text = String::new();
+    let mut before = Vec::new();
+    while !b.game_over() {
+        if b.must_pass() {
+            b = b.pass();
+            continue;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let moves = b.moves();
+        let m = moves[(seed % moves.len() as u64) as usize];
+        text.push_str(&name(4, m));
+        before.push(b.clone());
+        b = b.play(m);
+    }
+    (text, before)
+}
+
+fn review_json(args: &[&str]) -> Value {
+    let out = bin().args(["review", "--threads", "1", "--json"]).args(args).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_move_of_4x4_games_matches_a_plain_negamax() {
+    for seed in [1u64, 7, 42] {
+        let (text, before) = random_game(0x9e37_79b9_7f4a_7c15 ^ seed);
+        let v = review_json(&["--size", "4", "--moves", &text]);
+        let moves = v["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), before.len(), "{text}");
+        for (j, b) in moves.iter().zip(&before) {
+            let values: Vec<(String, i32)> =
+                b.moves().into_iter().map(|m| (name(4, m), -negamax(&b.play(m)))).collect();
+            let best = values.iter().map(|v| v.1).max().unwrap();
+            let played = values.iter().find(|v| v.0 == j["move"]).unwrap().1;
+            let mut best_moves: Vec<&str> = values.iter().filter(|v| v.1 == best).map(|v| v.0.as_str()).collect();
+            best_moves.sort_by_key(|s| (s.as_bytes()[1], s.as_bytes()[0]));
+            assert_eq!(j["kind"], "exact", "{j}");
+            assert_eq!(j["best_value"], best, "{text}: {j}");
+            assert_eq!(j["played"], played, "{text}: {j}");
+            assert_eq!(j["loss"], best - played, "{text}: {j}");
+            assert_eq!(j["best"], serde_json::json!(best_moves), "{text}: {j}");
+            let mark = match best - played {
+                0..=1 => Value::Null,
+                2..=5 => "?!".into(),
+                6..=11 => "?".into(),
+                _ => "??".into(),
+            };
+            assert_eq!(j["mark"], mark, "{j}");
+            let side = if b.to_move == reference::Side::Black { "black" } else { "white" };
+            assert_eq!(j["side"], side);
+        }
+        // The summary adds the losses up per side.
+        for side in ["black", "white"] {
+            let total: i64 = moves.iter().filter(|j| j["side"] == side).map(|j| j["loss"].as_i64().unwrap()).sum();
+            assert_eq!(v["summary"][side]["loss"], total);
+        }
+    }
+}
+
+#[test]
+fn games_from_ggf_transcript_files_and_wthor() {
+    let dir = tempfile::tempdir().unwrap();
+    // A transcript file with move numbers and lines.
+    let t = dir.path().join("game.txt");
+    std::fs::write(&t, "; a game\n1. f5 d6\n2. c3 d3\n").unwrap();
+    let v = review_json(&["--game", t.to_str().unwrap(), "--time", "0.05"]);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 4);
+    assert!(v["source"].as_str().unwrap().contains("(transcript)"));
+    // --ggf writes the game with its values; reading it back reviews the same moves.
+    let g = dir.path().join("out.ggf");
+    let v1 = review_json(&["--size", "4", "--moves", "b1a1", "--ggf", g.to_str().unwrap()]);
+    let text = std::fs::read_to_string(&g).unwrap();
+    assert!(text.starts_with("(;GM[Othello]"), "{text}");
+    assert!(text.contains("TY[4]BO[4 -----O*--*O----- *]B[b1/-10]W[a1/+10];)"), "{text}");
+    let v2 = review_json(&["--game", g.to_str().unwrap()]);
+    assert_eq!(v1["moves"], v2["moves"]);
+    assert!(v2["source"].as_str().unwrap().contains("(GGF)"));
+    // A WTHOR database written here byte by byte: two games, the second f5 d6 c3.
+    let mut bytes = vec![20, 26, 11, 23, 2, 0, 0, 0, 0, 0, 0xea, 0x07, 8, 0, 0, 0];
+    for moves in [[56u8, 66, 0], [56, 64, 33]] {
+        let mut record = vec![0u8; 68];
+        record[2] = 7; // black's player number
+        record[8..11].copy_from_slice(&moves);
+        bytes.extend_from_slice(&record);
+    }
+    let w = dir.path().join("games.wtb");
+    std::fs::write(&w, &bytes).unwrap();
+    let v = review_json(&["--game", w.to_str().unwrap(), "--index", "2", "--time", "0.05"]);
+    let played: Vec<&str> = v["moves"].as_array().unwrap().iter().map(|j| j["move"].as_str().unwrap()).collect();
+    assert_eq!(played, ["f5", "d6", "c3"]);
+    assert!(v["source"].as_str().unwrap().contains("(WTHOR, game 2 of 2)"), "{}", v["source"]);
+    assert_eq!(v["black_player"], "player 7");
+}
+
+#[test]
+fn malformed_games_are_refused_in_one_line_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("bad.ggf", "(;GM[Othello]\nB[f5]W[z9];)", "line 2, column 8: GGF expected a move like f5"),
+        ("bad.txt", "1. f5 d6\n2. c3 c3\n", "line 2, column 7: transcript move 4 is illegal"),
+        ("open.ggf", "(;GM[Othello]B[f5]", "';)' to end the game record"),
+    ];
+    for (file, text, want) in cases {
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).unwrap();
+        let out = bin().args(["review", "--game", path.to_str().unwrap()]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+    let out = bin().args(["review", "--size", "6"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to review"));
+}
