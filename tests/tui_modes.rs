@@ -314,3 +314,72 @@ fn snapshots_of_the_key_bar_and_the_help_in_every_mode() {
         insta::assert_snapshot!(format!("key_bars_{w}x{h}"), bars);
     }
 }
+
+/// Answers every review step the model asks for with the real solver's exact values, the way
+/// the solver thread does (each child, then the end of the job).
+fn serve_review(m: &mut Model, mut effects: Vec<Effect>) {
+    for _ in 0..200 {
+        let Some(Effect::Review { job, position, .. }) =
+            effects.iter().find(|e| matches!(e, Effect::Review { .. })).cloned()
+        else {
+            return;
+        };
+        let mut solver = Solver::new(SolverOptions { hash_mb: 16, threads: 1, ..SolverOptions::default() });
+        let mut children = Vec::new();
+        solver.score_children(&position, &Limits::default(), &mut |c| children.push(c)).unwrap();
+        let ev = |kind| Msg::Solver(SolverEvent { job, position, kind });
+        for c in children {
+            update(m, ev(EventKind::Child(c.into())));
+        }
+        effects = update(m, ev(EventKind::Cancelled));
+    }
+    panic!("the review never ended");
+}
+
+#[test]
+fn the_review_marks_the_line_and_draws_the_graph() {
+    let text = "c4d4d3b4a4d2d1a3a2c1b1a1";
+    let line = othello_explorer::transcript::play(&Position::start(Size::Four), text).unwrap();
+    let mut m = Model::new(line.start, &line.moves, Config::default(), Instant::now());
+    m.init();
+    let effects = command(&mut m, "review");
+    assert!(m.reviewing);
+    serve_review(&mut m, effects);
+    assert!(m.status.clone().unwrap().text.starts_with("review done: "), "{:?}", m.status);
+    // Each move's mark against the plain negamax of the reference rules.
+    let mut p = line.start;
+    for (id, &mv) in m.tree.line().into_iter().skip(1).zip(&line.moves) {
+        p = p.after_forced_pass().0;
+        let values = move_values(&p);
+        let best = values.iter().map(|&(_, v)| v).max().unwrap();
+        let loss = best - values.iter().find(|&&(s, _)| s == mv).unwrap().1;
+        let want = othello_explorer::review::Mark::of_loss(loss);
+        assert_eq!(m.mark(id), want, "{p}: {mv} lost {loss}");
+        p = p.play(mv).unwrap();
+    }
+    // The graph: every position valued, exact, from black's side.
+    let graph = m.graph();
+    assert_eq!(graph.len(), line.moves.len() + 1);
+    assert!(graph.iter().all(|g| g.exact && g.value.is_some()));
+    let start_value = negamax(&board_of(&line.start));
+    assert_eq!(graph[0].value, Some(start_value));
+    insta::assert_snapshot!("review_4x4_120x40", screen(&mut m, 120, 40));
+    // 80x24 has no room for the graph; the marks stay in the history.
+    let small = screen(&mut m, 80, 24);
+    assert!(!small.contains("graph ·"), "{small}");
+    assert!(small.contains("5.a4?!"), "{small}");
+    // A click on the graph's first column goes to the start.
+    screen(&mut m, 120, 40);
+    let (rect, node) = m.hits.graph.first().copied().expect("graph columns");
+    update(
+        &mut m,
+        Msg::Mouse(ratatui::crossterm::event::MouseEvent {
+            kind: ratatui::crossterm::event::MouseEventKind::Down(ratatui::crossterm::event::MouseButton::Left),
+            column: rect.x,
+            row: rect.y + 1,
+            modifiers: KeyModifiers::NONE,
+        }),
+    );
+    assert_eq!(m.tree.current(), node);
+    assert_eq!(m.tree.depth(m.tree.current()), 0);
+}

@@ -40,6 +40,8 @@ pub enum Command {
     Drill(Option<bool>),
     /// Open the board editor on the position on screen.
     Edit,
+    /// Review the line shown (`None` toggles).
+    Review(Option<bool>),
     /// Quit the explorer.
     Quit,
     /// Open the help.
@@ -90,6 +92,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "practice: the values hide until you choose a move, then show with your loss",
     },
     CommandSpec { name: "edit", usage: "edit", help: "edit the position on screen (discs, side to move)" },
+    CommandSpec {
+        name: "review",
+        usage: "review [on|off]",
+        help: "review the line: each position analysed in turn, marks ?! ? ?? in the history, the score graph",
+    },
     CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
 ];
 
@@ -142,7 +149,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -190,6 +197,12 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
             _ => Err(CommandError::BadChoice { command: "drill", found: rest.to_string(), usage: "drill [on|off]" }),
         },
         "edit" => none("edit", Command::Edit),
+        "review" => match rest.to_ascii_lowercase().as_str() {
+            "" => Ok(Command::Review(None)),
+            "on" => Ok(Command::Review(Some(true))),
+            "off" => Ok(Command::Review(Some(false))),
+            _ => Err(CommandError::BadChoice { command: "review", found: rest.to_string(), usage: "review [on|off]" }),
+        },
         "quit" | "q" => none("quit", Command::Quit),
         "help" => none("help", Command::Help),
         other => Err(CommandError::Unknown(other.to_string())),

@@ -422,6 +422,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<(), TuiError> {
     for effect in effects {
         match effect {
             Effect::Analyse { job, position } => worker.solver.analyse(job, position),
+            Effect::Review { job, position, budget } => worker.solver.analyse_for(job, position, Some(budget)),
             Effect::Cancel => worker.solver.cancel(),
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),

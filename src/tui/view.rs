@@ -102,17 +102,17 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     bars::title(model, t, a.title, buf);
     let geometry = BoardWidget { model, theme: t, zoom: a.zoom }.render(a.board, buf);
     bars::info(model, t, a.info, buf);
-    let (children, history) = if model.teach.is_some() {
+    let (children, history, graph) = if model.teach.is_some() {
         // The teaching view takes the place of the moves, bitboards and line panels.
         let right = Rect::new(a.children.x, a.children.y, area.right() - a.children.x, a.children.height);
         let right = right.intersection(area);
         TeachWidget { model, theme: t }.render(right, buf);
-        (Vec::new(), Vec::new())
+        (Vec::new(), Vec::new(), Vec::new())
     } else {
         let children = ChildrenWidget { model, theme: t }.render(a.children, buf);
         BitboardsWidget { model, theme: t }.render(a.bitboards, buf);
-        let history = LineWidget { model, theme: t }.render(a.line, buf);
-        (children, history)
+        let (history, graph) = LineWidget { model, theme: t }.render(a.line, buf);
+        (children, history, graph)
     };
     bars::status(model, t, a.status, buf);
     bars::key_bar(model, t, a.keys, buf);
@@ -120,7 +120,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
         help::render(t, &model.help_contexts(), model.help_scroll, area, buf);
         return Hits::default();
     }
-    Hits { board: geometry, children, history }
+    Hits { board: geometry, children, history, graph }
 }
 
 /// The view for a ratatui frame.

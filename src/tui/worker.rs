@@ -87,7 +87,7 @@ pub enum EventKind {
 }
 
 enum Request {
-    Analyse { job: u64, position: Position, stop: Arc<AtomicBool> },
+    Analyse { job: u64, position: Position, budget: Option<Duration>, stop: Arc<AtomicBool> },
     Shutdown,
 }
 
@@ -133,9 +133,15 @@ impl Worker {
 
     /// Cancels the running job and starts analysing `position` as job `job`.
     pub fn analyse(&mut self, job: u64, position: Position) {
+        self.analyse_for(job, position, None);
+    }
+
+    /// [`Worker::analyse`] for at most `budget` (a review's step): the job ends with what it
+    /// knows then ([`EventKind::Cancelled`] unless every child was proven).
+    pub fn analyse_for(&mut self, job: u64, position: Position, budget: Option<Duration>) {
         self.cancel();
         self.stop = Arc::new(AtomicBool::new(false));
-        let _ = self.requests.send(Request::Analyse { job, position, stop: self.stop.clone() });
+        let _ = self.requests.send(Request::Analyse { job, position, budget, stop: self.stop.clone() });
     }
 
     /// Cancels the running job, if any.
@@ -186,8 +192,8 @@ fn serve(
         }
         match request {
             Request::Shutdown => return,
-            Request::Analyse { job, position, stop } => {
-                if run_job(&mut solver, &mut link, job, position, &stop, &events).is_err() {
+            Request::Analyse { job, position, budget, stop } => {
+                if run_job(&mut solver, &mut link, job, (position, budget), &stop, &events).is_err() {
                     return; // the UI has gone
                 }
             }
@@ -223,7 +229,7 @@ fn run_job(
     solver: &mut Solver,
     link: &mut Link,
     job: u64,
-    position: Position,
+    (position, budget): (Position, Option<Duration>),
     stop: &Arc<AtomicBool>,
     events: &Sender<SolverEvent>,
 ) -> Result<(), Disconnected> {
@@ -232,7 +238,8 @@ fn run_job(
     let first_nodes = solver.total_nodes();
     let nodes = |s: &Solver| s.total_nodes() - first_nodes;
     let progress = Arc::new(AtomicU64::new(0));
-    let limits = Limits { stop: Some(stop.clone()), progress: Some(progress.clone()), ..Limits::default() };
+    let limits =
+        Limits { stop: Some(stop.clone()), progress: Some(progress.clone()), max_time: budget, ..Limits::default() };
     let done = AtomicBool::new(false);
     let mut gone = false;
     let outcome = std::thread::scope(|scope| {

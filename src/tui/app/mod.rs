@@ -19,11 +19,13 @@
 //! | `drill.rs` | practice with hidden values (`:drill`) |
 //! | `edit.rs` | the board editor (`E`, `:edit`) |
 //! | `teaching.rs` | the teaching view and the search lab |
+//! | `line_review.rs` | the review of the line shown (`:review`): each position in turn, then the summary |
 
 mod auto;
 pub mod drill;
 pub mod edit;
 pub mod game;
+mod line_review;
 mod model;
 mod navigate;
 mod on_files;

@@ -208,6 +208,8 @@ pub struct Hits {
     pub children: Vec<(Rect, Edge)>,
     /// The entries of the history.
     pub history: Vec<(Rect, NodeId)>,
+    /// The columns of the score graph.
+    pub graph: Vec<(Rect, NodeId)>,
 }
 
 /// Where the board's squares were drawn.
@@ -282,6 +284,11 @@ pub struct Model {
     pub black_view: bool,
     /// The game against the engine, while one is on (`--play`, `:play`).
     pub game: Option<Game>,
+    /// The review of the line shown is on (`:review`): every position along it is analysed in
+    /// turn for [`REVIEW_BUDGET`], the marks and the graph fill in.
+    pub reviewing: bool,
+    /// The positions the review has analysed (each once).
+    pub(super) reviewed: std::collections::HashSet<Position>,
     /// The drill, while it is on (`:drill`).
     pub drill: Option<Drill>,
     /// The board editor, while it is open (`E`, `:edit`): the board shows its position.
@@ -321,6 +328,19 @@ pub struct Model {
     /// Whether the status line holds what [`Model::announce`] said at the start and no key or
     /// mouse event came since: the background threads' notices are added to it, not put instead.
     pub(super) announced: bool,
+}
+
+/// A point of the score graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GraphPoint {
+    /// The node.
+    pub node: NodeId,
+    /// Its ply.
+    pub ply: usize,
+    /// Its value from black's side, once known.
+    pub value: Option<i32>,
+    /// Whether the value is exact.
+    pub exact: bool,
 }
 
 /// What a line shown in the line panel is.
@@ -413,6 +433,16 @@ pub enum Effect {
         /// The position.
         position: Position,
     },
+    /// Cancel any search and analyse this position as job `job` for at most `budget` (a step of
+    /// the review of the line).
+    Review {
+        /// The job number.
+        job: u64,
+        /// The position.
+        position: Position,
+        /// The time it gets.
+        budget: Duration,
+    },
     /// Cancel the running search.
     Cancel,
     /// Cancel any search-lab run and run the lab on this position as job `job`.
@@ -494,6 +524,9 @@ pub enum SolverState {
     },
 }
 
+/// How long the review analyses each position of the line.
+pub const REVIEW_BUDGET: Duration = Duration::from_secs(1);
+
 /// How many replaced trees `:restore` can bring back.
 pub const REPLACED_TREES: usize = 8;
 
@@ -523,6 +556,8 @@ impl Model {
             replaced: Vec::new(),
             black_view: false,
             game: None,
+            reviewing: false,
+            reviewed: std::collections::HashSet::new(),
             drill: None,
             edit: None,
             mode: Mode::Normal,
@@ -592,6 +627,46 @@ impl Model {
             Some(e) => e.position(),
             None => self.tree.position(),
         }
+    }
+
+    /// The score graph: the value of every position along the line shown (root to the end of
+    /// the preferred line), from black's side, as far as the cache knows it. A position's value is
+    /// its best child's (an exact score, else an estimate; a proven outcome by its last estimate).
+    pub fn graph(&self) -> Vec<GraphPoint> {
+        self.tree
+            .line()
+            .into_iter()
+            .map(|node| {
+                let p = self.tree.position_of(node);
+                let ply = self.tree.depth(node);
+                if p.is_game_over() {
+                    let value = p.black_score(self.config.scoring);
+                    return GraphPoint { node, ply, value: Some(value), exact: true };
+                }
+                let target = p.after_forced_pass().0;
+                let best = self.cache.get(&target).and_then(|a| {
+                    let c = a.best_child()?;
+                    let estimate = a.estimates.iter().find(|(s, _)| *s == c.square).map(|&(_, v)| v);
+                    let v = crate::solver::rank(c.score, c.kind, estimate);
+                    Some((v, c.kind == ScoreKind::Exact))
+                });
+                let from_black = |v: i32| if target.to_move() == Color::Black { v } else { -v };
+                GraphPoint { node, ply, value: best.map(|(v, _)| from_black(v)), exact: best.is_some_and(|b| b.1) }
+            })
+            .collect()
+    }
+
+    /// The review's mark on the move that reached `node`, by the values the cache holds for the
+    /// position it was played in (see [`crate::review`]): `None` while they are not known.
+    pub fn mark(&self, node: NodeId) -> Option<crate::review::Mark> {
+        let Some(Edge::Move(square)) = self.tree.edge(node) else { return None };
+        let parent = self.tree.parent(node)?;
+        let p = self.tree.position_of(parent).after_forced_pass().0;
+        let a = self.cache.get(&p)?;
+        if a.children.len() < p.legal_moves().count() as usize {
+            return None;
+        }
+        crate::review::judge(0, p.to_move(), square, &a.children)?.mark
     }
 
     /// The name of the 8x8 opening the line to the position on screen last reached, if any (see

@@ -3,7 +3,7 @@
 
 use super::super::tree::Edge;
 use super::{Effect, Job, Model, game_over_text};
-use crate::Square;
+use crate::{Position, Square};
 use std::time::Duration;
 
 impl Model {
@@ -12,6 +12,14 @@ impl Model {
         self.fix_cursor();
         if self.paused {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
+        }
+        if let Some(next) = self.review_target() {
+            if self.job.as_ref().is_some_and(|j| j.position == next) {
+                return Vec::new();
+            }
+            self.reviewed.insert(next);
+            let id = self.start_job(next);
+            return vec![Effect::Review { job: id, position: next, budget: super::REVIEW_BUDGET }];
         }
         let Some(target) = self.target() else {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
@@ -23,18 +31,39 @@ impl Model {
         if self.job.as_ref().is_some_and(|j| j.position == target) {
             return Vec::new();
         }
+        let id = self.start_job(target);
+        vec![Effect::Analyse { job: id, position: target }]
+    }
+
+    /// A new job on `position`: its number.
+    fn start_job(&mut self, position: Position) -> u64 {
         let id = self.next_job;
         self.next_job += 1;
         self.job = Some(Job {
             id,
-            position: target,
+            position,
             started: self.clock,
             nodes: 0,
             elapsed: Duration::ZERO,
             phase: None,
             depth: None,
         });
-        vec![Effect::Analyse { job: id, position: target }]
+        id
+    }
+
+    /// The next position the review analyses: the one on screen first, then the line shown from
+    /// its start, each once, skipping those whose every move has a value (or is proven).
+    fn review_target(&self) -> Option<Position> {
+        if !self.reviewing {
+            return None;
+        }
+        let on_screen = self.target().into_iter();
+        let line = self.tree.line().into_iter().map(|id| self.tree.position_of(id));
+        on_screen.chain(line.filter(|p| !p.is_game_over()).map(|p| p.after_forced_pass().0)).find(|p| {
+            let known =
+                self.cache.get(p).is_some_and(|a| a.complete || a.children.len() == p.legal_moves().count() as usize);
+            !self.reviewed.contains(p) && !known
+        })
     }
 
     pub(super) fn play(&mut self, edge: Edge) -> Vec<Effect> {

@@ -60,6 +60,7 @@ impl Model {
             Command::Play(None) => self.end_game(),
             Command::Drill(on) => self.set_drill(on.unwrap_or(self.drill.is_none())),
             Command::Edit => self.open_editor(),
+            Command::Review(on) => self.set_review(on.unwrap_or(!self.reviewing)),
             Command::Quit => self.quit_now(),
             Command::Help => {
                 self.mode = Mode::Help;

@@ -46,6 +46,10 @@ impl Model {
                     }
                     return self.play(edge);
                 }
+                if let Some(&(_, id)) = self.hits.graph.iter().find(|(r, _)| r.contains(at)) {
+                    let moved = self.tree.goto(id);
+                    return self.navigate(moved, "already here");
+                }
                 if let Some(&(_, id)) = self.hits.history.iter().find(|(r, _)| r.contains(at)) {
                     self.focus = Focus::History;
                     let moved = self.tree.goto(id);

@@ -77,11 +77,18 @@ impl Model {
                 }
                 if current {
                     self.job = None;
+                    if self.reviewing {
+                        return self.review_step();
+                    }
                 }
             }
             EventKind::Cancelled => {
                 if current {
                     self.job = None;
+                    // A review step ended: the next one.
+                    if self.reviewing {
+                        return self.review_step();
+                    }
                 }
             }
             EventKind::Notice { text, error } => self.notice(text, error),

@@ -8,10 +8,14 @@ use crate::transcript;
 use crate::tui::app::{Focus, LineKind, Model, SolverState};
 use crate::tui::theme::Theme;
 use crate::tui::tree::{Edge, NodeId};
+use crate::tui::widgets::graph;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders, Widget};
+
+/// Rectangles drawn, each with the node a click there goes to.
+pub type NodeHits = Vec<(Rect, NodeId)>;
 
 /// The line widget.
 pub struct LineWidget<'a> {
@@ -22,8 +26,10 @@ pub struct LineWidget<'a> {
 }
 
 impl LineWidget<'_> {
-    /// Draws the panel into `area` and returns each history entry's rectangle with its node.
-    pub fn render(self, area: Rect, buf: &mut Buffer) -> Vec<(Rect, NodeId)> {
+    /// Draws the panel into `area` and returns each history entry's rectangle with its node, and
+    /// each column of the score graph (drawn at the bottom when the panel is tall enough and the
+    /// values show).
+    pub fn render(self, area: Rect, buf: &mut Buffer) -> (NodeHits, NodeHits) {
         let m = self.model;
         let t = self.theme;
         let focused = m.focus == Focus::History;
@@ -32,8 +38,15 @@ impl LineWidget<'_> {
         let inner = block.inner(area);
         block.render(area, buf);
         if inner.height == 0 || inner.width < 10 {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
+        // The score graph takes the bottom rows of a tall panel.
+        let (inner, graph) = if inner.height >= graph::HEIGHT + 8 && !m.values_hidden() {
+            let g = Rect::new(inner.x, inner.bottom() - graph::HEIGHT, inner.width, graph::HEIGHT);
+            (Rect { height: inner.height - graph::HEIGHT, ..inner }, graph::render(m, t, g, buf))
+        } else {
+            (inner, Vec::new())
+        };
         // The best line: proven, or the deepest estimate's.
         let (label, pv_text) = match (m.shown_line(), m.solver_state()) {
             _ if m.values_hidden() => ("line ".to_string(), m.hidden_text()),
@@ -76,7 +89,7 @@ impl LineWidget<'_> {
             buf.set_stringn(inner.x + label_w, inner.y + i as u16, text, pv_w, t.text());
         }
         if inner.height < pv_rows + 1 {
-            return Vec::new();
+            return (Vec::new(), graph);
         }
         // Branches at the current node, if any.
         let siblings = m.tree.siblings(m.tree.current());
@@ -92,6 +105,9 @@ impl LineWidget<'_> {
                 Some(Edge::Pass) => format!("{}.pass", m.tree.depth(id)),
             };
             // A move with other moves beside it: which branch of how many is shown.
+            if let Some(mark) = m.mark(id).filter(|_| !m.values_hidden()) {
+                label.push_str(mark.symbol());
+            }
             let beside = m.tree.siblings(id);
             if beside.len() > 1
                 && let Some(k) = beside.iter().position(|&b| b == id)
@@ -156,7 +172,7 @@ impl LineWidget<'_> {
                 buf.set_string(x, y, hint, t.dim());
             }
         }
-        hits
+        (hits, graph)
     }
 }
 

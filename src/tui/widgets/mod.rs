@@ -7,6 +7,7 @@ pub mod bars;
 pub mod bitboards;
 pub mod board;
 pub mod children;
+pub mod graph;
 pub mod help;
 pub mod line;
 pub mod teach;
