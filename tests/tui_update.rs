@@ -205,7 +205,7 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
         (
             "frob",
-            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, quit",
+            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, quit",
         ),
         ("play red", "play: 'red' is not a choice: play black|white|both|off"),
         ("drill maybe", "drill: 'maybe' is not a choice: drill [on|off]"),
