@@ -246,6 +246,6 @@ impl Model {
             }
             None => "engine against engine".to_string(),
         };
-        format!("{base} · {verdict} · u takes back, :play off explores the game")
+        format!("{base} · {verdict} · :review marks every move, u takes back, :play off explores the game")
     }
 }
