@@ -366,6 +366,7 @@ fn the_review_marks_the_line_and_draws_the_graph() {
     insta::assert_snapshot!("review_4x4_120x40", screen(&mut m, 120, 40));
     // 80x24 has no room for the graph; the marks stay in the history.
     let small = screen(&mut m, 80, 24);
+    insta::assert_snapshot!("review_4x4_80x24", small);
     assert!(!small.contains("graph ·"), "{small}");
     assert!(small.contains("5.a4?!"), "{small}");
     // A click on the graph's first column goes to the start.
