@@ -86,21 +86,13 @@ pub struct Judged {
     pub mark: Option<Mark>,
 }
 
-/// How strong a kind is, for "the weaker of the two".
-fn strength(kind: Kind) -> (u8, u32) {
-    match kind {
-        Kind::Exact => (3, 0),
-        Kind::Wld => (2, 0),
-        Kind::Estimate { depth } => (1, depth),
-    }
-}
-
 /// Judges `played` among `children` (every legal move's value at the position, from the mover's
 /// side). `None` when the played move has no value.
 pub fn judge(ply: usize, side: Color, played: Square, children: &[ChildValue]) -> Option<Judged> {
     let mine = children.iter().find(|c| c.square == played)?;
     let top = children.iter().max_by_key(|c| rank(c.score, c.kind, None))?;
-    let kind = if strength(mine.kind) <= strength(top.kind) { mine.kind } else { top.kind };
+    // The weaker of the two.
+    let kind = if mine.kind.strength() <= top.kind.strength() { mine.kind } else { top.kind };
     let outcome_only = mine.kind == Kind::Wld || top.kind == Kind::Wld;
     let (best_value, value, loss, mark) = if outcome_only {
         let (b, v) = (top.score.signum(), mine.score.signum());

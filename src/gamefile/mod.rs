@@ -63,21 +63,6 @@ impl Game {
         Game { start, moves, black: None, white: None, format, index: (1, 1) }
     }
 
-    /// The positions before each move, after any forced pass (the position the mover moved in).
-    pub fn positions_before_moves(&self) -> Vec<Position> {
-        let mut out = Vec::with_capacity(self.moves.len());
-        let mut p = self.start;
-        for &m in &self.moves {
-            p = p.after_forced_pass().0;
-            out.push(p);
-            match p.play(m) {
-                Ok(next) => p = next,
-                Err(_) => break,
-            }
-        }
-        out
-    }
-
     /// The position after the last move.
     pub fn end(&self) -> Position {
         let mut p = self.start;

@@ -59,6 +59,18 @@ pub enum Kind {
     },
 }
 
+impl Kind {
+    /// How strong a value of this kind is, as an ordering key: exact beats a proven outcome
+    /// beats a deeper estimate beats a shallower one.
+    pub const fn strength(self) -> (u8, u32) {
+        match self {
+            Kind::Exact => (3, 0),
+            Kind::Wld => (2, 0),
+            Kind::Estimate { depth } => (1, depth),
+        }
+    }
+}
+
 /// The value of one child move, from the side to move at the analysed position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChildValue {

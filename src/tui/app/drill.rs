@@ -151,8 +151,8 @@ impl Model {
         let a = self.analysis()?;
         let chosen = a.value(square)?;
         let best = a.best_child()?;
-        let best_moves = a.children.iter().filter(|c| c.score == best.score).map(|c| c.square).collect::<Vec<_>>();
-        let mut best_moves = best_moves;
+        let mut best_moves: Vec<Square> =
+            a.children.iter().filter(|c| c.score == best.score).map(|c| c.square).collect();
         best_moves.sort_by_key(|s| s.index(self.position().size()));
         Some(Verdict {
             square,

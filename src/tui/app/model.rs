@@ -55,15 +55,6 @@ pub struct Analysis {
     pub twins: Vec<Vec<Square>>,
 }
 
-/// How strong a value is: exact beats a proven outcome beats a deeper estimate.
-fn strength(kind: ScoreKind) -> (u8, u32) {
-    match kind {
-        ScoreKind::Exact => (3, 0),
-        ScoreKind::Wld => (2, 0),
-        ScoreKind::Estimate { depth } => (1, depth),
-    }
-}
-
 impl Analysis {
     /// The best value known for `square`.
     pub fn value(&self, square: Square) -> Option<ChildValue> {
@@ -113,7 +104,7 @@ impl Analysis {
             }
         }
         match self.children.iter_mut().find(|c| c.square == child.square) {
-            Some(c) if strength(child.kind) >= strength(c.kind) => *c = child,
+            Some(c) if child.kind.strength() >= c.kind.strength() => *c = child,
             Some(_) => {}
             None => self.children.push(child),
         }

@@ -87,6 +87,18 @@ impl Model {
         }
     }
 
+    /// Back one move (a key or the mouse wheel).
+    pub(super) fn step_back(&mut self) -> Vec<Effect> {
+        let moved = self.tree.back();
+        self.navigate(moved, "at the start of the game")
+    }
+
+    /// Forward one move along the line (a key or the mouse wheel).
+    pub(super) fn step_forward(&mut self) -> Vec<Effect> {
+        let moved = self.tree.forward();
+        self.navigate(moved, "at the end of the line")
+    }
+
     pub(super) fn navigate(&mut self, moved: bool, refusal: &str) -> Vec<Effect> {
         if moved {
             self.status = None;

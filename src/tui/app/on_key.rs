@@ -97,14 +97,8 @@ impl Model {
                 Vec::new()
             }
             Action::Play => self.play_here(),
-            Action::Back => {
-                let moved = self.tree.back();
-                self.navigate(moved, "at the start of the game")
-            }
-            Action::Forward => {
-                let moved = self.tree.forward();
-                self.navigate(moved, "at the end of the line")
-            }
+            Action::Back => self.step_back(),
+            Action::Forward => self.step_forward(),
             Action::Start => {
                 let moved = self.tree.to_start();
                 self.navigate(moved, "at the start of the game")

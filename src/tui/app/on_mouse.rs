@@ -58,14 +58,8 @@ impl Model {
                 Vec::new()
             }
             _ if self.edit.is_some() || self.mode != Mode::Normal => Vec::new(),
-            MouseEventKind::ScrollUp => {
-                let moved = self.tree.back();
-                self.navigate(moved, "at the start of the game")
-            }
-            MouseEventKind::ScrollDown => {
-                let moved = self.tree.forward();
-                self.navigate(moved, "at the end of the line")
-            }
+            MouseEventKind::ScrollUp => self.step_back(),
+            MouseEventKind::ScrollDown => self.step_forward(),
             _ => Vec::new(),
         }
     }
