@@ -14,6 +14,10 @@
 //! and unordered alpha-beta grow so fast with the number of empty squares that [`run`] refuses
 //! positions deeper than [`Method::max_empties`] with a clear message instead of running for hours.
 //!
+//! [`outcome`] is the lab's second half: win, loss or draw proven five ways (alpha-beta with and
+//! without sorting, weak proof-number search, a branching-threshold search, the solver's
+//! win/loss/draw search), after the comparison of Morita, Hashimoto and Kobayashi (GPW 2010).
+//!
 //! ```
 //! use othello_explorer::lab::{Method, run};
 //! use othello_explorer::{Position, Scoring, Size};
@@ -26,6 +30,8 @@
 //! assert_eq!((plain.score, ordered.score), (-10, -10));
 //! assert!(ordered.nodes < plain.nodes);
 //! ```
+
+pub mod outcome;
 
 use crate::rules::{final_score, flips, legal_moves};
 use crate::solver::{Limits, Solver, SolverOptions};

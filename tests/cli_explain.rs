@@ -153,6 +153,47 @@ fn search_refuses_deep_positions_for_the_plain_methods() {
 }
 
 #[test]
+fn search_outcome_json_has_the_documented_shape() {
+    // The 4x4 start: a loss by 10 for black, so every method proves a loss.
+    let v = json_of(&["explain", "search", "--outcome", "--size", "4", "--json"]);
+    assert_eq!(v["topic"], "search");
+    assert_eq!(v["result"], "loss");
+    assert_eq!(v["empties"], 12);
+    let methods = v["methods"].as_array().unwrap();
+    let names: Vec<&str> = methods.iter().map(|m| m["method"].as_str().unwrap()).collect();
+    assert_eq!(names, ["alpha-beta", "sorted-alpha-beta", "wpns", "branching-threshold", "solver"]);
+    for m in methods {
+        assert_eq!(m["outcome"], "loss", "{m}");
+        assert!(m["refused"].is_null(), "{m}");
+        assert!(m["nodes"].as_u64().unwrap() > 0 && m["seconds"].as_f64().unwrap() >= 0.0, "{m}");
+        let share = &m["selection_share"];
+        if m["method"] == "wpns" {
+            assert!((0.0..=1.0).contains(&share.as_f64().unwrap()), "{m}");
+        } else {
+            assert!(share.is_null(), "{m}");
+        }
+    }
+    // FFO #40 (20 empty squares): unsorted alpha-beta and the branching thresholds refuse with a
+    // reason and a null outcome; the others prove black's win (the file lists +38).
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let v = json_of(&["explain", "search", "--outcome", "--board", ffo40, "--json"]);
+    let methods = v["methods"].as_array().unwrap();
+    for m in methods {
+        match m["method"].as_str().unwrap() {
+            "alpha-beta" | "branching-threshold" => {
+                assert!(m["outcome"].is_null(), "{m}");
+                assert!(m["refused"].as_str().unwrap().contains("refuses positions with more than"), "{m}");
+            }
+            _ => assert_eq!(m["outcome"], "win", "{m}"),
+        }
+    }
+    assert_eq!(v["result"], "win");
+    let text = stdout_of(&["explain", "search", "--outcome", "--size", "4"]);
+    assert!(text.contains("result: a loss for black; every method that ran agrees"), "{text}");
+    assert!(text.contains("(selecting "), "{text}");
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_2() {
     for args in [
         vec!["explain", "moves"],
@@ -164,6 +205,8 @@ fn bad_input_is_one_line_and_exit_2() {
         vec!["explain", "legal", "--size", "5"],
         vec!["explain", "play", "--board", "XXXXXXXXXXXXXXXX O"],
         vec!["explain"],
+        vec!["explain", "legal", "--outcome", "--size", "4"],
+        vec!["explain", "flips", "--outcome", "--json"],
     ] {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -172,6 +215,8 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.starts_with("othello-explorer: "), "{err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    let err = String::from_utf8(run(&["explain", "legal", "--outcome"]).stderr).unwrap();
+    assert_eq!(err, "othello-explorer: --outcome: only the search topic takes it, not legal\n");
     let err = String::from_utf8(run(&["explain", "moves"]).stderr).unwrap();
     assert_eq!(
         err,

@@ -1,11 +1,12 @@
 //! The teaching view: its keys through `update`, and insta snapshots of its main steps at 80x24
 //! and 120x40 on 4x4, 6x6 and 8x8. Lab results are injected as messages with fixed times, so
-//! every screen is deterministic.
+//! every screen is deterministic; the lab's thread itself runs both halves and cancels.
 
+use othello_explorer::lab::outcome::{self, Budget, Outcome, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::trace::{Topic, Value};
 use othello_explorer::tui::app::{Config, Effect, Model, Msg, update};
-use othello_explorer::tui::lab_worker::LabEvent;
+use othello_explorer::tui::lab_worker::{LabEvent, LabResult, LabWorker};
 use othello_explorer::tui::teach::{Lesson, lesson_trace};
 use othello_explorer::tui::view;
 use othello_explorer::{Position, Scoring, Size, transcript};
@@ -107,7 +108,7 @@ fn the_lab_runs_off_the_ui_thread_and_can_be_cancelled() {
     // A new run; a stale report of job 1 is dropped.
     assert_eq!(update(&mut m, ch('s')), [Effect::Lab { job: 2, position }]);
     let stale = Run { method: Method::Negamax, score: 99, nodes: 1, elapsed: Duration::ZERO };
-    update(&mut m, Msg::Lab(LabEvent { job: 1, position, result: Ok(stale) }));
+    update(&mut m, Msg::Lab(LabEvent { job: 1, position, result: LabResult::Exact(Ok(stale)) }));
     assert!(m.lab.as_ref().unwrap().results.is_empty());
     // Leaving the view cancels a running lab.
     assert_eq!(update(&mut m, key(KeyCode::Esc)), [Effect::CancelLab]);
@@ -125,9 +126,48 @@ fn feed_lab(m: &mut Model, cancel_deep: bool) {
             lab::run(*method, &lab.position, Scoring::Standard, &stop)
                 .map(|r| Run { elapsed: Duration::from_millis(3 * (4 - i as u64)), ..r })
         };
-        update(m, Msg::Lab(LabEvent { job: lab.job, position: lab.position, result }));
+        update(m, Msg::Lab(LabEvent { job: lab.job, position: lab.position, result: LabResult::Exact(result) }));
+        assert!(m.lab.as_ref().unwrap().running, "the outcomes are still to come");
+    }
+    for (i, method) in outcome::Method::ALL.iter().enumerate() {
+        let result = if cancel_deep && i >= 3 {
+            Err(OutcomeError::Cancelled { method: *method, nodes: 123_456 })
+        } else {
+            let elapsed = Duration::from_millis(2 * (5 - i as u64));
+            outcome::run(*method, &lab.position, Budget::UNLIMITED, &stop).map(|r| outcome::Run {
+                elapsed,
+                selecting: r.selecting.map(|_| elapsed / 4),
+                ..r
+            })
+        };
+        update(m, Msg::Lab(LabEvent { job: lab.job, position: lab.position, result: LabResult::Outcome(result) }));
     }
     assert!(!m.lab.as_ref().unwrap().running);
+}
+
+#[test]
+fn the_lab_thread_runs_both_halves_and_cancels() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut worker = LabWorker::spawn(Scoring::Standard, tx).unwrap();
+    let start = Position::start(Size::Four);
+    worker.run(7, start);
+    let events: Vec<LabEvent> = (0..9).map(|_| rx.recv().unwrap()).collect();
+    assert!(events.iter().all(|e| e.job == 7 && e.position == start));
+    let (exact, outcomes): (Vec<_>, Vec<_>) = events.into_iter().partition(|e| matches!(e.result, LabResult::Exact(_)));
+    assert_eq!(exact.len(), 4);
+    for e in outcomes {
+        let LabResult::Outcome(Ok(run)) = e.result else { panic!("{e:?}") };
+        assert_eq!(run.outcome, Outcome::Loss, "{}", run.method);
+    }
+    // FFO #40 (20 empty squares): the slow methods run long enough to be cancelled.
+    let ffo40 =
+        othello_explorer::obf::parse_board("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
+            .unwrap();
+    worker.run(8, ffo40);
+    worker.cancel();
+    let events: Vec<LabEvent> = (0..9).map(|_| rx.recv().unwrap()).collect();
+    assert!(events.iter().all(|e| e.job == 8));
+    assert!(events.iter().any(|e| matches!(e.result, LabResult::Outcome(Err(OutcomeError::Cancelled { .. })))));
 }
 
 #[test]
@@ -188,6 +228,8 @@ fn snapshots_of_the_search_lab() {
     feed_lab(&mut m, false);
     let scores: Vec<i32> = m.lab.as_ref().unwrap().results.iter().map(|r| r.unwrap().score).collect();
     assert_eq!(scores, [-10; 4]);
+    let outcomes: Vec<Outcome> = m.lab.as_ref().unwrap().outcomes.iter().map(|r| r.unwrap().outcome).collect();
+    assert_eq!(outcomes, [Outcome::Loss; 5]);
     both_sizes("teach_lab_4x4_done", &mut m);
 
     let mut m = model_at(Size::Eight, "");

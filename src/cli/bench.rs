@@ -1,6 +1,9 @@
 //! `bench`: solve the positions of an OBF problem file and compare with the listed scores:
 //! exactly (the default), by their outcome (`--mode wld`), or by measuring how well the estimates
-//! of every depth agree with them (`--mode estimate`).
+//! of every depth agree with them (`--mode estimate`). `--lab` runs the outcome lab over the file
+//! instead ([`lab`]).
+
+pub mod lab;
 
 use super::CliError;
 use super::outln;
@@ -84,6 +87,19 @@ pub fn run(
     json: bool,
 ) -> Result<(), CliError> {
     let problems = read_problems(path, options.scoring)?;
+    let (first, selected) = select(path, &problems, range)?;
+    if depth.is_some() && mode != BenchMode::Estimate {
+        return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
+    }
+    match mode {
+        BenchMode::Exact => exact(path, selected, first, options, store, json),
+        BenchMode::Wld => wld(path, selected, first, options, store, json),
+        BenchMode::Estimate => estimate(selected, depth.unwrap_or(DEFAULT_DEPTH), options, json),
+    }
+}
+
+/// The problems `--positions` selects (all without it), with the number of the first.
+fn select<'a>(path: &str, problems: &'a [Problem], range: Option<&str>) -> Result<(usize, &'a [Problem]), CliError> {
     let (first, last) = match range {
         Some(r) => parse_range(r)?,
         None => (1, problems.len().max(1)),
@@ -92,14 +108,7 @@ pub fn run(
         return Err(CliError::Usage(format!("--positions: {path} holds {} positions", problems.len())));
     }
     let last = last.min(problems.len());
-    if depth.is_some() && mode != BenchMode::Estimate {
-        return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
-    }
-    match mode {
-        BenchMode::Exact => exact(path, &problems[first - 1..last], first, options, store, json),
-        BenchMode::Wld => wld(path, &problems[first - 1..last], first, options, store, json),
-        BenchMode::Estimate => estimate(&problems[first - 1..last], depth.unwrap_or(DEFAULT_DEPTH), options, json),
-    }
+    Ok((first, &problems[first - 1..last]))
 }
 
 /// The instruction-set level the solver runs at (`src/isa.rs`): part of what a figure means.

@@ -1,9 +1,11 @@
 //! `explain`: the bitboard techniques step by step on a position, as text for a handout or as
-//! JSON. The steps come from [`othello_explorer::trace`]; `search` runs the [`othello_explorer::lab`].
+//! JSON. The steps come from [`othello_explorer::trace`]; `search` runs the [`othello_explorer::lab`]
+//! (exact scores), `search --outcome` its [`othello_explorer::lab::outcome`] half (win, loss or draw).
 
 use super::CliError;
 use super::args::Resolved;
 use super::outln;
+use othello_explorer::lab::outcome::{self, Budget, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::trace::{self, Step, Topic, Trace, Value};
 use othello_explorer::{Bitboard, Position, Scoring, Square};
@@ -26,8 +28,11 @@ fn subject(name: &str) -> Result<Subject, CliError> {
     name.parse::<Topic>().map(Subject::Trace).map_err(|e| CliError::Usage(format!("{e}, search")))
 }
 
-pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, json: bool) -> Result<(), CliError> {
+pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, outcome: bool, json: bool) -> Result<(), CliError> {
     let subject = subject(topic)?;
+    if let (true, Subject::Trace(topic)) = (outcome, &subject) {
+        return Err(CliError::Usage(format!("--outcome: only the search topic takes it, not {topic}")));
+    }
     let position = resolved.position;
     let square = match mv {
         None => None,
@@ -44,7 +49,11 @@ pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, json: bool) -> Re
             if square.is_some() {
                 return Err(CliError::Usage("--move: the search topic takes no move".into()));
             }
-            search(&position, json);
+            if outcome {
+                search_outcome(&position, json);
+            } else {
+                search(&position, json);
+            }
         }
         Subject::Trace(topic) => {
             if square.is_some() && !topic.needs_move() {
@@ -290,6 +299,100 @@ pub fn lab_line(r: &Result<Run, LabError>) -> String {
             };
             format!("  {:<14} {e}", method.name())
         }
+    }
+}
+
+/// Runs the outcome lab and prints one line per method as it finishes (or one JSON object at the
+/// end: `{topic, board, empties, methods: [{method, outcome, nodes, seconds, refused,
+/// selection_share, selection_seconds, iterations}], result}`).
+fn search_outcome(position: &Position, json: bool) {
+    let stop = AtomicBool::new(false);
+    let mut results: Vec<Result<outcome::Run, OutcomeError>> = Vec::new();
+    if !json {
+        outln!("explain search --outcome: win, loss or draw proven five ways (from the side to move)");
+        outln!(
+            "{} {}, {} to move, {} empty squares\n",
+            position.size(),
+            position,
+            position.to_move().name(),
+            position.empty_count()
+        );
+        outln!("  {:<19} {:<26} {:>7} {:>14} {:>10}", "method", "what", "outcome", "nodes", "time");
+    }
+    outcome::compare(position, Budget::UNLIMITED, &stop, &mut |r| {
+        if !json {
+            outln!("{}", outcome_line(&r));
+        }
+        results.push(r);
+    });
+    let outcomes: Vec<outcome::Outcome> = results.iter().filter_map(|r| r.as_ref().ok().map(|r| r.outcome)).collect();
+    let agreed = outcomes.first().copied().filter(|o| outcomes.iter().all(|x| x == o));
+    if json {
+        let methods: Vec<_> = results.iter().map(outcome_json).collect();
+        outln!(
+            "{}",
+            json!({
+                "topic": "search",
+                "board": position.to_string(),
+                "empties": position.empty_count(),
+                "methods": methods,
+                "result": agreed.map(|o| o.name()),
+            })
+        );
+    } else if let Some(o) = agreed {
+        outln!("\nresult: a {o} for {}; every method that ran agrees", position.to_move().name());
+    } else if !outcomes.is_empty() {
+        outln!("\nresult: the methods disagree");
+    }
+}
+
+/// One method of the outcome lab as JSON: a refused method has its reason in `refused` and a null
+/// outcome.
+pub fn outcome_json(r: &Result<outcome::Run, OutcomeError>) -> serde_json::Value {
+    match r {
+        Ok(run) => json!({
+            "method": run.method.name(),
+            "outcome": run.outcome.name(),
+            "nodes": run.nodes,
+            "seconds": run.elapsed.as_secs_f64(),
+            "refused": null,
+            "selection_share": run.selection_share(),
+            "selection_seconds": run.selecting.map(|d| d.as_secs_f64()),
+            "iterations": run.iterations,
+        }),
+        Err(e) => json!({
+            "method": e.method().name(),
+            "outcome": null,
+            "nodes": null,
+            "seconds": null,
+            "refused": e.to_string(),
+            "selection_share": null,
+            "selection_seconds": null,
+            "iterations": null,
+        }),
+    }
+}
+
+/// One row of the outcome lab's table.
+pub fn outcome_line(r: &Result<outcome::Run, OutcomeError>) -> String {
+    match r {
+        Ok(run) => {
+            let note = match (run.selection_share(), run.iterations) {
+                (Some(share), _) => format!("  (selecting {:.0}%)", 100.0 * share),
+                (_, Some(1)) => "  (1 iteration)".to_string(),
+                (_, Some(n)) => format!("  ({n} iterations)"),
+                _ => String::new(),
+            };
+            format!(
+                "  {:<19} {:<26} {:>7} {:>14} {:>8.3} s{note}",
+                run.method.name(),
+                run.method.description(),
+                run.outcome.name(),
+                thousands(run.nodes),
+                run.elapsed.as_secs_f64()
+            )
+        }
+        Err(e) => format!("  {:<19} {e}", e.method().name()),
     }
 }
 

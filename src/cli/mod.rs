@@ -89,6 +89,13 @@ pub enum Command {
         /// With --mode estimate: the deepest estimate depth measured (default 10).
         #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = values::depth)]
         depth: Option<u32>,
+        /// Run the outcome lab instead: each position's win, loss or draw proven five ways, timed
+        /// per method, WPNS's selection share, each outcome checked against the listed sign.
+        #[arg(long, conflicts_with_all = ["mode", "depth"])]
+        lab: bool,
+        /// With --lab: the seconds each method gets on each position (default 60).
+        #[arg(long, value_name = "SECONDS", requires = "lab", allow_negative_numbers = true, value_parser = values::seconds)]
+        limit: Option<std::time::Duration>,
         #[command(flatten)]
         solver: SolverArgs,
         /// Print one JSON object instead of text.
@@ -119,6 +126,10 @@ pub enum Command {
         /// The move for flips and play (default: the first legal move in reading order).
         #[arg(long = "move", value_name = "SQ")]
         mv: Option<String>,
+        /// With search: prove win, loss or draw five ways instead (alpha-beta unsorted and
+        /// sorted, weak proof-number search, branching thresholds, the solver).
+        #[arg(long)]
+        outcome: bool,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -264,12 +275,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let store = store::open_for_solving(&cli.store);
             return review::run(&position, &review, solver.options(), store.as_ref(), json);
         }
-        Some(Command::Bench { file, positions, mode, depth, solver, json }) => {
+        Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
+            bench::lab::run(&file, positions.as_deref(), limit, json)
+        }
+        Some(Command::Bench { file, positions, mode, depth, solver, json, .. }) => {
             let store = store::open_for_solving(&cli.store);
             bench::run(&file, positions.as_deref(), mode, depth, solver.options(), store.as_ref(), json)
         }
-        Some(Command::Explain { topic, position, mv, json }) => {
-            explain::run(&topic, &position.resolve()?, mv.as_deref(), json)
+        Some(Command::Explain { topic, position, mv, outcome, json }) => {
+            explain::run(&topic, &position.resolve()?, mv.as_deref(), outcome, json)
         }
         Some(Command::Store { command }) => store::run(&command, &cli.store),
         Some(Command::Book { size, plies, lines, near_empties, solver }) => {

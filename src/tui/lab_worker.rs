@@ -1,8 +1,11 @@
 //! The search lab's thread: the four methods of [`crate::lab`] run one after the other off the UI
-//! thread, each result sent as a [`LabEvent`] tagged with its job number and position as soon as
-//! it is known. [`LabWorker::run`] cancels the job before through its stop flag;
-//! [`LabWorker::cancel`] stops the running one (the methods left are reported cancelled).
+//! thread, then the five of [`crate::lab::outcome`] (win, loss or draw, without a budget, so
+//! positions too deep for a method are refused at once), each result sent as a [`LabEvent`] tagged
+//! with its job number and position as soon as it is known. [`LabWorker::run`] cancels the job
+//! before through its stop flag; [`LabWorker::cancel`] stops the running one (the methods left
+//! are reported cancelled).
 
+use crate::lab::outcome::{self, Budget, OutcomeError};
 use crate::lab::{self, LabError, Run};
 use crate::{Position, Scoring};
 use std::sync::Arc;
@@ -18,7 +21,16 @@ pub struct LabEvent {
     /// The position the job solves.
     pub position: Position,
     /// The method's result.
-    pub result: Result<Run, LabError>,
+    pub result: LabResult,
+}
+
+/// One method's result, from either half of the lab.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LabResult {
+    /// An exact score ([`crate::lab::run`]).
+    Exact(Result<Run, LabError>),
+    /// An outcome ([`crate::lab::outcome::run`]).
+    Outcome(Result<outcome::Run, OutcomeError>),
 }
 
 enum Request {
@@ -73,12 +85,14 @@ fn serve(scoring: Scoring, rx: Receiver<Request>, events: Sender<LabEvent>) {
             Request::Shutdown => return,
             Request::Run { job, position, stop } => {
                 let mut gone = false;
-                lab::compare(&position, scoring, &stop, &mut |result| {
+                let mut send = |result| {
                     if events.send(LabEvent { job, position, result }).is_err() {
                         gone = true;
                         stop.store(true, Ordering::Relaxed); // nobody listens: end the lab now
                     }
-                });
+                };
+                lab::compare(&position, scoring, &stop, &mut |r| send(LabResult::Exact(r)));
+                outcome::compare(&position, Budget::UNLIMITED, &stop, &mut |r| send(LabResult::Outcome(r)));
                 if gone {
                     return;
                 }

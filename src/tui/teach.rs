@@ -3,6 +3,7 @@
 //! [`crate::trace`] on the position on screen each time they are drawn, so they always follow
 //! the position and the cursor.
 
+use crate::lab::outcome::{self, OutcomeError};
 use crate::lab::{LabError, Method, Run};
 use crate::trace::{self, Topic, Trace, TraceError};
 use crate::{Position, Square};
@@ -12,7 +13,7 @@ use crate::{Position, Square};
 pub enum Lesson {
     /// A traced technique.
     Trace(Topic),
-    /// The search lab: four ways to solve the position.
+    /// The search lab: four ways to solve the position, five to prove its outcome.
     Lab,
 }
 
@@ -70,22 +71,50 @@ pub fn lesson_trace(topic: Topic, position: &Position, cursor: Square) -> Result
     trace::trace(topic, position, lesson_move(topic, position, cursor))
 }
 
-/// The search lab on one position: the results so far, one per method in [`Method::ALL`] order.
+/// The search lab on one position: the results so far, one per method in [`Method::ALL`] order,
+/// then one per outcome method in [`outcome::Method::ALL`] order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabState {
     /// Its job number: reports of other jobs are dropped.
     pub job: u64,
     /// The position it solves.
     pub position: Position,
-    /// The results so far.
+    /// The exact scores so far.
     pub results: Vec<Result<Run, LabError>>,
+    /// The outcomes so far (after the exact scores).
+    pub outcomes: Vec<Result<outcome::Run, OutcomeError>>,
     /// Whether it still runs.
     pub running: bool,
 }
 
+/// A method of either half of the lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabMethod {
+    /// An exact-score method.
+    Exact(Method),
+    /// An outcome method.
+    Outcome(outcome::Method),
+}
+
 impl LabState {
+    /// A lab just started on `position`.
+    pub fn new(job: u64, position: Position) -> LabState {
+        LabState { job, position, results: Vec::new(), outcomes: Vec::new(), running: true }
+    }
+
     /// The method running now, if any.
-    pub fn current(&self) -> Option<Method> {
-        if self.running { Method::ALL.get(self.results.len()).copied() } else { None }
+    pub fn current(&self) -> Option<LabMethod> {
+        if !self.running {
+            None
+        } else if let Some(&m) = Method::ALL.get(self.results.len()) {
+            Some(LabMethod::Exact(m))
+        } else {
+            outcome::Method::ALL.get(self.outcomes.len()).map(|&m| LabMethod::Outcome(m))
+        }
+    }
+
+    /// Whether every method of both halves has reported.
+    pub fn complete(&self) -> bool {
+        self.results.len() == Method::ALL.len() && self.outcomes.len() == outcome::Method::ALL.len()
     }
 }

@@ -1,6 +1,6 @@
 //! The teaching view and the search lab.
 
-use super::super::lab_worker::LabEvent;
+use super::super::lab_worker::{LabEvent, LabResult};
 use super::super::teach::{LabState, Lesson, Teach};
 use super::{Effect, Model};
 
@@ -56,7 +56,7 @@ impl Model {
         }
         let job = self.next_lab_job;
         self.next_lab_job += 1;
-        self.lab = Some(LabState { job, position, results: Vec::new(), running: true });
+        self.lab = Some(LabState::new(job, position));
         self.say("search lab running: s again cancels");
         vec![Effect::Lab { job, position }]
     }
@@ -65,10 +65,14 @@ impl Model {
         let Some(lab) = self.lab.as_mut().filter(|l| l.job == ev.job && l.position == ev.position) else {
             return Vec::new();
         };
-        if lab.results.len() < crate::lab::Method::ALL.len() {
-            lab.results.push(ev.result);
+        match ev.result {
+            LabResult::Exact(r) if lab.results.len() < crate::lab::Method::ALL.len() => lab.results.push(r),
+            LabResult::Outcome(r) if lab.outcomes.len() < crate::lab::outcome::Method::ALL.len() => {
+                lab.outcomes.push(r)
+            }
+            _ => {}
         }
-        if lab.results.len() == crate::lab::Method::ALL.len() && lab.running {
+        if lab.complete() && lab.running {
             lab.running = false;
             self.say("search lab done");
         }

@@ -1,12 +1,13 @@
 //! The teaching view's panel: the current step of the trace (its group and name, the expression,
 //! the value in hex and as a binary grid, the note) and the steps around it; or the search lab's
-//! table of the four methods with their scores, nodes and times. The board beside it draws the
-//! step's mask.
+//! tables: the four methods with their scores, nodes and times, then the five outcome methods with
+//! their outcomes, nodes and times. The board beside it draws the step's mask.
 
+use crate::lab::outcome::{self, Outcome, OutcomeError};
 use crate::lab::{LabError, Method};
 use crate::trace::Value;
 use crate::tui::app::Model;
-use crate::tui::teach::{Lesson, lesson_trace};
+use crate::tui::teach::{LabMethod, LabState, Lesson, lesson_trace};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::bars::si;
 use crate::{Bitboard, Size};
@@ -174,6 +175,13 @@ impl TeachWidget<'_> {
                     t.dim(),
                 )));
             }
+            lines.push(Line::from("then proves win, loss or draw five ways:"));
+            for method in outcome::Method::ALL {
+                lines.push(Line::from(Span::styled(
+                    format!("  {:<19} {}", method.name(), method.description()),
+                    t.dim(),
+                )));
+            }
             return;
         };
         lines.push(Line::from(Span::styled(
@@ -197,25 +205,73 @@ impl TeachWidget<'_> {
                 Some(Err(LabError::Cancelled { nodes, .. })) => {
                     format!("{:<14} cancelled after {} nodes", method.name(), si(*nodes as f64))
                 }
-                None if lab.current() == Some(*method) => format!("{:<14} running…", method.name()),
+                None if lab.current() == Some(LabMethod::Exact(*method)) => format!("{:<14} running…", method.name()),
                 None if lab.running => format!("{:<14} waiting", method.name()),
                 None => format!("{:<14} cancelled", method.name()),
             };
             lines.push(Line::from(text));
         }
         let scores: Vec<i32> = lab.results.iter().filter_map(|r| r.as_ref().ok().map(|r| r.score)).collect();
-        lines.push(Line::from(""));
-        if !lab.running && !scores.is_empty() {
+        let exact_done = lab.results.len() == Method::ALL.len() || !lab.running;
+        if exact_done && !scores.is_empty() {
             let agree = scores.iter().all(|&s| s == scores[0]);
             let text = if agree { "every method that ran agrees on the score" } else { "the methods disagree!" };
             lines.push(Line::from(Span::styled(text, if agree { t.best() } else { t.error() })));
         }
+        lines.push(Line::from(""));
+        self.outcome_lines(lab, scores.first().copied(), lines);
+        let hint = if lab.running { "s cancels" } else { "s runs it again" };
+        lines.push(Line::from(Span::styled(hint, t.dim())));
         for n in notes {
             for l in crate::trace::wrap(&n, width.max(10)) {
                 lines.push(Line::from(Span::styled(l, t.dim())));
             }
         }
-        let hint = if lab.running { "s cancels" } else { "s runs it again" };
-        lines.push(Line::from(Span::styled(hint, t.dim())));
+    }
+
+    /// The outcome half of the lab: each method's outcome, nodes and time (and WPNS's share of
+    /// time spent selecting), and whether they agree with each other and with `score`.
+    fn outcome_lines(&self, lab: &LabState, score: Option<i32>, lines: &mut Vec<Line<'static>>) {
+        let t = self.theme;
+        lines.push(Line::from(Span::styled(
+            format!("{:<24} {:>6} {:>8}", "win, loss or draw", "nodes", "time"),
+            t.label(),
+        )));
+        for (i, method) in outcome::Method::ALL.iter().enumerate() {
+            let name = method.name();
+            let text = match lab.outcomes.get(i) {
+                Some(Ok(run)) => {
+                    let share = run.selection_share().map_or(String::new(), |s| format!(" sel {:.0}%", 100.0 * s));
+                    format!(
+                        "{name:<19} {:<4} {:>6} {:>7.3}s{share}",
+                        run.outcome.name(),
+                        si(run.nodes as f64),
+                        run.elapsed.as_secs_f64()
+                    )
+                }
+                Some(Err(OutcomeError::TooDeep { limit, .. })) => format!("{name:<19} refused: over {limit} empty"),
+                Some(Err(OutcomeError::Cancelled { nodes, .. })) => {
+                    format!("{name:<19} cancelled after {} nodes", si(*nodes as f64))
+                }
+                Some(Err(OutcomeError::OverBudget { nodes, .. })) => {
+                    format!("{name:<19} out of time after {} nodes", si(*nodes as f64))
+                }
+                None if lab.current() == Some(LabMethod::Outcome(*method)) => format!("{name:<19} running…"),
+                None if lab.running => format!("{name:<19} waiting"),
+                None => format!("{name:<19} cancelled"),
+            };
+            lines.push(Line::from(text));
+        }
+        let outcomes: Vec<Outcome> = lab.outcomes.iter().filter_map(|r| r.as_ref().ok().map(|r| r.outcome)).collect();
+        if (lab.complete() || !lab.running) && !outcomes.is_empty() {
+            let agree =
+                outcomes.iter().all(|&o| o == outcomes[0]) && score.is_none_or(|s| Outcome::of_score(s) == outcomes[0]);
+            let text = if agree {
+                format!("every method that ran proves a {}", outcomes[0])
+            } else {
+                "the methods disagree!".to_string()
+            };
+            lines.push(Line::from(Span::styled(text, if agree { t.best() } else { t.error() })));
+        }
     }
 }
