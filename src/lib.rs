@@ -31,6 +31,7 @@
 
 pub mod bitboard;
 pub mod eval;
+pub mod finals;
 pub mod gamefile;
 pub mod geometry;
 pub mod isa;
@@ -39,8 +40,10 @@ pub mod obf;
 pub mod opening;
 pub mod perft;
 pub mod position;
+pub mod reach;
 pub mod review;
 pub mod rules;
+pub mod shortest;
 pub mod size;
 pub mod solver;
 pub mod square;

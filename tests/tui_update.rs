@@ -205,7 +205,7 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
         (
             "frob",
-            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, quit",
+            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, reach, quit",
         ),
         ("play red", "play: 'red' is not a choice: play black|white|both|off"),
         ("drill maybe", "drill: 'maybe' is not a choice: drill [on|off]"),
@@ -699,4 +699,37 @@ fn a_replaced_tree_comes_back_with_restore() {
     let (mut fresh, _) = model(Size::Four);
     command(&mut fresh, "restore");
     assert!(fresh.status.as_ref().unwrap().error);
+}
+
+#[test]
+fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
+    use othello_explorer::reach::{self, Outcome, Refusal};
+    let (mut m, _) = model(Size::Eight);
+    let target = transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4").unwrap().end();
+    command(&mut m, &format!("board {target}"));
+    let effects = command(&mut m, "reach");
+    let Some(&Effect::Reach { job, position }) = effects.iter().find(|e| matches!(e, Effect::Reach { .. })) else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(position, target);
+    // A stale job changes nothing; the real search's answer loads a tree from the start.
+    send(&mut m, [Msg::Reached { job: job + 7, outcome: Outcome::Cancelled { nodes: 1 } }]);
+    assert_eq!(m.position(), target);
+    assert_eq!(m.tree.position_of(m.tree.root()), target);
+    let outcome = reach::reach(&target, &Default::default(), &Default::default());
+    send(&mut m, [Msg::Reached { job, outcome }]);
+    assert_eq!(m.tree.position_of(m.tree.root()), Position::start(Size::Eight));
+    assert_eq!(m.position(), target, "the found line ends on the board");
+    assert_eq!(m.tree.moves().len(), 5);
+    assert!(m.status.as_ref().unwrap().text.contains("5-move game arrives here"));
+    // :reach stop cancels a running search; a board no game reaches is said so.
+    let effects = command(&mut m, "reach");
+    assert!(effects.iter().any(|e| matches!(e, Effect::Reach { .. })));
+    let effects = command(&mut m, "reach stop");
+    assert!(effects.iter().any(|e| matches!(e, Effect::CancelReach)));
+    let effects = command(&mut m, "reach");
+    let Some(&Effect::Reach { job, .. }) = effects.iter().find(|e| matches!(e, Effect::Reach { .. })) else { panic!() };
+    send(&mut m, [Msg::Reached { job, outcome: Outcome::Unreachable { reason: Refusal::NoThreeInARow, nodes: 0 } }]);
+    let status = m.status.as_ref().unwrap();
+    assert!(status.error && status.text.contains("no game arrives at this board"), "{}", status.text);
 }

@@ -8,7 +8,9 @@ mod explain;
 mod explore;
 pub mod paths;
 mod perft;
+mod reach;
 mod review;
+mod shortest;
 mod show;
 mod solve;
 mod store;
@@ -130,6 +132,28 @@ pub enum Command {
         /// sorted, weak proof-number search, branching thresholds, the solver).
         #[arg(long)]
         outcome: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Find a game from the start that arrives at a board (--board, or the end of --moves): its
+    /// transcript (exit 0), or the proof that none exists (exit 1). Plays only on the squares the
+    /// board occupies and prunes with discs that can no longer change colour.
+    Reach {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        reach: reach::ReachArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The shortest games from the start that end a given way (a draw, a wipe-out, any end), by
+    /// iterative deepening: the length, how many games, the final positions, an example, and
+    /// with --all every game. --verify-only FILE checks a file of such games instead.
+    Shortest {
+        #[command(flatten)]
+        shortest: shortest::ShortestArgs,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -285,6 +309,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Explain { topic, position, mv, outcome, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), outcome, json)
         }
+        Some(Command::Reach { position, reach, json }) => return reach::run(&position, &reach, json),
+        Some(Command::Shortest { shortest, json }) => return shortest::run(&shortest, json),
         Some(Command::Store { command }) => store::run(&command, &cli.store),
         Some(Command::Book { size, plies, lines, near_empties, solver }) => {
             book::run(size, plies, lines, near_empties, &solver, &cli.store)

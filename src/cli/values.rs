@@ -76,6 +76,23 @@ pub fn count(text: &str) -> Result<usize, String> {
     whole(text, 0, u32::MAX as u64).map(|n| n as usize)
 }
 
+/// A node budget: 1 to 2^64 - 1.
+pub fn nodes(text: &str) -> Result<u64, String> {
+    whole(text, 1, u64::MAX)
+}
+
+/// The positions a search may hold, about 100 bytes each: at least 1, and no more than the memory
+/// this machine has available (see [`hash_mb`]).
+pub fn positions(text: &str) -> Result<usize, String> {
+    let n = whole(text, 1, u32::MAX as u64 * 16)?;
+    if let Some(available) = available_mb()
+        && n.saturating_mul(100) / (1024 * 1024) > available
+    {
+        return Err(format!("{n} positions need more memory than this machine has available ({available} MiB)"));
+    }
+    Ok(n as usize)
+}
+
 /// A seed: any whole number from 0.
 pub fn seed(text: &str) -> Result<u64, String> {
     whole(text, 0, u64::MAX)

@@ -42,6 +42,8 @@ pub enum Command {
     Edit,
     /// Review the line shown (`None` toggles).
     Review(Option<bool>),
+    /// Look for a game from the start to the board on screen (`false`: stop looking).
+    Reach(bool),
     /// Quit the explorer.
     Quit,
     /// Open the help.
@@ -97,6 +99,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "review [on|off]",
         help: "review the line: each position analysed in turn, marks ?! ? ?? in the history, the score graph",
     },
+    CommandSpec {
+        name: "reach",
+        usage: "reach [stop]",
+        help: "find a game from the start to the board on screen (or prove there is none) and load it",
+    },
     CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
 ];
 
@@ -149,7 +156,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, reach, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -202,6 +209,11 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
             "on" => Ok(Command::Review(Some(true))),
             "off" => Ok(Command::Review(Some(false))),
             _ => Err(CommandError::BadChoice { command: "review", found: rest.to_string(), usage: "review [on|off]" }),
+        },
+        "reach" => match rest.to_ascii_lowercase().as_str() {
+            "" => Ok(Command::Reach(true)),
+            "stop" | "off" => Ok(Command::Reach(false)),
+            _ => Err(CommandError::BadChoice { command: "reach", found: rest.to_string(), usage: "reach [stop]" }),
         },
         "quit" | "q" => none("quit", Command::Quit),
         "help" => none("help", Command::Help),

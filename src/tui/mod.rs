@@ -16,6 +16,7 @@ pub mod disk;
 pub mod kept;
 pub mod keys;
 pub mod lab_worker;
+pub mod reach_worker;
 pub mod session;
 pub mod teach;
 pub mod theme;
@@ -35,6 +36,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
+use reach_worker::ReachWorker;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -53,6 +55,7 @@ struct Workers {
     lab_events: Receiver<LabEvent>,
     disk: Disk,
     disk_replies: Receiver<Msg>,
+    reach: ReachWorker,
 }
 
 /// How the explorer starts.
@@ -335,6 +338,7 @@ fn run_with(
         solver: Worker::spawn_limited(solver, options.store, tx, options.max_depth)?,
         lab: LabWorker::spawn(options.scoring, lab_tx)?,
         lab_events,
+        reach: ReachWorker::spawn(disk_tx.clone())?,
         disk: Disk::spawn(session, disk_tx)?,
         disk_replies,
     };
@@ -426,6 +430,8 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<(), TuiError> {
             Effect::Cancel => worker.solver.cancel(),
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),
+            Effect::Reach { job, position } => worker.reach.run(job, position),
+            Effect::CancelReach => worker.reach.cancel(),
             Effect::Yank(text) => clipboard::copy(&mut io::stdout(), &text)?,
             Effect::Save { path, contents } => worker.disk.save(path, contents),
             Effect::Load { path } => worker.disk.load(path),

@@ -32,6 +32,7 @@ mod on_files;
 mod on_key;
 mod on_mouse;
 mod on_solver;
+mod reach;
 mod teaching;
 
 pub use model::*;
@@ -83,5 +84,6 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Signal(_) => model.quit_now(),
         Msg::Loaded { path, result } => model.loaded(path, result),
+        Msg::Reached { job, outcome } => model.reached(job, outcome),
     }
 }

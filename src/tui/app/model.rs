@@ -312,6 +312,9 @@ pub struct Model {
     /// The search lab's last run, if any.
     pub lab: Option<LabState>,
     pub(super) next_lab_job: u64,
+    /// The `:reach` search running (its job number and board), if any.
+    pub reaching: Option<(u64, Position)>,
+    pub(super) next_reach_job: u64,
     /// Counts the trees this model has held (`:new`, `:load` start another).
     pub(super) tree_generation: u64,
     /// The (tree generation, tree revision, game setting) the session file last asked for.
@@ -410,6 +413,13 @@ pub enum Msg {
     },
     /// The session file could not be written (said once until a write succeeds again).
     SessionFailed(String),
+    /// `:reach` finished job `job`.
+    Reached {
+        /// The job.
+        job: u64,
+        /// What it found.
+        outcome: crate::reach::Outcome,
+    },
     /// The process got this signal (SIGHUP, SIGINT, SIGQUIT or SIGTERM): quit as on `q`.
     Signal(i32),
 }
@@ -445,6 +455,15 @@ pub enum Effect {
     },
     /// Cancel the search lab.
     CancelLab,
+    /// Cancel any `:reach` search and look for a game to this position as job `job`.
+    Reach {
+        /// The job number.
+        job: u64,
+        /// The board to reach.
+        position: Position,
+    },
+    /// Cancel the `:reach` search.
+    CancelReach,
     /// Put this text on the clipboard (OSC 52).
     Yank(String),
     /// Write `contents` to `path`, then send [`Msg::Saved`].
@@ -565,6 +584,8 @@ impl Model {
             teach: None,
             lab: None,
             next_lab_job: 1,
+            reaching: None,
+            next_reach_job: 1,
             tree_generation: 0,
             session_mark: None,
             announced: false,
