@@ -4,7 +4,7 @@
 
 use super::CliError;
 use super::args::Resolved;
-use super::outln;
+use super::{outln, thousands};
 use othello_explorer::lab::outcome::{self, Budget, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::trace::{self, Step, Topic, Trace, Value};
@@ -232,6 +232,17 @@ fn names(m: Bitboard) -> String {
     if v.is_empty() { "none".into() } else { v.join(" ") }
 }
 
+/// The lab's second line: the board, who moves, how deep; then a blank line.
+fn position_line(position: &Position) -> String {
+    format!(
+        "{} {}, {} to move, {} empty squares\n",
+        position.size(),
+        position,
+        position.to_move().name(),
+        position.empty_count()
+    )
+}
+
 /// Runs the lab and prints one line per method as it finishes (or one JSON object at the end).
 fn search(position: &Position, json: bool) {
     let stop = AtomicBool::new(false);
@@ -239,13 +250,7 @@ fn search(position: &Position, json: bool) {
     let mut results: Vec<Result<Run, LabError>> = Vec::new();
     if !json {
         outln!("explain search: one position solved four ways (scores from the side to move, empties to the winner)");
-        outln!(
-            "{} {}, {} to move, {} empty squares\n",
-            position.size(),
-            position,
-            position.to_move().name(),
-            position.empty_count()
-        );
+        outln!("{}", position_line(position));
         outln!("  {:<14} {:<34} {:>6} {:>14} {:>10}", "method", "what", "score", "nodes", "time");
     }
     lab::compare(position, scoring, &stop, &mut |r| {
@@ -310,13 +315,7 @@ fn search_outcome(position: &Position, json: bool) {
     let mut results: Vec<Result<outcome::Run, OutcomeError>> = Vec::new();
     if !json {
         outln!("explain search --outcome: win, loss or draw proven five ways (from the side to move)");
-        outln!(
-            "{} {}, {} to move, {} empty squares\n",
-            position.size(),
-            position,
-            position.to_move().name(),
-            position.empty_count()
-        );
+        outln!("{}", position_line(position));
         outln!("  {:<19} {:<26} {:>7} {:>14} {:>10}", "method", "what", "outcome", "nodes", "time");
     }
     outcome::compare(position, Budget::UNLIMITED, &stop, &mut |r| {
@@ -394,16 +393,4 @@ pub fn outcome_line(r: &Result<outcome::Run, OutcomeError>) -> String {
         }
         Err(e) => format!("  {:<19} {e}", e.method().name()),
     }
-}
-
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -244,6 +244,19 @@ macro_rules! outln {
 
 pub(crate) use {out, outln};
 
+/// `n` with thousands separators: `98,732,834`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Writes `text` to stdout; a closed pipe ends the program quietly with success.
 pub fn write_stdout(text: &str) {
     use std::io::Write;

@@ -6,7 +6,7 @@
 //! the best score the file lists; a difference exits 1.
 
 use super::{isa_level, read_problems, select};
-use crate::cli::{CliError, outln};
+use crate::cli::{CliError, outln, thousands};
 use othello_explorer::Scoring;
 use othello_explorer::lab::outcome::{self, Budget, Method, Outcome, OutcomeError, Run};
 use serde_json::json;
@@ -35,19 +35,6 @@ fn time_text(seconds: f64) -> String {
 fn over(limit: Duration) -> String {
     let s = limit.as_secs_f64();
     if s == s.trunc() { format!("> {s:.0} s") } else { format!("> {}", time_text(s)) }
-}
-
-/// Writes `n` with thousands separators.
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// One position's results.

@@ -26,6 +26,21 @@ pub(super) fn children<const N: usize>(p: u64, o: u64, mut moves: u64, out: &mut
     count
 }
 
+/// The children of `(p, o)` into `out` in reading order, a pass being one child (the same discs,
+/// the other side to move); `None` when the game is over.
+#[inline]
+pub(super) fn expand<const N: usize>(p: u64, o: u64, out: &mut [(u64, u64); 64]) -> Option<usize> {
+    let moves = legal_moves::<N>(p, o);
+    if moves != 0 {
+        Some(children::<N>(p, o, moves, out))
+    } else if legal_moves::<N>(o, p) != 0 {
+        out[0] = (o, p);
+        Some(1)
+    } else {
+        None
+    }
+}
+
 /// Sorts `children` by their own mobility, fewest moves first, keeping reading order among equals
 /// (an insertion sort: stable, and the lists are short).
 #[inline]

@@ -26,9 +26,8 @@
 //! `k - 1` along every path), so the deepening ends. Nothing is kept between iterations: each one
 //! searches again from the root, as the article's did.
 
-use super::alpha_beta::{answer, children, sort_by_mobility};
+use super::alpha_beta::{answer, expand, sort_by_mobility};
 use super::{Counter, LEAF_EMPTIES, Outcome, Question, by_questions, empties, final_sign};
-use crate::rules::legal_moves;
 
 /// The root's thresholds: both start at `initial` and grow by `step` each iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,14 +67,8 @@ impl<const N: usize> Branching<'_, '_, N> {
         if empties::<N>(p, o) <= LEAF_EMPTIES {
             return if answer::<N>(self.counter, p, o, q) { Answer::Yes } else { Answer::No };
         }
-        let moves = legal_moves::<N>(p, o);
         let mut list = [(0u64, 0u64); 64];
-        let count = if moves != 0 {
-            children::<N>(p, o, moves, &mut list)
-        } else if legal_moves::<N>(o, p) != 0 {
-            list[0] = (o, p); // a pass: one child
-            1
-        } else {
+        let Some(count) = expand::<N>(p, o, &mut list) else {
             return if q.holds(final_sign::<N>(p, o)) { Answer::Yes } else { Answer::No };
         };
         let list = &mut list[..count];

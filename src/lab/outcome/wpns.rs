@@ -29,9 +29,8 @@
 //! children of the node being searched also live in its own frame, so a lost entry cannot make a
 //! node forget what its last child search found.
 
-use super::alpha_beta::{answer, children};
+use super::alpha_beta::{answer, expand};
 use super::{Counter, LEAF_EMPTIES, Outcome, Question, by_questions, empties, final_sign};
-use crate::rules::legal_moves;
 use std::time::{Duration, Instant};
 
 /// Infinity: the number of a node that can no longer be proven (or disproven).
@@ -153,14 +152,8 @@ impl<const N: usize> Wpns<'_, '_, N> {
             self.table.put(p, o, q, numbers, self.counter.nodes - before);
             return numbers;
         }
-        let moves = legal_moves::<N>(p, o);
         let mut list = [(0u64, 0u64); 64];
-        let count = if moves != 0 {
-            children::<N>(p, o, moves, &mut list)
-        } else if legal_moves::<N>(o, p) != 0 {
-            list[0] = (o, p); // a pass: one child
-            1
-        } else {
+        let Some(count) = expand::<N>(p, o, &mut list) else {
             let numbers = if q.holds(final_sign::<N>(p, o)) { YES } else { NO };
             self.table.put(p, o, q, numbers, 1);
             return numbers;
