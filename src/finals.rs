@@ -23,7 +23,7 @@
 //! assert!(!boards.is_empty());
 //! ```
 
-use crate::{Size, with_size};
+use crate::{Size, geometry, with_size};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Calls `visit(black, white)` for every finished drawn board of `size` with `discs` discs (an
@@ -45,8 +45,6 @@ pub fn draw_finals(size: Size, discs: u32, stop: &AtomicBool, visit: &mut dyn Fn
 struct Geometry {
     back: Vec<[Option<(usize, u64)>; 4]>,
     centre: u64,
-    /// The eight neighbours of each bit.
-    around: Vec<u64>,
     rows: Vec<u64>,
 }
 
@@ -67,7 +65,6 @@ impl Geometry {
             m
         };
         let mut back = Vec::with_capacity(n * n);
-        let mut around = vec![0u64; 64];
         for i in 0..n * n {
             let (c, r) = ((i % n) as i32, (i / n) as i32);
             let mut slots = [None; 4];
@@ -78,37 +75,9 @@ impl Geometry {
                 }
             }
             back.push(slots);
-            let b = n * n - 1 - i;
-            for dr in -1..=1 {
-                for dc in -1..=1 {
-                    if (dc, dr) != (0, 0) && on(c + dc, r + dr) {
-                        around[b] |= bit(c + dc, r + dr);
-                    }
-                }
-            }
         }
-        let (lo, hi) = ((n / 2 - 1) as i32, (n / 2) as i32);
-        let centre = bit(lo, lo) | bit(hi, lo) | bit(lo, hi) | bit(hi, hi);
-        let rows = (0..n).map(|r| (0..n).fold(0, |m, c| m | bit(c as i32, r as i32))).collect();
-        Geometry { back, centre, around, rows }
-    }
-
-    /// The discs of `set` connected to `seed` through `set`.
-    fn flood(&self, set: u64, seed: u64) -> u64 {
-        let mut reached = seed & set;
-        let mut frontier = reached;
-        while frontier != 0 {
-            let mut next = 0;
-            let mut f = frontier;
-            while f != 0 {
-                let b = f.trailing_zeros();
-                f &= f - 1;
-                next |= self.around[b as usize];
-            }
-            frontier = next & set & !reached;
-            reached |= frontier;
-        }
-        reached
+        let rows = (0..n).map(|r| geometry::row_mask(n, r)).collect();
+        Geometry { back, centre: geometry::centre(n), rows }
     }
 }
 
@@ -141,7 +110,7 @@ impl<'a, const N: usize> Enumeration<'a, N> {
         if i == N * N {
             if placed == self.discs
                 && black.count_ones() == white.count_ones()
-                && self.g.flood(black | white, self.g.centre) == black | white
+                && geometry::spread(N, black | white, self.g.centre) == black | white
             {
                 (self.visit)(black, white);
             }
@@ -196,7 +165,7 @@ impl<'a, const N: usize> Enumeration<'a, N> {
             if discs.count_ones() < self.discs {
                 // Every disc so far must reach this row's discs through discs.
                 let row = self.g.rows[i / N];
-                if self.g.flood(discs, discs & row) != discs {
+                if geometry::spread(N, discs, discs & row) != discs {
                     return;
                 }
             }

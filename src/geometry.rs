@@ -127,6 +127,49 @@ impl Direction {
     }
 }
 
+/// The four centre squares of an `n x n` board (the start's discs, never emptied in a game).
+pub const fn centre(n: usize) -> u64 {
+    let (lo, hi) = (n / 2 - 1, n / 2);
+    (1 << bit(n, lo, lo)) | (1 << bit(n, hi, lo)) | (1 << bit(n, lo, hi)) | (1 << bit(n, hi, hi))
+}
+
+/// The squares next to `set` in any of the eight directions on an `n x n` board.
+///
+/// ```
+/// use othello_explorer::geometry::neighbours;
+/// // 4x4: around a1 (bit 15) are b1, a2 and b2 (bits 14, 11 and 10).
+/// assert_eq!(neighbours(4, 1 << 15), (1 << 14) | (1 << 11) | (1 << 10));
+/// ```
+pub const fn neighbours(n: usize, set: u64) -> u64 {
+    let mut out = 0;
+    let mut i = 0;
+    while i < DIRECTIONS.len() {
+        let d = &DIRECTIONS[i];
+        // A step toward column `a` must not start there, nor one toward the last column.
+        let from = match d.dcol {
+            -1 => set & !column_mask(n, 0),
+            1 => set & !column_mask(n, n - 1),
+            _ => set,
+        };
+        out |= d.step(n, from);
+        i += 1;
+    }
+    out & full_mask(n)
+}
+
+/// The squares of `set` joined to `seed` through `set`, 8 ways (`seed`'s squares outside `set`
+/// are left out).
+pub const fn spread(n: usize, set: u64, seed: u64) -> u64 {
+    let mut reached = seed & set;
+    loop {
+        let next = reached | (neighbours(n, reached) & set);
+        if next == reached {
+            return reached;
+        }
+        reached = next;
+    }
+}
+
 /// The squares from (`col`, `row`) in direction `dir`, the square itself excluded, to the edge.
 pub const fn ray(n: usize, col: usize, row: usize, dir: &Direction) -> u64 {
     let mut m = 0;

@@ -175,22 +175,12 @@ pub fn cheap_refusal(target: &Position) -> Option<Refusal> {
     let n = size.n();
     let (black, white) = (target.black().bits(), target.white().bits());
     let occupied = black | white;
-    let centre: Vec<Square> = [(n / 2 - 1, n / 2 - 1), (n / 2, n / 2 - 1), (n / 2 - 1, n / 2), (n / 2, n / 2)]
-        .iter()
-        .filter_map(|&(c, r)| Square::new(c, r))
-        .collect();
-    if let Some(&sq) = centre.iter().find(|sq| occupied & sq.mask(size) == 0) {
-        return Some(Refusal::CentreEmpty(sq));
+    let centre = geometry::centre(n);
+    if let Some(sq) = crate::Bitboard::new(size, centre & !occupied).reading_order().first() {
+        return Some(Refusal::CentreEmpty(*sq));
     }
-    let mut seen = centre.iter().fold(0u64, |m, sq| m | sq.mask(size));
-    loop {
-        let next = (seen | neighbours(n, seen)) & occupied;
-        if next == seen {
-            break;
-        }
-        seen = next;
-    }
-    if let Some(sq) = crate::Bitboard::new(size, occupied & !seen).reading_order().first() {
+    let joined = geometry::spread(n, occupied, centre);
+    if let Some(sq) = crate::Bitboard::new(size, occupied & !joined).reading_order().first() {
         return Some(Refusal::NotConnected(*sq));
     }
     let moves = occupied.count_ones() - 4;
@@ -205,20 +195,6 @@ pub fn cheap_refusal(target: &Position) -> Option<Refusal> {
         return Some(Refusal::WipeoutTooSoon { moves, least });
     }
     None
-}
-
-/// The squares next to `set` in any of the eight directions.
-fn neighbours(n: usize, set: u64) -> u64 {
-    let mut out = 0;
-    for_each_bit(set, |b| {
-        let (c, r) = square_of(n, b);
-        for d in DIRECTIONS {
-            if let Some(nb) = step(n, c, r, d.dcol, d.drow) {
-                out |= 1u64 << nb;
-            }
-        }
-    });
-    out
 }
 
 fn three_in_a_row(n: usize, discs: u64) -> bool {

@@ -5,7 +5,7 @@
 
 use super::super::tree::Tree;
 use super::{Effect, Model};
-use crate::{Color, Position, Size, Square};
+use crate::{Bitboard, Color, Position, Size, Square, geometry};
 
 /// The board being edited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,42 +64,17 @@ impl Editor {
     pub fn problems(&self) -> Vec<String> {
         let n = self.size.n();
         let occupied = self.black | self.white;
-        let on = |c: usize, r: usize| Square::new(c, r).is_some_and(|s| occupied & s.mask(self.size) != 0);
+        let names = |bits: u64| -> Vec<String> {
+            Bitboard::new(self.size, bits).reading_order().iter().map(|s| s.to_string()).collect()
+        };
         let mut out = Vec::new();
-        let centre: Vec<Square> = [(n / 2 - 1, n / 2 - 1), (n / 2, n / 2 - 1), (n / 2 - 1, n / 2), (n / 2, n / 2)]
-            .iter()
-            .filter_map(|&(c, r)| Square::new(c, r))
-            .collect();
-        let empty: Vec<String> = centre.iter().filter(|s| !on(s.col(), s.row())).map(|s| s.to_string()).collect();
+        let centre = geometry::centre(n);
+        let empty = names(centre & !occupied);
         if !empty.is_empty() {
             out.push(format!("{} empty: the four centre squares are never empty in a game", empty.join(" ")));
         }
-        // Flood from the occupied centre squares over occupied squares, 8 ways.
-        let mut seen = vec![false; n * n];
-        let mut stack: Vec<(usize, usize)> =
-            centre.iter().filter(|s| on(s.col(), s.row())).map(|s| (s.col(), s.row())).collect();
-        for &(c, r) in &stack {
-            seen[r * n + c] = true;
-        }
-        while let Some((c, r)) = stack.pop() {
-            for dr in -1isize..=1 {
-                for dc in -1isize..=1 {
-                    let (cc, rr) = (c as isize + dc, r as isize + dr);
-                    if (dc, dr) == (0, 0) || cc < 0 || rr < 0 || cc >= n as isize || rr >= n as isize {
-                        continue;
-                    }
-                    let (cc, rr) = (cc as usize, rr as usize);
-                    if on(cc, rr) && !seen[rr * n + cc] {
-                        seen[rr * n + cc] = true;
-                        stack.push((cc, rr));
-                    }
-                }
-            }
-        }
-        let cut: Vec<String> = Square::all(self.size)
-            .filter(|s| on(s.col(), s.row()) && !seen[s.row() * n + s.col()])
-            .map(|s| s.to_string())
-            .collect();
+        // Every disc must join the occupied centre squares, 8 ways.
+        let cut = names(occupied & !geometry::spread(n, occupied, centre));
         if let Some(first) = cut.first() {
             let more = if cut.len() > 1 { format!(" and {} more", cut.len() - 1) } else { String::new() };
             out.push(format!(
