@@ -283,7 +283,8 @@ mod x86 {
 
         #[inline(always)]
         fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64 {
-            crate::rules::flips_scalar::<N>(p, o, sq)
+            // SAFETY: the token proves AVX2.
+            unsafe { simd::flips_avx2::<N>(p, o, sq) }
         }
 
         #[inline(always)]
@@ -309,7 +310,8 @@ mod x86 {
 
         #[inline(always)]
         fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64 {
-            crate::rules::flips_scalar::<N>(p, o, sq)
+            // SAFETY: the token proves AVX2.
+            unsafe { simd::flips_avx2::<N>(p, o, sq) }
         }
 
         #[inline(always)]

@@ -17,7 +17,9 @@
 //! picks the variant for the CPU at run time: with AVX2, [`legal_moves`] runs the four shifts in
 //! the four lanes of one vector (`simd::legal_moves_avx2`, the Edax/Egaroucid layout); with
 //! AVX-512VL and AVX-512CD, [`flips`] does the four rays toward the high bits in one vector and the
-//! four toward the low bits in another, with a vector leading-zero count (`simd::flips_avx512`).
+//! four toward the low bits in another, with a vector leading-zero count (`simd::flips_avx512`);
+//! with AVX2 alone, the same two vectors, the low rays' first non-opponent square found by a
+//! parallel prefix fill instead (`simd::flips_avx2`, Okuhara's `flip_avx_ppfill` in Edax).
 //! Unit tests check every variant the CPU has against its twin on random positions of every size.
 //! `docs/perft-notes.md` has the measured costs.
 
@@ -220,6 +222,51 @@ pub(crate) mod simd {
         // Every ray square from the outflank up: the run and the outflank, which `& o` drops.
         let from = _mm256_sub_epi64(_mm256_setzero_si256(), out_down);
         let flip_down = _mm256_ternarylogic_epi64::<0x80>(from, oo, down);
+        or_lanes(_mm256_or_si256(flip_up, flip_down))
+    }
+
+    /// [`super::flips`] with AVX2 alone: the four rays toward the high bits as in
+    /// [`flips_avx512`] (a 64-bit add carries through each lane); toward the low bits, where
+    /// AVX2 has no vector leading-zero count, the first non-opponent square is found by a
+    /// parallel prefix fill (Okuhara's `flip_avx_ppfill` in Edax): the non-opponent squares of
+    /// each ray are smeared down their own direction (shifts of 1, 2 and 4 steps), so the squares
+    /// of the ray above the smear are the opponent's run from `sq`, and the top of the smear is
+    /// the first other square, the outflank if it is ours.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn flips_avx2<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
+        let r = &geometry::rays_of(N)[sq as usize];
+        // SAFETY: `r` is eight u64 in a row; each load reads four of them.
+        let (up, down) =
+            unsafe { (_mm256_loadu_si256(r.as_ptr().cast()), _mm256_loadu_si256(r.as_ptr().add(4).cast())) };
+        let pp = _mm256_set1_epi64x(p as i64);
+        let oo = _mm256_set1_epi64x(o as i64);
+        let zero = _mm256_setzero_si256();
+        // Toward the high bits: `(o | !ray) + (2 << sq)` stops at the first other square of the
+        // ray; kept if ours, the run is then the ray's squares below it.
+        let filled = _mm256_or_si256(oo, _mm256_andnot_si256(up, _mm256_set1_epi64x(-1)));
+        let sum = _mm256_add_epi64(filled, _mm256_set1_epi64x((2u64 << sq) as i64));
+        let out_up = _mm256_and_si256(_mm256_and_si256(sum, pp), up);
+        let none_up = _mm256_cmpeq_epi64(out_up, zero);
+        let below = _mm256_add_epi64(out_up, _mm256_set1_epi64x(-1));
+        let flip_up = _mm256_andnot_si256(none_up, _mm256_and_si256(below, up));
+        // Toward the low bits (east, south-west, south, south-east): one step is a right shift
+        // of 1, N - 1, N and N + 1 bits.
+        let n = N as u64;
+        let step = lanes(1, n - 1, n, n + 1);
+        let others = _mm256_andnot_si256(oo, down);
+        let mut smear = _mm256_or_si256(others, _mm256_srlv_epi64(others, step));
+        smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64::<1>(step)));
+        if N > 4 {
+            // Rays of 4 to 7 squares need the third doubling.
+            smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_slli_epi64::<2>(step)));
+        }
+        // The run: the ray's squares above the smear. The outflank: the smear's top square.
+        let run = _mm256_andnot_si256(smear, down);
+        let top = _mm256_andnot_si256(_mm256_srlv_epi64(smear, step), smear);
+        let outflank = _mm256_and_si256(top, _mm256_and_si256(pp, down));
+        let none_down = _mm256_cmpeq_epi64(outflank, zero);
+        let flip_down = _mm256_andnot_si256(none_down, run);
         or_lanes(_mm256_or_si256(flip_up, flip_down))
     }
 
