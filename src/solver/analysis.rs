@@ -182,7 +182,7 @@ impl Child {
 pub const UNLIMITED_PROOF_NODES: f64 = 3.0e8;
 
 /// Empties at or below which [`SearchMode::Auto`] proves the children with no time or node limit
-/// (the most whose predicted cost is within [`UNLIMITED_PROOF_NODES`]): 22 on 8x8, 24 on 6x6,
+/// (the most whose predicted cost is within [`UNLIMITED_PROOF_NODES`]): 22 on 8x8, 26 on 6x6,
 /// every 4x4 position.
 pub fn exact_empties(size: Size) -> u32 {
     (0..=size.squares() as u32).rev().find(|&n| predicted_exact_nodes(size, n) <= UNLIMITED_PROOF_NODES).unwrap_or(0)
@@ -198,13 +198,14 @@ pub struct Plan {
 }
 
 /// Predicted nodes to solve every child of a position with `empties` empty squares exactly, one
-/// thread (a median: hard positions take several times more). Fitted on FFO #40-#49 and the
-/// estimate set for 8x8, on random positions for 6x6, on the start for 4x4 (`docs/solver.md`).
+/// thread (a median: hard positions take several times more). Fitted on the estimate set, FFO
+/// #40-#44 and random positions for 8x8, on random positions for 6x6, on the start for 4x4, with
+/// the moves ordered by the version 4 weights (`docs/solver.md`, "The auto policy").
 pub fn predicted_exact_nodes(size: Size, empties: u32) -> f64 {
     let (at, nodes, growth) = match size {
         Size::Four => (12.0, 2.0e3, 2.0),
-        Size::Six => (22.0, 4.0e7, 2.2),
-        Size::Eight => (20.0, 5.0e7, 2.3),
+        Size::Six => (22.0, 2.7e7, 1.7),
+        Size::Eight => (20.0, 3.0e7, 2.55),
     };
     nodes * f64::powf(growth, empties as f64 - at)
 }
@@ -217,7 +218,7 @@ pub const WLD_SPEEDUP: f64 = 5.0;
 pub const WLD_MIN_EMPTIES: u32 = 14;
 
 /// Nodes per second assumed per thread when a time limit is weighed against a proof.
-const NODES_PER_SECOND: f64 = 15.0e6;
+const NODES_PER_SECOND: f64 = 20.0e6;
 
 /// A proof is attempted when its predicted cost is at most this share of what is left.
 const BUDGET_SHARE: f64 = 0.25;
