@@ -441,7 +441,8 @@ fn ffo_problem(number: usize) -> Problem {
 }
 
 /// Every child's score against every move the file lists (the files list every legal move), then
-/// `solve` (score and every tying best move) and a two-thread `score` against the best listed.
+/// `solve` (score and every tying best move), and on two threads `score` against the best listed
+/// and every child's score again.
 fn check_ffo(number: usize, problem: &Problem, s: &mut Solver) {
     let pos = &problem.position;
     let children = s.score_children(pos, &unlimited(), &mut |_| {}).expect("an unlimited search");
@@ -461,8 +462,15 @@ fn check_ffo(number: usize, problem: &Problem, s: &mut Solver) {
     assert_eq!(found, tying, "FFO #{number}: every tying best move");
     assert_eq!(solution.pv.first().map(|m| tying.contains(m)), Some(true), "FFO #{number}: pv {:?}", solution.pv);
 
+    // Two threads split null-window nodes between them (`score`), and share the children, then
+    // the last child's split points (`score_children`).
     let mut two = solver(Scoring::Standard, 2, 16);
     assert_eq!(two.score(pos, &unlimited()).expect("an unlimited search").0, best, "FFO #{number}: two threads");
+    two.clear();
+    let children = two.score_children(pos, &unlimited(), &mut |_| {}).expect("an unlimited search");
+    let mut got: Vec<(Square, i32)> = children.iter().map(|c| (c.square, c.score)).collect();
+    got.sort();
+    assert_eq!(got, listed, "FFO #{number}: every move's score on two threads");
 }
 
 #[test]
@@ -660,6 +668,8 @@ fn node_and_time_limits_stop_with_only_proven_scores() {
         let stopped = s.score_children(pos, &limits, &mut |_| {}).expect_err("a time limit");
         assert_eq!(stopped.reason, StopReason::TimeLimit, "{threads} threads");
         check_proven(DEEP, &problem, &stopped);
+        // From an empty table: what the stopped search proved could settle it within the limit.
+        s.clear();
         assert_eq!(s.solve(pos, &limits).expect_err("a time limit").reason, StopReason::TimeLimit);
     }
 }

@@ -189,7 +189,13 @@ pub struct Solver {
     table: Table,
     nodes: u64,
     cpu: Cpu,
+    /// The search threads, with more than one (`parallel.rs`).
+    pool: Option<rayon::ThreadPool>,
 }
+
+/// The stack of each search thread: a search 60 plies deep, with split points and the work a
+/// waiting thread takes from others on top of each other.
+const THREAD_STACK: usize = 32 << 20;
 
 impl Solver {
     /// A solver with a table of `options.hash_mb` MiB.
@@ -205,7 +211,19 @@ impl Solver {
     /// A solver with a table of `options.hash_mb` MiB, or an error when that memory cannot be had.
     pub fn try_new(options: SolverOptions) -> Result<Solver, TableError> {
         let table = Table::try_new(options.hash_mb)?;
-        Ok(Solver { options, table, nodes: 0, cpu: Cpu::detect() })
+        let threads = options.threads.max(1);
+        // Without its threads the solver still searches, on the calling thread alone.
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .stack_size(THREAD_STACK)
+                    .thread_name(|i| format!("search-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        Ok(Solver { options, table, nodes: 0, cpu: Cpu::detect(), pool })
     }
 
     /// The same solver searching with the best instruction-set level the CPU has up to `level`
@@ -257,7 +275,7 @@ impl Solver {
         if fresh {
             self.table.new_generation();
         }
-        let control = Control::new(limits);
+        let control = Control::new(limits).with_splits(self.pool.is_some());
         let value = search(self, &control);
         let nodes = control.total_nodes();
         self.nodes += nodes;
@@ -323,21 +341,23 @@ impl Solver {
         }
         let (p, o) = pos.raw();
         let (result, nodes, stopped) = self.searched(limits, true, |solver, control| {
-            specialised!(pos.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-                let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
-                let score = searcher.exact(p, o);
-                let mut best = Vec::new();
-                if !searcher.stopped {
-                    // Every move that reaches the score: its child is at most -score.
-                    for square in pos.legal_moves().reading_order() {
-                        let (cp, co) = pos.play(square).expect("a legal move").raw();
-                        if searcher.above(cp, co, -score) <= -score && !searcher.stopped {
-                            best.push(square);
+            parallel::in_pool(solver.pool.as_ref(), || {
+                specialised!(pos.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
+                    let score = searcher.exact(p, o);
+                    let mut best = Vec::new();
+                    if !searcher.stopped {
+                        // Every move that reaches the score: its child is at most -score.
+                        for square in pos.legal_moves().reading_order() {
+                            let (cp, co) = pos.play(square).expect("a legal move").raw();
+                            if searcher.above(cp, co, -score) <= -score && !searcher.stopped {
+                                best.push(square);
+                            }
                         }
                     }
-                }
-                searcher.flush_nodes();
-                (score, best)
+                    searcher.flush_nodes();
+                    (score, best)
+                })
             })
         });
         if let Some(reason) = stopped {
@@ -353,10 +373,14 @@ impl Solver {
     /// or the game must be over.
     pub fn score(&mut self, position: &Position, limits: &Limits) -> Result<(i32, Option<Square>, u64), Stopped> {
         let (p, o) = position.raw();
-        let threads = self.threads();
         let (score, nodes, stopped) = self.searched(limits, true, |solver, control| {
-            specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-                parallel::parallel_exact::<N, D, _>(isa, &solver.table, control, p, o, threads)
+            parallel::in_pool(solver.pool.as_ref(), || {
+                specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
+                    let score = searcher.exact(p, o);
+                    searcher.flush_nodes();
+                    score
+                })
             })
         });
         if let Some(reason) = stopped {
@@ -380,10 +404,14 @@ impl Solver {
     /// must pass is answered from its side.
     pub fn wld(&mut self, position: &Position, limits: &Limits) -> Result<(i32, u64), Stopped> {
         let (p, o) = position.raw();
-        let threads = self.threads();
         let (value, nodes, stopped) = self.searched(limits, true, |solver, control| {
-            specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-                parallel::parallel_window::<N, D, _>(isa, &solver.table, control, p, o, -1, 1, threads)
+            parallel::in_pool(solver.pool.as_ref(), || {
+                specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
+                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
+                    let value = searcher.window(p, o, -1, 1);
+                    searcher.flush_nodes();
+                    value
+                })
             })
         });
         if let Some(reason) = stopped {

@@ -1,158 +1,139 @@
-//! The parallel root of the exact search: a principal-variation node whose siblings, after the
-//! first, are shared among threads (young brothers wait), splitting again down the first child.
-//! It opens and closes as every node does ([`Searcher::open`], [`Searcher::close`]); only the loop
-//! over the children is its own.
+//! The exact search on more than one thread: young brothers wait, in null-window nodes. A
+//! null-window node from [`SPLIT_NWS`] empties up whose first move did not cut (the
+//! null-window routine in `search.rs` decides) shares its other moves between the threads of the
+//! solver's pool ([`Searcher::split_nws`]), each taking the next one not yet taken. The first
+//! move to beat alpha aborts the others ([`Abort`]): every searcher of that split point and of
+//! the split points below it stops within a node.
+//!
+//! Principal-variation nodes are not split: their later moves, tested in parallel against an
+//! alpha that the earlier ones were still raising, cost more nodes than the threads gained
+//! (FFO #49 on two threads: 567 M nodes against 402 M; `docs/solver.md`). Their null-window
+//! children split instead.
+//!
+//! A thread waiting for the others at a split point takes work from theirs (rayon's work
+//! stealing), so a thread is idle only when no split point has a move left to share. A search
+//! outside the solver's pool never splits ([`Control::with_splits`]).
 
 use super::ordering::Move;
-use super::regime::{Exact, Regime};
-use super::search::{Control, Open, Searcher};
-use super::table::Table;
-use crate::geometry::full_mask;
+use super::regime::Regime;
+use super::search::Searcher;
 use crate::isa::Isa;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Empties above which principal-variation nodes are split between threads.
-const SPLIT_MIN: u32 = 12;
-
-/// The exact score of (`p`, `o`) searched by `threads` threads sharing the table.
-pub fn parallel_exact<const N: usize, const D: bool, I: Isa>(
-    isa: I,
-    table: &Table,
-    control: &Control,
-    p: u64,
-    o: u64,
-    threads: usize,
-) -> i32 {
-    let max = Searcher::<N, D, I>::MAX;
-    parallel_window::<N, D, I>(isa, table, control, p, o, -max, max, threads)
+/// Empties from which null-window nodes are split between threads.
+pub(super) const SPLIT_NWS: u32 = 10;
+/// A split point's stop flag, and the split point above it: a searcher stops when either is set.
+pub(super) struct Abort<'a> {
+    pub(super) flag: AtomicBool,
+    parent: Option<&'a Abort<'a>>,
 }
 
-/// The exact search of (`p`, `o`) with window (`alpha`, `beta`), fail-soft, searched by `threads`
-/// threads sharing the table.
-#[allow(clippy::too_many_arguments)]
-pub fn parallel_window<const N: usize, const D: bool, I: Isa>(
-    isa: I,
-    table: &Table,
-    control: &Control,
-    p: u64,
-    o: u64,
-    alpha: i32,
-    beta: i32,
-    threads: usize,
-) -> i32 {
-    let n = (!(p | o) & full_mask(N)).count_ones();
-    if n == 0 {
-        return Searcher::<N, D, I>::final_score(p, o);
+impl<'a> Abort<'a> {
+    fn below(parent: Option<&'a Abort<'a>>) -> Abort<'a> {
+        Abort { flag: AtomicBool::new(false), parent }
     }
-    parallel_pvs::<N, D, I>(isa, table, control, p, o, alpha, beta, n, threads)
-}
 
-/// The principal-variation search with the siblings of the first move shared among `threads`
-/// threads (young brothers wait: the first child is searched, in parallel itself, before the
-/// others start). Same contract as [`Searcher::window`].
-#[allow(clippy::too_many_arguments)]
-fn parallel_pvs<const N: usize, const D: bool, I: Isa>(
-    isa: I,
-    table: &Table,
-    control: &Control,
-    p: u64,
-    o: u64,
-    alpha: i32,
-    beta: i32,
-    n: u32,
-    threads: usize,
-) -> i32 {
-    let mut searcher = Searcher::<N, D, I>::new(isa, table, control);
-    // One thread, or too few empties to share: the plain search.
-    if threads <= 1 || n <= SPLIT_MIN {
-        let v = searcher.pvs::<Exact>(p, o, &(), alpha, beta, n, n);
-        searcher.flush_nodes();
-        return v;
-    }
-    let (moves, h, tt_move) = match searcher.open::<Exact, true>(p, o, &(), alpha, beta, n, n) {
-        Open::Done(v) => {
-            searcher.flush_nodes();
-            return v;
-        }
-        Open::Pass => {
-            searcher.flush_nodes();
-            return -parallel_pvs::<N, D, I>(isa, table, control, o, p, -beta, -alpha, n, threads);
-        }
-        Open::Moves { moves, h, tt_move } => (moves, h, tt_move),
-    };
-    let mut list = [Move::default(); 64];
-    let count = Exact::sort(&searcher, p, o, &(), moves, tt_move, n, n, &mut list, None).unwrap_or_default();
-    searcher.flush_nodes();
-    let list = &list[..count];
-    let first = list[0];
-    let v = -parallel_pvs::<N, D, I>(
-        isa,
-        table,
-        control,
-        o ^ first.flips,
-        p ^ first.flips ^ (1 << first.sq),
-        -beta,
-        -alpha,
-        n - 1,
-        threads,
-    );
-    if control.halt.load(Ordering::Relaxed) {
-        return 0;
-    }
-    // (alpha, best, best move), shared by the threads searching the siblings.
-    let state = Mutex::new((alpha.max(v), v, first.sq as u8));
-    if v < beta && count > 1 {
-        let next = AtomicU64::new(1);
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                scope.spawn(|| {
-                    let mut s = Searcher::<N, D, I>::new(isa, table, control);
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed) as usize;
-                        let a = state.lock().unwrap_or_else(|e| e.into_inner()).0;
-                        if i >= count || a >= beta || s.stopped {
-                            break;
-                        }
-                        let m = list[i];
-                        let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                        let mut a = a;
-                        let mut v = -s.nws::<Exact>(np, no, &(), -a - 1, n - 1, n - 1);
-                        // Above the alpha it was tested against: settle it against the alpha of
-                        // now, which other threads may have raised meanwhile.
-                        while v > a && !s.stopped {
-                            let a_now = state.lock().unwrap_or_else(|e| e.into_inner()).0;
-                            if a_now >= beta {
-                                break;
-                            }
-                            if v > a_now {
-                                v = -s.pvs::<Exact>(np, no, &(), -beta, -a_now, n - 1, n - 1);
-                                break;
-                            }
-                            a = a_now;
-                            v = -s.nws::<Exact>(np, no, &(), -a - 1, n - 1, n - 1);
-                        }
-                        if s.stopped {
-                            break;
-                        }
-                        let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
-                        if v > st.1 {
-                            st.1 = v;
-                            st.2 = m.sq as u8;
-                        }
-                        if v > st.0 {
-                            st.0 = v;
-                        }
-                    }
-                    s.flush_nodes();
-                });
+    /// Whether this split point or one above it was aborted.
+    pub(super) fn is_set(&self) -> bool {
+        let mut a = Some(self);
+        while let Some(x) = a {
+            if x.flag.load(Ordering::Relaxed) {
+                return true;
             }
+            a = x.parent;
+        }
+        false
+    }
+}
+
+/// Whether the calling thread is a pool's, where a split point may hand work to others.
+#[inline(always)]
+pub(super) fn in_a_pool() -> bool {
+    rayon::current_thread_index().is_some()
+}
+
+/// Runs `search` on `pool` (in one of its threads, where the search may split), or on the
+/// calling thread without one.
+pub(super) fn in_pool<T: Send>(pool: Option<&rayon::ThreadPool>, search: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(search),
+        None => search(),
+    }
+}
+
+/// Runs `work` on `threads` threads at once: the pool's, or the calling thread's once without a
+/// pool. Returns when every run has.
+pub(super) fn on_threads(pool: Option<&rayon::ThreadPool>, threads: usize, work: impl Fn() + Sync) {
+    match pool {
+        Some(pool) => pool.scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| work());
+            }
+        }),
+        None => work(),
+    }
+}
+
+impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
+    /// The younger brothers `rest` of a null-window node (window `alpha`, `alpha + 1`; `x`,
+    /// `depth`, `n`: the node's) shared between the pool's threads, once the eldest has not cut:
+    /// raises `best` and `best_move` with their values. The first to beat alpha aborts the
+    /// others. Stops this searcher when the search stops, or a split point above is aborted.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn split_nws<R: Regime>(
+        &mut self,
+        p: u64,
+        o: u64,
+        x: &R::State,
+        rest: &[Move],
+        alpha: i32,
+        depth: u32,
+        n: u32,
+        best: &mut i32,
+        best_move: &mut u8,
+    ) {
+        let (isa, table, control) = (self.isa, self.table, self.control);
+        let abort = Abort::below(self.abort);
+        let next = AtomicUsize::new(0);
+        let result = Mutex::new((*best, *best_move));
+        let work = || {
+            let mut s = Searcher::<N, D, I>::new(isa, table, control);
+            s.abort = Some(&abort);
+            while !abort.flag.load(Ordering::Relaxed) {
+                let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
+                let child = R::child(x, s.layout, m);
+                let v = -s.nws::<R>(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), &child, -alpha - 1, depth - 1, n - 1);
+                if s.stopped {
+                    break;
+                }
+                let mut r = result.lock().unwrap_or_else(|e| e.into_inner());
+                if v > r.0 {
+                    *r = (v, m.sq as u8);
+                }
+                if v > alpha {
+                    abort.flag.store(true, Ordering::Relaxed);
+                }
+                drop(r);
+                // The nodes so far go to the shared count (a node limit sees them), and a stop
+                // is seen between two moves.
+                if s.check() {
+                    break;
+                }
+            }
+            s.flush_nodes();
+        };
+        rayon::scope(|scope| {
+            for _ in 1..rayon::current_num_threads().min(rest.len()) {
+                scope.spawn(|_| work());
+            }
+            work();
         });
+        if control.halt.load(Ordering::Relaxed) || self.abort.is_some_and(|a| a.is_set()) {
+            self.stopped = true;
+            return;
+        }
+        (*best, *best_move) = result.into_inner().unwrap_or_else(|e| e.into_inner());
     }
-    if control.halt.load(Ordering::Relaxed) {
-        return 0;
-    }
-    let (_, best, best_move) = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    searcher.close::<Exact>(h, best, alpha, beta, best_move, n, n);
-    best
 }

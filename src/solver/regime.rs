@@ -23,7 +23,10 @@ use crate::isa::Isa;
 /// What differs between the exact and the estimate search (module documentation).
 pub(super) trait Regime {
     /// What travels with a position besides its discs.
-    type State;
+    type State: Sync;
+
+    /// Whether null-window nodes may be split between threads (`parallel.rs`).
+    const SPLITS: bool;
 
     /// The node's value if the regime's frontier is reached (before the node is counted).
     #[allow(clippy::too_many_arguments)]
@@ -87,6 +90,7 @@ pub(super) struct Exact;
 
 impl Regime for Exact {
     type State = ();
+    const SPLITS: bool = true;
 
     #[inline(always)]
     fn frontier<const N: usize, const D: bool, I: Isa>(
@@ -155,6 +159,7 @@ pub(super) struct Estimate;
 
 impl Regime for Estimate {
     type State = Indexes;
+    const SPLITS: bool = false;
 
     #[inline(always)]
     fn frontier<const N: usize, const D: bool, I: Isa>(

@@ -4,6 +4,7 @@
 //! and [`Solver::analyse`] both run on it.
 
 use super::analysis::Kind;
+use super::parallel::on_threads;
 use super::search::{Control, Searcher};
 use super::{Scoring, Solver};
 use crate::Size;
@@ -84,10 +85,13 @@ impl Solver {
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel::<(usize, i32, Kind)>();
         std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let tx = tx.clone();
-                let (next, tasks) = (&next, &tasks);
-                scope.spawn(move || {
+            let (next, tasks) = (&next, &tasks);
+            let pool = self.pool.as_ref();
+            scope.spawn(move || {
+                // Each thread takes the next child not yet taken; near the end, the threads
+                // without a child join the searches still running at their split points.
+                on_threads(pool, threads, || {
+                    let tx = tx.clone();
                     specialised!(size, scoring, cpu, N, D, isa => {
                         let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
                         loop {
@@ -101,8 +105,7 @@ impl Solver {
                         searcher.flush_nodes();
                     })
                 });
-            }
-            drop(tx);
+            });
             for (index, score, kind) in rx {
                 on_value(&tasks[index], score, kind);
             }

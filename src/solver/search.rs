@@ -8,7 +8,8 @@
 //! (`ordering.rs`), what travels with a position (the estimate's pattern indexes) and the depth
 //! its bounds are stored with. Every node goes through the same steps, in order:
 //!
-//! 1. [`Searcher::open`]: the regime's frontier; the node count and the stop check; the legal
+//! 1. [`Searcher::open`]: the regime's frontier; the node count and the stop check (and, working
+//!    for a split point, whether it was aborted); the legal
 //!    moves (a finished game is scored, a pass searched from the other side); the regime's
 //!    shortcut; the table's bounds ([`table_cutoff`]) where the regime trusts them.
 //! 2. The moves, sorted by the regime; the table's move first.
@@ -16,7 +17,8 @@
 //!    re-searched when they beat it; NWS stops at the first that beats alpha ([`raise`]).
 //! 4. [`Searcher::close`]: the bounds stored ([`bounds`]), with the regime's depth.
 //!
-//! The parallel root (`parallel.rs`) goes through the same opening and closing steps.
+//! On more than one thread, a null-window node whose first move did not cut may share its other
+//! moves between the threads (a split point, `parallel.rs`); it opens and closes as any node.
 //!
 //! The searcher is generic over the instruction set ([`crate::isa`]): each recursive routine is a
 //! thin entry (`nws`) that runs its `#[inline(always)]` body (`nws_body`) through
@@ -27,6 +29,7 @@
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
 
 use super::ordering::Move;
+use super::parallel::{Abort, SPLIT_NWS, in_a_pool};
 use super::regime::{Exact, Regime};
 use super::table::{NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
@@ -50,6 +53,8 @@ pub struct Control {
     reason: Mutex<Option<StopReason>>,
     /// Nodes of every thread, added at each check.
     pub(super) nodes: AtomicU64,
+    /// Whether null-window nodes may be split between the threads of a pool (`parallel.rs`).
+    pub(super) splits: bool,
 }
 
 impl Control {
@@ -60,7 +65,15 @@ impl Control {
             halt: AtomicBool::new(false),
             reason: Mutex::new(None),
             nodes: AtomicU64::new(0),
+            splits: false,
         }
+    }
+
+    /// The same control, letting null-window nodes be split between threads when `on` (the
+    /// search runs on a pool of more than one thread).
+    pub fn with_splits(mut self, on: bool) -> Control {
+        self.splits = on;
+        self
     }
 
     /// Stops every thread of the search for `reason` (the first reason stays).
@@ -177,6 +190,9 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// follow.
     pub(super) weights: Option<&'static Weights>,
     pub(super) layout: &'static Layout,
+    /// The split point this searcher works for, if any: when it (or one above it) is aborted,
+    /// the searcher stops.
+    pub(super) abort: Option<&'a Abort<'a>>,
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
@@ -193,6 +209,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             stopped: false,
             weights: crate::eval::weights::shipped(N).ok(),
             layout: Layout::of(N),
+            abort: None,
         }
     }
 
@@ -201,7 +218,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     pub(super) fn check(&mut self) -> bool {
         let new = self.nodes + CHECK_EVERY - self.next_check;
         self.next_check = self.nodes + CHECK_EVERY;
-        if self.control.poll(new) {
+        if self.control.poll(new) || self.abort.is_some_and(|a| a.is_set()) {
             self.stopped = true;
         }
         self.stopped
@@ -239,6 +256,12 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         self.nodes += 1;
         if self.nodes >= self.next_check && self.check() {
+            return Open::Done(0);
+        }
+        if let Some(a) = self.abort
+            && (a.is_set() || self.control.halt.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
             return Open::Done(0);
         }
         let moves = self.isa.legal_moves::<N>(p, o);
@@ -298,7 +321,15 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             Err(cut) => return cut,
         };
         let mut best_move = NO_MOVE;
-        for m in &list[..count] {
+        for (i, m) in list[..count].iter().enumerate() {
+            if i == 1 && R::SPLITS && n >= SPLIT_NWS && count > 2 && self.control.splits && in_a_pool() {
+                // The eldest brother did not cut: the others may be shared.
+                self.split_nws::<R>(p, o, x, &list[1..count], alpha, depth, n, &mut best, &mut best_move);
+                if self.stopped {
+                    return 0;
+                }
+                break;
+            }
             let child = R::child(x, self.layout, m);
             let v = -self.nws::<R>(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), &child, -alpha - 1, depth - 1, n - 1);
             if self.stopped {
