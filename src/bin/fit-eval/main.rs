@@ -8,6 +8,8 @@
 //! - `merge`: one run's shards into one file.
 //! - `train` ([`train`]): the 6x6 and 8x8 fit on games and solved positions; writes
 //!   `weights-N.oxev` and `check-N.txt`.
+//! - `opening`, `opening-fit` ([`opening`]): every position of the first plies labelled by a
+//!   deeper search (resumable shards), and the opening stages refitted to those labels.
 //! - `checkset`, `checkset-merge` ([`checkset`]): a test set of deep positions with every move's
 //!   exact score, from self-play games of a seed the training does not use.
 //! - `fit`: the 4x4 fit (every stage labelled exactly: the 4x4 tree is small); `measure`: weights
@@ -17,6 +19,7 @@
 //! `g mod N` and depends only on the run's seed and `g`.
 
 mod checkset;
+mod opening;
 mod selfplay;
 mod shards;
 mod solved;
@@ -174,6 +177,51 @@ enum Command {
         #[arg(long, default_value = "data/eval")]
         out: PathBuf,
     },
+    /// Label every position of the first plies by the estimate search, in one shard: resumable,
+    /// deterministic (see opening.rs).
+    Opening {
+        /// Board side: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// The positions of plies 0 to this (twins once).
+        #[arg(long, default_value_t = 4)]
+        plies: u32,
+        /// Each label is the mean of the estimates this deep and one ply shallower.
+        #[arg(long, default_value_t = 14)]
+        depth: u32,
+        /// This shard, I/N (1-based): positions g with g mod N = I-1.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Transposition table, MiB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/opening")]
+        out: PathBuf,
+    },
+    /// Refit the stages that hold only labelled opening positions to their labels; writes
+    /// weights-N.oxev, and check-N.txt when one is beside the weights started from.
+    #[command(name = "opening-fit")]
+    OpeningFit {
+        /// Board side: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// The label files (every shard of one run).
+        #[arg(required = true)]
+        labels: Vec<PathBuf>,
+        /// The weights to start from (default: data/eval/weights-N.oxev).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Pull of each weight towards the weights started from, in samples' worth.
+        #[arg(long, default_value_t = 0.001)]
+        anchor: f64,
+        /// Adam epochs.
+        #[arg(long, default_value_t = 20_000)]
+        epochs: usize,
+        /// Where to write the weights.
+        #[arg(long, default_value = "data/eval")]
+        out: PathBuf,
+    },
     /// Positions with every move's exact score, from self-play games, in one shard: resumable,
     /// deterministic from the seed (see checkset.rs).
     Checkset {
@@ -325,6 +373,20 @@ fn main() -> ExitCode {
         })(
         ),
         Command::CheckMerge { out, shards } => checkset::merge(&shards, &out),
+        Command::Opening { size, plies, depth, shard, hash_mb, out } => (|| {
+            let size = six_or_eight(size, "the opening is labelled on 6 or 8")?;
+            let (index, count) = shards::parse_shard(&shard)?;
+            opening::label_shard(&opening::Labelling { size, plies, depth, index, count }, &out, hash_mb)
+        })(),
+        Command::OpeningFit { size, labels, weights, anchor, epochs, out } => {
+            let weights = weights.unwrap_or_else(|| PathBuf::from(format!("data/eval/weights-{size}.oxev")));
+            let settings = opening::Refit { labels, weights, anchor, epochs, out };
+            match size {
+                6 => opening::refit::<6>(&settings),
+                8 => opening::refit::<8>(&settings),
+                _ => Err(format!("--size {size}: the opening is refitted on 6 or 8")),
+            }
+        }
         Command::Merge { shards, out } => selfplay::merge(&shards, &out),
         Command::Train {
             size,
