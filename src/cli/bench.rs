@@ -368,7 +368,8 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> Snapshots 
 /// an empty table: the share of
 /// positions where the estimate's best move (ties: the first in reading order) is a best listed
 /// move, the mean absolute error of the best estimate against the best listed score, and of
-/// every listed move's estimate against its score.
+/// every listed move's estimate against its score. A position whose every child was solved
+/// before `depth` (`solver::EXACT_MARGIN`) counts at the later depths with its exact values.
 fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
     let mut solver = solver(options)?;
     let mut stats: BTreeMap<u32, DepthStats> = BTreeMap::new();
@@ -386,7 +387,16 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
         let listed: BTreeMap<Square, i32> = problem.scores.iter().copied().collect();
         // From an empty table, so that no position's figures depend on the ones before it.
         solver.clear();
-        for (d, (values, nodes, seconds)) in snapshots(&mut solver, &position, depth) {
+        let snaps = snapshots(&mut solver, &position, depth);
+        // A position whose every child was exact before `depth` keeps those values at the depths
+        // after: the analysis stops deepening once nothing is left to estimate.
+        let last = snaps.keys().next_back().copied().unwrap_or(0);
+        let filled = snaps
+            .iter()
+            .map(|(&d, v)| (d, v))
+            .chain(snaps.get(&last).into_iter().flat_map(|v| (last + 1..=depth).map(move |d| (d, v))));
+        for (d, (values, nodes, seconds)) in filled {
+            let (nodes, seconds) = (*nodes, *seconds);
             let s = stats.entry(d).or_default();
             s.positions += 1;
             s.nodes += nodes;
@@ -403,7 +413,7 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
                 s.agree += 1;
             }
             s.best_error += top.abs_diff(best) as u64;
-            for (sq, v) in &values {
+            for (sq, v) in values {
                 if let Some(exact) = listed.get(sq) {
                     s.moves += 1;
                     s.move_error += v.abs_diff(*exact) as u64;

@@ -7,9 +7,10 @@
 //! function is fail-soft (below `alpha` an upper bound, above `beta` a lower bound, in between the
 //! value), and after a stop every result is meaningless and nothing more is stored.
 //!
-//! - A *depth* counts moves: a pass does not use one, so the empties and the depth fall together
-//!   and a node with no more empties than plies left is searched to the end of the game by the
-//!   exact search: its value is then the exact score.
+//! - A *depth* counts moves: a pass does not use one, so the empties and the depth fall together.
+//!   A node with at most [`EXACT_MARGIN`] more empties than plies left is searched to the end of
+//!   the game by the exact search, and its value is the exact score: its leaves would have had
+//!   that few empties, where solving costs about what evaluating does and a guess is worse.
 //! - A finished game is scored exactly wherever it is met, also at a leaf.
 //! - The table: an entry of depth `d` settles a node that needs `d` plies or fewer, an exact
 //!   entry any node; every search stores its bounds with its depth (see [`super::table`]).
@@ -28,6 +29,17 @@ use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
+
+/// How many more empties than plies left a node of the estimate search may have and still be
+/// solved exactly instead (see the module docs). A position with `n` empties is solved by its
+/// estimate of depth `n - EXACT_MARGIN` and deeper.
+///
+/// Why 6: an 8x8 leaf with 6 empties is solved in about a hundred nodes, a few microseconds, and
+/// the evaluation is off by about 5 discs there (`docs/eval.md`). On the 200 positions of
+/// `tests/data/estimates-14-20.obf` at depth 10, a margin of 6 solves the 69 with 14-16 empties
+/// and roughly doubles the nodes; the 131 with 17-20 empties are searched as before
+/// (`docs/eval.md`, "Measures").
+pub const EXACT_MARGIN: u32 = 6;
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).

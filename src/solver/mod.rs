@@ -25,6 +25,7 @@ mod search;
 mod stability;
 pub mod table;
 
+pub use midgame::EXACT_MARGIN;
 pub use stability::stable_discs;
 
 pub use analysis::{

@@ -122,6 +122,10 @@ enum Command {
         /// The most empties.
         #[arg(long, default_value_t = 14)]
         max_empties: u32,
+        /// How the games are played: `mixed` (random or the stand-in's greedy move) or `search`
+        /// (now and then random, else a 2-ply search of the shipped weights).
+        #[arg(long, value_enum, default_value_t = solved::Play::Mixed)]
+        play: solved::Play,
         /// Where the shard files go.
         #[arg(long, default_value = "target/selfplay")]
         out: PathBuf,
@@ -173,6 +177,14 @@ enum Command {
         /// Worker threads for the relabelling.
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Keep the stages of this many empties and more as they are in `--base` and fit only
+        /// the stages below (0: fit every stage). Must be the first empties of a stage.
+        #[arg(long, default_value_t = 0)]
+        freeze_from: u32,
+        /// The weights the frozen stages come from (a `weights-N.oxev`; its `check-N.txt` beside
+        /// it gives their check positions).
+        #[arg(long)]
+        base: Option<PathBuf>,
         /// Where to write the files.
         #[arg(long, default_value = "data/eval")]
         out: PathBuf,
@@ -353,13 +365,13 @@ fn main() -> ExitCode {
                 _ => Err(format!("--size {size}: the board side must be 4, 6 or 8")),
             }
         }
-        Command::Solved { size, seed, shard, positions, min_empties, max_empties, out } => (|| {
+        Command::Solved { size, seed, shard, positions, min_empties, max_empties, play, out } => (|| {
             let board = six_or_eight(size, "solved positions are made on 6 or 8")?;
             if min_empties > max_empties || max_empties as usize > size * size - 4 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }
             let (index, count) = shards::parse_shard(&shard)?;
-            let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties };
+            let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties, play };
             solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
         })(),
         Command::Checkset { size, seed, shard, positions, min_empties, max_empties, play, hash_mb, out } => (|| {
@@ -400,6 +412,8 @@ fn main() -> ExitCode {
             lambda,
             swap_from,
             threads,
+            freeze_from,
+            base,
             out,
         } => (|| {
             let bucket = bucket.unwrap_or(if size == 8 { 4 } else { 2 });
@@ -435,6 +449,8 @@ fn main() -> ExitCode {
                 lambda,
                 swap_from,
                 threads: threads.max(1),
+                freeze_from,
+                base,
                 out,
             };
             match size {

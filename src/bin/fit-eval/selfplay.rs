@@ -74,7 +74,7 @@ impl Settings {
 }
 
 /// FNV-1a of the shipped weights the games were played with: the games depend on them.
-fn weights_fingerprint(n: usize) -> u64 {
+pub fn weights_fingerprint(n: usize) -> u64 {
     let bytes = othello_explorer::eval::weights::shipped_bytes(n);
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }

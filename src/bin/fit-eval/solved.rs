@@ -2,19 +2,29 @@
 //!
 //! Self-play gives about four positions per game to each late stage, at half a second a game.
 //! Positions with few empties are cheap to solve on their own (milliseconds at 10-14 empties), so
-//! the late stages get many more, with exact labels, from here: position `g` comes from a lightly
-//! randomised game (each move random or the hand-written stand-in's greedy choice, half and half,
-//! so nothing depends on the weights being trained), stopped at a number of empties drawn
-//! uniformly from the run's range, and solved exactly by the project's solver. A line:
+//! the late stages get many more, with exact labels, from here: position `g` comes from a
+//! randomised game stopped at a number of empties drawn uniformly from the run's range, and is
+//! solved exactly by the project's solver. How the game is played (`--play`):
+//!
+//! - `mixed` (runs of version 1): each move random or the hand-written stand-in's greedy choice,
+//!   half and half, so nothing depends on the weights being trained;
+//! - `search`: each move random with a probability drawn per game from 1/2 to 1/8, else the best
+//!   move of a 2-ply search of the shipped weights (ties at random), like the positions an estimate
+//!   search meets and like `tests/data/estimates-14-20.obf`'s. Its games depend on the weights, so
+//!   the header records their fingerprint, as self-play's does.
+//!
+//! A line:
 //!
 //! ```text
 //! # fit-eval solved v1 size 8 seed 1 shard 1/2 empties 4-14
+//! # fit-eval solved v2 size 8 seed 5 shard 1/2 empties 2-20 play search weights 9f3c...
 //! 0 --XXXO---OOXXX...-OO X -6
 //! ```
 //!
 //! (the index, the board string with the side to move as X, the exact score from its side).
 
 use crate::{Rng, shards};
+use othello_explorer::rules::legal_moves;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Color, Position, Size};
 use std::path::{Path, PathBuf};
@@ -28,27 +38,45 @@ pub struct Settings {
     pub count: u64,
     pub min_empties: u32,
     pub max_empties: u32,
+    pub play: Play,
+}
+
+/// How the games that positions are taken from are played (the module docs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Play {
+    /// Random or the stand-in's greedy move, half and half (version 1).
+    Mixed,
+    /// Random now and then, else a 2-ply search of the shipped weights.
+    Search,
 }
 
 impl Settings {
     pub fn header(&self) -> String {
-        format!(
-            "# fit-eval solved v1 size {} seed {} shard {}/{} empties {}-{}",
+        let common = format!(
+            "size {} seed {} shard {}/{} empties {}-{}",
             self.size.n(),
             self.seed,
             self.index + 1,
             self.count,
             self.min_empties,
             self.max_empties
-        )
+        );
+        match self.play {
+            Play::Mixed => format!("# fit-eval solved v1 {common}"),
+            Play::Search => format!(
+                "# fit-eval solved v2 {common} play search weights {:016x}",
+                crate::selfplay::weights_fingerprint(self.size.n())
+            ),
+        }
     }
 
     pub fn path(&self, dir: &Path) -> PathBuf {
         dir.join(format!(
-            "solved-{n}x{n}-empties{}-{}-seed{}-shard{}of{}.txt",
+            "solved-{n}x{n}-empties{}-{}-seed{}{}-shard{}of{}.txt",
             self.min_empties,
             self.max_empties,
             self.seed,
+            if self.play == Play::Search { "-search" } else { "" },
             self.index + 1,
             self.count,
             n = self.size.n()
@@ -63,15 +91,59 @@ pub fn position(settings: &Settings, g: u64) -> (u64, u64) {
     let span = (settings.max_empties - settings.min_empties + 1) as usize;
     loop {
         let e = settings.min_empties as usize + rng.below(span);
-        let game = match settings.size.n() {
-            4 => crate::game::<4>(&mut rng),
-            6 => crate::game::<6>(&mut rng),
-            _ => crate::game::<8>(&mut rng),
+        let game = match (settings.play, settings.size.n()) {
+            (Play::Mixed, 4) => crate::game::<4>(&mut rng),
+            (Play::Mixed, 6) => crate::game::<6>(&mut rng),
+            (Play::Mixed, _) => crate::game::<8>(&mut rng),
+            (Play::Search, 6) => searched_game::<6>(&mut rng, e),
+            (Play::Search, _) => searched_game::<8>(&mut rng, e),
         };
         let full = othello_explorer::geometry::full_mask(settings.size.n());
         if let Some(&(p, o)) = game.iter().find(|&&(p, o)| (full & !(p | o)).count_ones() as usize == e) {
             return (p, o);
         }
+    }
+}
+
+/// A game of [`Play::Search`] down to `stop` empties: every position with a move to play, in
+/// order (the rest of the game is not needed).
+fn searched_game<const N: usize>(rng: &mut Rng, stop: usize) -> Vec<(u64, u64)> {
+    let w = othello_explorer::eval::weights::shipped(N).expect("the shipped weights load");
+    let random = 2 + rng.below(7) as u64;
+    let (mut p, mut o) = crate::start::<N>();
+    let mut out = Vec::new();
+    loop {
+        let moves = legal_moves::<N>(p, o);
+        if moves == 0 {
+            if legal_moves::<N>(o, p) == 0 {
+                return out;
+            }
+            (p, o) = (o, p);
+            continue;
+        }
+        out.push((p, o));
+        let empties = crate::empties::<N>(p, o);
+        if empties <= stop {
+            return out;
+        }
+        let list: Vec<u32> = crate::squares(moves).collect();
+        let sq = if rng.next() % random == 0 {
+            list[rng.below(list.len())]
+        } else {
+            // Ties at random: the list is walked from a random start and only a better value moves.
+            let k = rng.below(list.len());
+            let mut best = (i32::MIN, list[k]);
+            for i in 0..list.len() {
+                let sq = list[(k + i) % list.len()];
+                let (cp, co) = crate::play::<N>(p, o, sq);
+                let v = -crate::bootstrap::<N>(w, cp, co, empties - 2, -i32::MAX, i32::MAX);
+                if v > best.0 {
+                    best = (v, sq);
+                }
+            }
+            best.1
+        };
+        (p, o) = crate::play::<N>(p, o, sq);
     }
 }
 

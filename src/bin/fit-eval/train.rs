@@ -43,7 +43,17 @@ pub struct Settings {
     /// move and the opposite label (0: never).
     pub swap_from: u32,
     pub threads: usize,
+    /// Keep the stages of this many empties and more as they are in `base` (0: fit every stage).
+    pub freeze_from: u32,
+    /// The weights the frozen stages come from.
+    pub base: Option<PathBuf>,
     pub out: PathBuf,
+}
+
+/// The stages held fixed: their weights, and the first of them (every stage from it on is frozen).
+struct Frozen<'a> {
+    weights: &'a Weights,
+    from: usize,
 }
 
 /// One position as the fit sees it.
@@ -102,7 +112,7 @@ pub fn read_samples<const N: usize>(
                 exact_from::<N>()
             ));
         }
-        if header.starts_with("# fit-eval solved v1 ") {
+        if header.starts_with("# fit-eval solved v1 ") || header.starts_with("# fit-eval solved v2 ") {
             solved_files.push((path.clone(), text));
         } else {
             games_files.push(path.clone());
@@ -168,17 +178,33 @@ impl Model {
     }
 }
 
-/// Full-batch Adam over all stages at once (see the module docs).
-fn fit(samples: &[Sample], stages: usize, table_len: usize, settings: &Settings, valid: &[Sample]) -> Model {
+/// Full-batch Adam over all stages at once (see the module docs); the frozen stages keep their
+/// weights and only pull on their neighbours through the smoothing.
+fn fit(
+    samples: &[Sample],
+    stages: usize,
+    table_len: usize,
+    settings: &Settings,
+    valid: &[Sample],
+    frozen: Option<&Frozen>,
+) -> Model {
     let n = samples.len().max(1) as f32;
     let mut model = Model { scalars: vec![[0.0; SCALARS]; stages], tables: vec![vec![0.0; table_len]; stages] };
+    let fitted = frozen.map_or(stages, |f| f.from);
+    if let Some(f) = frozen {
+        for st in f.from..stages {
+            let w = f.weights.stage(st);
+            model.scalars[st] = w.scalars.map(|x| x as f32 / SCALE as f32);
+            model.tables[st] = w.tables.iter().map(|&x| x as f32 / SCALE as f32).collect();
+        }
+    }
     // Start each stage's bias at its mean label.
     let mut sums = vec![(0f32, 0usize); stages];
     for s in samples {
         sums[s.stage].0 += s.label;
         sums[s.stage].1 += 1;
     }
-    for (st, &(sum, k)) in sums.iter().enumerate() {
+    for (st, &(sum, k)) in sums.iter().enumerate().take(fitted) {
         model.scalars[st][0] = if k > 0 { sum / k as f32 } else { 0.0 };
     }
     let size = stages * (SCALARS + table_len);
@@ -200,7 +226,7 @@ fn fit(samples: &[Sample], stages: usize, table_len: usize, settings: &Settings,
         }
         // The prior on pattern weights and the smoothing between neighbouring stages.
         let (prior, smooth) = (2.0 * settings.prior / n, 2.0 * settings.smooth / n);
-        for st in 0..stages {
+        for st in 0..fitted {
             for i in 0..SCALARS + table_len {
                 let w = if i < SCALARS { model.scalars[st][i] } else { model.tables[st][i - SCALARS] };
                 let mut d = if i < SCALARS { 0.0 } else { prior * w };
@@ -215,7 +241,7 @@ fn fit(samples: &[Sample], stages: usize, table_len: usize, settings: &Settings,
         }
         let t = epoch as i32 + 1;
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        for st in 0..stages {
+        for st in 0..fitted {
             for i in 0..SCALARS + table_len {
                 let k = slot(st, i);
                 if g[k] == 0.0 && m[k] == 0.0 {
@@ -250,7 +276,30 @@ fn quantise(x: f32) -> i16 {
 pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), String> {
     let began = Instant::now();
     let mut weights = Weights::zero(N, bucket);
+    let base = match &settings.base {
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let w = Weights::from_bytes(N, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            if w.bucket() != bucket {
+                return Err(format!("{}: stages of {} empties, not {bucket}", path.display(), w.bucket()));
+            }
+            Some(w)
+        }
+        None => None,
+    };
+    let frozen = match (&base, settings.freeze_from) {
+        (_, 0) => None,
+        (None, e) => return Err(format!("--freeze-from {e}: needs --base, the weights the frozen stages come from")),
+        (Some(_), e) if e as usize % bucket != 0 || e as usize > N * N - 4 => {
+            return Err(format!("--freeze-from {e}: not the first empties of a stage of {bucket}"));
+        }
+        (Some(w), e) => Some(Frozen { weights: w, from: e as usize / bucket }),
+    };
     let (train, valid, games, solved) = read_samples::<N>(&weights, &settings.shards)?;
+    // Positions of frozen stages teach nothing.
+    let keep = |s: &Sample| frozen.as_ref().is_none_or(|f| s.stage < f.from);
+    let (train, valid): (Vec<Sample>, Vec<Sample>) =
+        (train.into_iter().filter(keep).collect(), valid.into_iter().filter(keep).collect());
     if train.is_empty() {
         return Err("no training positions in the shards given".into());
     }
@@ -285,9 +334,9 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             weights.set_stage(st, stage);
         }
     };
-    let mut model = fit(&train, stages, layout.table_len(), settings, &valid);
+    let mut model = fit(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
     install(&mut weights, &model);
-    if settings.bootstrap_depth > 0 {
+    if settings.bootstrap_depth > 0 && train.iter().any(|s| !s.exact) {
         // Round two: each midgame label becomes lambda * (the game's result) + (1 - lambda) *
         // (a search of the round-one weights, `bootstrap_depth` plies). The game result keeps the
         // label anchored to real outcomes (so errors cannot compound as in a stage-by-stage
@@ -326,7 +375,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             if settings.bootstrap_pair { format!("{}- and {depth}", depth - 1) } else { depth.to_string() },
             t0.elapsed().as_secs_f64()
         );
-        model = fit(&train, stages, layout.table_len(), settings, &valid);
+        model = fit(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
         install(&mut weights, &model);
     }
     println!(
@@ -363,6 +412,20 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
     for st in 0..stages {
         for s in valid.iter().filter(|s| s.stage == st).take(2) {
             text += &format!("{} {}\n", board_string::<N>(s.p, s.o), evaluate_with::<N>(&weights, s.p, s.o));
+        }
+    }
+    // The frozen stages keep the check positions beside their weights, and their evaluations.
+    if let (Some(f), Some(path)) = (&frozen, &settings.base) {
+        let check = path.with_file_name(format!("check-{N}.txt"));
+        let old = std::fs::read_to_string(&check).map_err(|e| format!("{}: {e}", check.display()))?;
+        for (k, line) in old.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
+            let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
+            let pos = othello_explorer::obf::parse_board(board)
+                .map_err(|e| format!("{}: line {}: {e}", check.display(), k + 1))?;
+            if weights.stage_of(pos.empty_count() as usize) >= f.from {
+                let (p, o) = pos.raw();
+                text += &format!("{board} {}\n", evaluate_with::<N>(&weights, p, o));
+            }
         }
     }
     let check_path = settings.out.join(format!("check-{N}.txt"));
