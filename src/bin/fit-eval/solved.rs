@@ -127,7 +127,7 @@ fn searched_game<const N: usize>(rng: &mut Rng, stop: usize) -> Vec<(u64, u64)> 
             return out;
         }
         let list: Vec<u32> = crate::squares(moves).collect();
-        let sq = if rng.next() % random == 0 {
+        let sq = if rng.next().is_multiple_of(random) {
             list[rng.below(list.len())]
         } else {
             // Ties at random: the list is walked from a random start and only a better value moves.

@@ -290,7 +290,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
     let frozen = match (&base, settings.freeze_from) {
         (_, 0) => None,
         (None, e) => return Err(format!("--freeze-from {e}: needs --base, the weights the frozen stages come from")),
-        (Some(_), e) if e as usize % bucket != 0 || e as usize > N * N - 4 => {
+        (Some(_), e) if !(e as usize).is_multiple_of(bucket) || e as usize > N * N - 4 => {
             return Err(format!("--freeze-from {e}: not the first empties of a stage of {bucket}"));
         }
         (Some(w), e) => Some(Frozen { weights: w, from: e as usize / bucket }),
