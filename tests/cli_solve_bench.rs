@@ -257,13 +257,15 @@ fn bench_estimate_reports_every_depth() {
         assert!((0.0..=100.0).contains(&d["share"].as_f64().unwrap()));
         assert!(d["mae_best"].as_f64().unwrap() >= 0.0);
     }
-    // Deep enough to reach the end (11 empties: exact from depth 11, where the deepening stops),
-    // the estimates are the exact scores: d4 best, no error.
+    // Deep enough to reach the end (11 empties: every child solved from depth 11 - EXACT_MARGIN,
+    // where the deepening stops; bench counts the position at every depth after with those
+    // values), the estimates are the exact scores: d4 best, no error.
     let args =
         ["bench", path(&file), "--mode", "estimate", "--depth", "12", "--scoring", "discs", "--json", "--threads", "1"];
     let v = json(&args);
     let last = v["depths"].as_array().unwrap().last().cloned().expect("a depth");
-    assert_eq!(last["depth"], 11);
+    assert_eq!(last["depth"], 12);
+    assert_eq!(last["positions"], 1);
     assert_eq!(last["agree"], 1);
     assert_eq!(last["mae_best"], 0.0);
     assert_eq!(last["mae_moves"], 0.0);
