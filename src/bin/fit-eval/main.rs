@@ -542,8 +542,23 @@ fn start<const N: usize>() -> (u64, u64) {
     (p, o)
 }
 
-/// One lightly randomised game: every position with a move to play, in order.
+/// One lightly randomised game: every position with a move to play, in order. Each move is random
+/// or the hand-written stand-in's greedy choice, half and half.
 fn game<const N: usize>(rng: &mut Rng) -> Vec<(u64, u64)> {
+    // A position with a move to play has an empty square, so the game is never cut short.
+    game_played::<N>(rng, 0, 2, |cp, co, _| -baseline::<N>(cp, co))
+}
+
+/// A randomised game from the start: every position with a move to play, in order, up to the first
+/// with at most `stop` empties. Each move is random when the next number is a multiple of `one_in`,
+/// else the move whose child has the highest `value(child's p, child's o, empties before the
+/// move)`, ties broken at random (the list is walked from a random start).
+fn game_played<const N: usize>(
+    rng: &mut Rng,
+    stop: usize,
+    one_in: u64,
+    value: impl Fn(u64, u64, usize) -> i32,
+) -> Vec<(u64, u64)> {
     let (mut p, mut o) = start::<N>();
     let mut out = Vec::new();
     loop {
@@ -556,17 +571,20 @@ fn game<const N: usize>(rng: &mut Rng) -> Vec<(u64, u64)> {
             continue;
         }
         out.push((p, o));
+        let empties = empties::<N>(p, o);
+        if empties <= stop {
+            return out;
+        }
         let list: Vec<u32> = squares(moves).collect();
-        let sq = if rng.next() & 1 == 0 {
+        let sq = if rng.next().is_multiple_of(one_in) {
             list[rng.below(list.len())]
         } else {
-            // The stand-in's greedy choice (ties broken at random by the shuffle's start).
             let k = rng.below(list.len());
             let mut best = (i32::MIN, list[k]);
             for i in 0..list.len() {
                 let sq = list[(k + i) % list.len()];
                 let (cp, co) = play::<N>(p, o, sq);
-                let v = -baseline::<N>(cp, co);
+                let v = value(cp, co, empties);
                 if v > best.0 {
                     best = (v, sq);
                 }

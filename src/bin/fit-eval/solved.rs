@@ -24,7 +24,6 @@
 //! (the index, the board string with the side to move as X, the exact score from its side).
 
 use crate::{Rng, shards};
-use othello_explorer::rules::legal_moves;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Color, Position, Size};
 use std::path::{Path, PathBuf};
@@ -110,41 +109,9 @@ pub fn position(settings: &Settings, g: u64) -> (u64, u64) {
 fn searched_game<const N: usize>(rng: &mut Rng, stop: usize) -> Vec<(u64, u64)> {
     let w = othello_explorer::eval::weights::shipped(N).expect("the shipped weights load");
     let random = 2 + rng.below(7) as u64;
-    let (mut p, mut o) = crate::start::<N>();
-    let mut out = Vec::new();
-    loop {
-        let moves = legal_moves::<N>(p, o);
-        if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
-                return out;
-            }
-            (p, o) = (o, p);
-            continue;
-        }
-        out.push((p, o));
-        let empties = crate::empties::<N>(p, o);
-        if empties <= stop {
-            return out;
-        }
-        let list: Vec<u32> = crate::squares(moves).collect();
-        let sq = if rng.next().is_multiple_of(random) {
-            list[rng.below(list.len())]
-        } else {
-            // Ties at random: the list is walked from a random start and only a better value moves.
-            let k = rng.below(list.len());
-            let mut best = (i32::MIN, list[k]);
-            for i in 0..list.len() {
-                let sq = list[(k + i) % list.len()];
-                let (cp, co) = crate::play::<N>(p, o, sq);
-                let v = -crate::bootstrap::<N>(w, cp, co, empties - 2, -i32::MAX, i32::MAX);
-                if v > best.0 {
-                    best = (v, sq);
-                }
-            }
-            best.1
-        };
-        (p, o) = crate::play::<N>(p, o, sq);
-    }
+    crate::game_played::<N>(rng, stop, random, |cp, co, empties| {
+        -crate::bootstrap::<N>(w, cp, co, empties - 2, -i32::MAX, i32::MAX)
+    })
 }
 
 /// A line's board string: `p` as X, X to move.
