@@ -41,6 +41,14 @@ use crate::isa::Isa;
 /// (`docs/eval.md`, "Measures").
 pub const EXACT_MARGIN: u32 = 6;
 
+/// Whether the estimate search solves a node with `empties` empties and `plies` plies left
+/// exactly: the one place the [`EXACT_MARGIN`] rule is written (the frontier of `regime.rs` and
+/// the root's children in `root.rs` both ask it).
+#[inline(always)]
+pub(super) const fn solved_within(empties: u32, plies: u32) -> bool {
+    empties <= plies + EXACT_MARGIN
+}
+
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).
     #[inline(always)]

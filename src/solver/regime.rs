@@ -3,7 +3,7 @@
 //!
 //! | | [`Exact`]: to the end of the game | [`Estimate`]: `depth` plies, then the evaluation |
 //! |---|---|---|
-//! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`EXACT_MARGIN`] more empties than plies left: the exact search; no plies left: the evaluation |
+//! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left: the exact search; no plies left: the evaluation |
 //! | shortcut before the table | null-window nodes: the stability cutoff | one ply left: every child evaluated, no table, no sort |
 //! | table entries trusted | exact ones (an estimate's best move still leads) | exact ones, and estimates at least as deep |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
@@ -13,7 +13,7 @@
 //! A regime is a type, never a value: the routines are compiled once per regime.
 
 use super::endgame::SHALLOW;
-use super::midgame::EXACT_MARGIN;
+use super::midgame::solved_within;
 use super::ordering::{ETC_MIN, Move};
 use super::search::Searcher;
 use super::table::{EXACT, Entry};
@@ -173,7 +173,7 @@ impl Regime for Estimate {
         depth: u32,
         n: u32,
     ) -> Option<i32> {
-        if n <= depth + EXACT_MARGIN {
+        if solved_within(n, depth) {
             Some(s.exact_window(p, o, alpha, beta, n))
         } else if depth == 0 {
             Some(s.leaf(p, o, &ix.own))

@@ -4,7 +4,7 @@
 //! and [`Solver::analyse`] both run on it.
 
 use super::analysis::Kind;
-use super::midgame::EXACT_MARGIN;
+use super::midgame::solved_within;
 use super::parallel::on_threads;
 use super::search::{Control, Searcher};
 use super::{Scoring, Solver};
@@ -44,7 +44,7 @@ fn child_value<const N: usize, const D: bool, I: Isa>(
     let value = match job {
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
         Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
-        Job::Estimate { depth } if t.empties < depth + EXACT_MARGIN => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::Estimate { depth } if solved_within(t.empties, depth - 1) => (-s.exact(t.p, t.o), Kind::Exact),
         Job::Estimate { depth } => {
             let (mut alpha, mut beta) = match t.guess {
                 Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),

@@ -17,6 +17,7 @@
 //! reads every shard file given.
 
 use crate::shards;
+use crate::train::{CheckLine, check_line, check_lines};
 use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
 use othello_explorer::eval::weights::StageWeights;
@@ -239,15 +240,12 @@ pub fn refit<const N: usize>(settings: &Refit) -> Result<(), String> {
     let check = settings.weights.with_file_name(format!("check-{N}.txt"));
     if let Ok(text) = std::fs::read_to_string(&check) {
         let mut out = String::new();
-        for (k, line) in text.lines().enumerate() {
-            let board = line.rsplit_once(' ').map(|(b, _)| b).filter(|_| !line.starts_with('#'));
-            match board.map(othello_explorer::obf::parse_board) {
-                Some(Ok(pos)) if tuned.contains(&weights.stage_of(pos.empty_count() as usize)) => {
-                    let (p, o) = pos.raw();
-                    out += &format!("{} {}\n", board.unwrap_or_default(), evaluate_with::<N>(&weights, p, o));
+        for (line, kept) in check_lines(&text, &check)?.into_iter().zip(text.lines()) {
+            match line {
+                CheckLine::Position { board, pos } if tuned.contains(&weights.stage_of(pos.empty_count() as usize)) => {
+                    out += &check_line::<N>(&weights, board, &pos)
                 }
-                Some(Err(e)) => return Err(format!("{}: line {}: {e}", check.display(), k + 1)),
-                _ => out += &format!("{line}\n"),
+                _ => out += &format!("{kept}\n"),
             }
         }
         let path = settings.out.join(format!("check-{N}.txt"));

@@ -23,8 +23,8 @@ use othello_explorer::eval::weights::StageWeights;
 use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_with};
 use othello_explorer::geometry::full_mask;
 use othello_explorer::symmetry::Symmetry;
-use othello_explorer::{Size, Square};
-use std::path::PathBuf;
+use othello_explorer::{Position, Size, Square};
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// How a training run is set.
@@ -418,13 +418,11 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
     if let (Some(f), Some(path)) = (&frozen, &settings.base) {
         let check = path.with_file_name(format!("check-{N}.txt"));
         let old = std::fs::read_to_string(&check).map_err(|e| format!("{}: {e}", check.display()))?;
-        for (k, line) in old.lines().enumerate().filter(|(_, l)| !l.starts_with('#')) {
-            let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
-            let pos = othello_explorer::obf::parse_board(board)
-                .map_err(|e| format!("{}: line {}: {e}", check.display(), k + 1))?;
-            if weights.stage_of(pos.empty_count() as usize) >= f.from {
-                let (p, o) = pos.raw();
-                text += &format!("{board} {}\n", evaluate_with::<N>(&weights, p, o));
+        for line in check_lines(&old, &check)? {
+            if let CheckLine::Position { board, pos } = line
+                && weights.stage_of(pos.empty_count() as usize) >= f.from
+            {
+                text += &check_line::<N>(&weights, board, &pos);
             }
         }
     }
@@ -452,6 +450,37 @@ fn opening_report<const N: usize>(w: &Weights) {
             .collect();
         println!("{name}, depths 1-8: {}", values.join(" "));
     }
+}
+
+/// One line of a check file (`check-N.txt`): a comment, or a position with the evaluation
+/// written after its board string.
+pub enum CheckLine<'a> {
+    /// A `#` line.
+    Comment,
+    /// A check position: its board string as written, and the position.
+    Position { board: &'a str, pos: Position },
+}
+
+/// The lines of a check file's `text` read from `path` (named in errors with the line number).
+pub fn check_lines<'a>(text: &'a str, path: &Path) -> Result<Vec<CheckLine<'a>>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(k, line)| {
+            if line.starts_with('#') {
+                return Ok(CheckLine::Comment);
+            }
+            let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
+            othello_explorer::obf::parse_board(board)
+                .map(|pos| CheckLine::Position { board, pos })
+                .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))
+        })
+        .collect()
+}
+
+/// A check file's line for `pos` (written as `board`) with the evaluation of `w`.
+pub fn check_line<const N: usize>(w: &Weights, board: &str, pos: &Position) -> String {
+    let (p, o) = pos.raw();
+    format!("{board} {}\n", evaluate_with::<N>(w, p, o))
 }
 
 /// The board string with `p` as X to move (the check file's convention: colours do not matter to
