@@ -374,19 +374,7 @@ impl Solver {
     /// or the game must be over.
     pub fn score(&mut self, position: &Position, limits: &Limits) -> Result<(i32, Option<Square>, u64), Stopped> {
         let (p, o) = position.raw();
-        let (score, nodes, stopped) = self.searched(limits, true, |solver, control| {
-            parallel::in_pool(solver.pool.as_ref(), || {
-                specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
-                    let score = searcher.exact(p, o);
-                    searcher.flush_nodes();
-                    score
-                })
-            })
-        });
-        if let Some(reason) = stopped {
-            return Err(Stopped { reason, proven: vec![], nodes });
-        }
+        let (score, nodes) = self.root_window(position, limits, None)?;
         let best = self
             .table
             .probe(table::hash(position.size().n(), p, o))
@@ -404,21 +392,36 @@ impl Solver {
     /// exact search with the window (-1, 1), cheaper than the exact score. A side to move that
     /// must pass is answered from its side.
     pub fn wld(&mut self, position: &Position, limits: &Limits) -> Result<(i32, u64), Stopped> {
+        let (value, nodes) = self.root_window(position, limits, Some((-1, 1)))?;
+        Ok((value.signum(), nodes))
+    }
+
+    /// The exact search of `position` with `window` (`None`: the full window), on the pool, with
+    /// nodes searched: what [`Solver::score`] and [`Solver::wld`] share.
+    fn root_window(
+        &mut self,
+        position: &Position,
+        limits: &Limits,
+        window: Option<(i32, i32)>,
+    ) -> Result<(i32, u64), Stopped> {
         let (p, o) = position.raw();
         let (value, nodes, stopped) = self.searched(limits, true, |solver, control| {
             parallel::in_pool(solver.pool.as_ref(), || {
                 specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
                     let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
-                    let value = searcher.window(p, o, -1, 1);
+                    let value = match window {
+                        Some((alpha, beta)) => searcher.window(p, o, alpha, beta),
+                        None => searcher.exact(p, o),
+                    };
                     searcher.flush_nodes();
                     value
                 })
             })
         });
-        if let Some(reason) = stopped {
-            return Err(Stopped { reason, proven: vec![], nodes });
+        match stopped {
+            Some(reason) => Err(Stopped { reason, proven: vec![], nodes }),
+            None => Ok((value, nodes)),
         }
-        Ok((value.signum(), nodes))
     }
 
     /// The line the table expects from `position`: at each step the best move it holds (from
