@@ -433,6 +433,12 @@ fn main() -> ExitCode {
                                 .is_some_and(|n| n.ends_with(".txt") && kinds.iter().any(|k| n.starts_with(k.as_str())))
                         })
                         .collect();
+                    if found.is_empty() {
+                        return Err(format!(
+                            "{}: no selfplay-{size}x{size}-*.txt or solved-{size}x{size}-*.txt files (unpack compressed ones first: xz -dk)",
+                            path.display()
+                        ));
+                    }
                     found.sort();
                     shards.extend(found);
                 } else {
