@@ -110,7 +110,7 @@ fn searched_game<const N: usize>(rng: &mut Rng, stop: usize) -> Vec<(u64, u64)> 
     let w = othello_explorer::eval::weights::shipped(N).expect("the shipped weights load");
     let random = 2 + rng.below(7) as u64;
     crate::game_played::<N>(rng, stop, random, |cp, co, empties| {
-        -crate::bootstrap::<N>(w, cp, co, empties - 2, -i32::MAX, i32::MAX)
+        -crate::bootstrap::<N>(w, cp, co, empties.saturating_sub(2), -i32::MAX, i32::MAX)
     })
 }
 
