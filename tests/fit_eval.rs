@@ -7,7 +7,8 @@
 //! - `train --freeze-from E --base W`: the stages from `E` empties on are `W`'s, entry for entry
 //!   (read back by the library's own weights parser), and so are their check positions, while
 //!   the stages below are refitted;
-//! - bad settings and empty data directories: exit 2 and one line naming them.
+//! - bad settings, unknown values, missing arguments and empty data directories: exit 2 and one
+//!   line naming them.
 
 mod reference;
 
@@ -153,5 +154,20 @@ fn bad_training_settings_exit_2_with_one_line() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn unknown_values_and_missing_arguments_exit_2_with_one_line() {
+    for (args, says) in [
+        (vec!["solved", "--play", "bogus"], "invalid value 'bogus' for '--play"),
+        (vec!["train", "--size", "8"], "required arguments were not provided"),
+        (vec!["train", "--size", "8", "--freeze-from", "x", "data"], "--freeze-from"),
+    ] {
+        let out = fit_eval().args(&args).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("fit-eval: ") && stderr.contains(says), "{args:?}: {stderr}");
     }
 }

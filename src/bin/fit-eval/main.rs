@@ -20,6 +20,8 @@
 
 mod checkset;
 mod opening;
+#[path = "../../parse_args.rs"]
+mod parse_args;
 mod selfplay;
 mod shards;
 mod solved;
@@ -338,7 +340,10 @@ fn six_or_eight(size: usize, refusal: &str) -> Result<Size, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse_args::parse_args::<Cli>("fit-eval") {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Command::Selfplay { size, seed, shard, games, play, hash_mb, out } => (|| {
             let settings = play.settings(six_or_eight(size, "self-play runs on 6 or 8")?, seed, &shard)?;
