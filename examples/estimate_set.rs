@@ -9,6 +9,7 @@
 //! ```
 //!
 //! `bench tests/data/estimates-14-20.obf --mode estimate` then measures the estimates against it.
+//! `tests/data/estimates-14-20-heldout.obf` is the same with 300 positions and seed 20261124.
 
 use othello_explorer::eval::evaluate;
 use othello_explorer::obf::format_board;

@@ -240,12 +240,14 @@ pub fn refit<const N: usize>(settings: &Refit) -> Result<(), String> {
     let check = settings.weights.with_file_name(format!("check-{N}.txt"));
     if let Ok(text) = std::fs::read_to_string(&check) {
         let mut out = String::new();
-        for (line, kept) in check_lines(&text, &check)?.into_iter().zip(text.lines()) {
+        for line in check_lines(&text, &check)? {
             match line {
-                CheckLine::Position { board, pos } if tuned.contains(&weights.stage_of(pos.empty_count() as usize)) => {
+                CheckLine::Position { board, pos, .. }
+                    if tuned.contains(&weights.stage_of(pos.empty_count() as usize)) =>
+                {
                     out += &check_line::<N>(&weights, board, &pos)
                 }
-                _ => out += &format!("{kept}\n"),
+                CheckLine::Position { line, .. } | CheckLine::Comment(line) => out += &format!("{line}\n"),
             }
         }
         let path = settings.out.join(format!("check-{N}.txt"));

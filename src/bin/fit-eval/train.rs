@@ -419,7 +419,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         let check = path.with_file_name(format!("check-{N}.txt"));
         let old = std::fs::read_to_string(&check).map_err(|e| format!("{}: {e}", check.display()))?;
         for line in check_lines(&old, &check)? {
-            if let CheckLine::Position { board, pos } = line
+            if let CheckLine::Position { board, pos, .. } = line
                 && weights.stage_of(pos.empty_count() as usize) >= f.from
             {
                 text += &check_line::<N>(&weights, board, &pos);
@@ -455,10 +455,10 @@ fn opening_report<const N: usize>(w: &Weights) {
 /// One line of a check file (`check-N.txt`): a comment, or a position with the evaluation
 /// written after its board string.
 pub enum CheckLine<'a> {
-    /// A `#` line.
-    Comment,
-    /// A check position: its board string as written, and the position.
-    Position { board: &'a str, pos: Position },
+    /// A `#` line, as written.
+    Comment(&'a str),
+    /// A check position: the line and its board string as written, and the position.
+    Position { line: &'a str, board: &'a str, pos: Position },
 }
 
 /// The lines of a check file's `text` read from `path` (named in errors with the line number).
@@ -467,11 +467,11 @@ pub fn check_lines<'a>(text: &'a str, path: &Path) -> Result<Vec<CheckLine<'a>>,
         .enumerate()
         .map(|(k, line)| {
             if line.starts_with('#') {
-                return Ok(CheckLine::Comment);
+                return Ok(CheckLine::Comment(line));
             }
             let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
             othello_explorer::obf::parse_board(board)
-                .map(|pos| CheckLine::Position { board, pos })
+                .map(|pos| CheckLine::Position { line, board, pos })
                 .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))
         })
         .collect()
