@@ -12,6 +12,8 @@
 //!   is exact;
 //! - the exact scores the FFO files list: outcomes of #1-#22, values after a stop, the table
 //!   shared by both searches;
+//! - the ranking: best value first, equal values by the deepest earlier estimate that tells them
+//!   apart (the minimax values of the depths before), then reading order;
 //! - the reports: every child at every completed depth, depths increasing, skipped children
 //!   never searched; the limits (depth, nodes, time, stop flag) honoured, and a stopped analysis
 //!   labelling every value honestly.
@@ -224,14 +226,26 @@ fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> R
             prop_assert_eq!(list.last().map(|c| c.kind), Some(Kind::Exact), "{}: {} searched after exact", ctx, sq);
         }
     }
-    // The result: the last value of each child, best first.
+    // The result: the last value of each child, best first, equal values by the deepest earlier
+    // estimate that tells them apart (the minimax values of the depths before), then in reading
+    // order.
     let mut got = rec.analysis.children.clone();
-    prop_assert!(
-        got.windows(2).all(|w| (-w[0].score, w[0].square) < (-w[1].score, w[1].square)),
-        "{}: not best first: {:?}",
-        ctx,
-        got
-    );
+    let ranked_key = |(sq, child): &(Square, Board)| {
+        let estimated = (1..=last).filter(|&k| k < exact_from(child));
+        let history: Vec<i32> = estimated.map(|k| -minimax(child, k - 1, scoring)).collect();
+        let (value, earlier) = match exact.get(sq) {
+            Some(&v) => (v, &history[..]),
+            None => (history[history.len() - 1], &history[..history.len() - 1]),
+        };
+        (std::cmp::Reverse((value, earlier.iter().rev().copied().collect::<Vec<i32>>())), *sq)
+    };
+    if !by_depth.is_empty() {
+        let mut expected: Vec<_> = children.iter().map(|c| (ranked_key(c), c.0)).collect();
+        expected.sort();
+        let order: Vec<Square> = got.iter().map(|c| c.square).collect();
+        let expected: Vec<Square> = expected.into_iter().map(|(_, sq)| sq).collect();
+        prop_assert_eq!(order, expected, "{}: best first, ties by the earlier depths", ctx);
+    }
     got.sort_by_key(|c| c.square);
     let last_values: Vec<ChildValue> = by_depth.last().map(|(_, v)| v.values().copied().collect()).unwrap_or_default();
     if !by_depth.is_empty() {

@@ -250,6 +250,37 @@ fn a_saved_line_loads_back() {
     assert_eq!(other.position(), transcript::play(&Position::start(Size::Eight), "f5d6").unwrap().end());
 }
 
+/// Equal estimates rank by the deepest earlier depth that tells them apart, not by reading order
+/// (`solver::rank_key`); a shallower report coming late changes nothing.
+#[test]
+fn equal_estimates_rank_by_the_depth_before() {
+    let now = Instant::now();
+    // After f5 no two replies are images of one another.
+    let mut m = Model::new(Position::start(Size::Eight), &[sq("f5")], Config::default(), now);
+    m.init();
+    let job = m.job.clone().unwrap();
+    let feed = |m: &mut Model, mv: &str, score: i32, depth: u32| {
+        let c = ChildValue { square: sq(mv), score, kind: Kind::Estimate { depth } };
+        update(m, event(job.id, job.position, EventKind::Child(c)));
+    };
+    for (mv, d1, d2) in [("d6", 5, 2), ("f4", 3, 2), ("f6", -9, -9)] {
+        feed(&mut m, mv, d1, 1);
+        feed(&mut m, mv, d2, 2);
+    }
+    // f4 comes first in reading order; d6 was better at depth 1.
+    assert_eq!(m.analysis().unwrap().best_child().map(|c| c.square), Some(sq("d6")));
+    feed(&mut m, "f4", 40, 1);
+    assert_eq!(m.analysis().unwrap().best_child().map(|c| c.square), Some(sq("d6")), "a late depth 1 is ignored");
+    // Equal at depths 3 and 2: depth 1 still decides.
+    feed(&mut m, "d6", 0, 3);
+    feed(&mut m, "f4", 0, 3);
+    assert_eq!(m.analysis().unwrap().best_child().map(|c| c.square), Some(sq("d6")));
+    // A better value wins whatever came before.
+    feed(&mut m, "f4", 1, 4);
+    feed(&mut m, "d6", 0, 4);
+    assert_eq!(m.analysis().unwrap().best_child().map(|c| c.square), Some(sq("f4")));
+}
+
 #[test]
 fn estimates_give_way_to_outcomes_and_exact_scores_never_the_reverse() {
     let (mut m, _) = model(Size::Eight);

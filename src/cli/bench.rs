@@ -8,11 +8,14 @@ pub mod lab;
 use super::CliError;
 use super::outln;
 use othello_explorer::obf::{Problem, parse_problem};
-use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
+use othello_explorer::solver::{
+    Kind, Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word, rank_key,
+};
 use othello_explorer::store::{Source, Store, Stored};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Position, Scoring, Square};
 use serde_json::json;
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -341,23 +344,42 @@ struct DepthStats {
     seconds: f64,
 }
 
-/// The children's values at each completed depth of one iterative deepening of `position`:
-/// depth -> (move -> score), with the nodes and seconds spent up to that depth.
-type Snapshots = BTreeMap<u32, (BTreeMap<Square, i32>, u64, f64)>;
+/// One completed depth of an iterative deepening: every child's value, the move the analysis
+/// ranks first, and the nodes and seconds spent up to that depth.
+struct Snapshot {
+    values: BTreeMap<Square, i32>,
+    top: Square,
+    nodes: u64,
+    seconds: f64,
+}
 
-fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> Snapshots {
+/// The snapshots of one iterative deepening of `position`, by depth. The first move is the
+/// analysis's own ranking ([`rank_key`]: the highest value, equal ones by the deepest earlier
+/// estimate that tells them apart, then reading order), rebuilt from the reports.
+fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> BTreeMap<u32, Snapshot> {
     let progress = Arc::new(AtomicU64::new(0));
     let limits = Limits { progress: Some(progress.clone()), ..Limits::default() };
     let start = Instant::now();
-    let mut current = BTreeMap::new();
+    // Per move: the value, its kind, and the estimates of every depth so far.
+    let mut current: BTreeMap<Square, (i32, Kind, Vec<i32>)> = BTreeMap::new();
     let mut out = BTreeMap::new();
     solver.analyse(position, SearchMode::Estimate, Some(depth), &limits, &[], &mut |report| match report {
         Report::Child(c) => {
-            current.insert(c.square, c.score);
+            let entry = current.entry(c.square).or_insert((c.score, c.kind, Vec::new()));
+            if let Kind::Estimate { .. } = c.kind {
+                entry.2.push(c.score);
+            }
+            (entry.0, entry.1) = (c.score, c.kind);
         }
         Report::DepthDone { depth } => {
+            let top = current
+                .iter()
+                .max_by_key(|&(&sq, (score, kind, estimates))| (rank_key(*score, *kind, estimates), Reverse(sq)))
+                .map(|(&sq, _)| sq)
+                .expect("a position with moves");
+            let values = current.iter().map(|(&sq, v)| (sq, v.0)).collect();
             let nodes = progress.load(Ordering::Relaxed);
-            out.insert(depth, (current.clone(), nodes, start.elapsed().as_secs_f64()));
+            out.insert(depth, Snapshot { values, top, nodes, seconds: start.elapsed().as_secs_f64() });
         }
         Report::Phase(_) | Report::Line { .. } => {}
     });
@@ -365,9 +387,9 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> Snapshots 
 }
 
 /// Estimates at depths 1 to `depth` for every position that lists its moves' scores, each from
-/// an empty table: the share of
-/// positions where the estimate's best move (ties: the first in reading order) is a best listed
-/// move, the mean absolute error of the best estimate against the best listed score, and of
+/// an empty table: the share of positions where the estimate's best move (the analysis's first:
+/// equal values by the deepest earlier estimate that tells them apart, then the first in reading
+/// order) is a best listed move, the mean absolute error of the best estimate against the best listed score, and of
 /// every listed move's estimate against its score. A position whose every child was solved
 /// before `depth` (`solver::EXACT_MARGIN`) counts at the later depths with its exact values.
 fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
@@ -395,25 +417,16 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
             .iter()
             .map(|(&d, v)| (d, v))
             .chain(snaps.get(&last).into_iter().flat_map(|v| (last + 1..=depth).map(move |d| (d, v))));
-        for (d, (values, nodes, seconds)) in filled {
-            let (nodes, seconds) = (*nodes, *seconds);
+        for (d, snap) in filled {
             let s = stats.entry(d).or_default();
             s.positions += 1;
-            s.nodes += nodes;
-            s.seconds += seconds;
-            // The first of the highest estimates: BTreeMap iterates in reading order.
-            let (top_square, top) = values
-                .iter()
-                .fold(None, |acc: Option<(Square, i32)>, (&sq, &v)| match acc {
-                    Some((_, a)) if a >= v => acc,
-                    _ => Some((sq, v)),
-                })
-                .expect("a position with moves");
-            if listed.get(&top_square) == Some(&best) {
+            s.nodes += snap.nodes;
+            s.seconds += snap.seconds;
+            if listed.get(&snap.top) == Some(&best) {
                 s.agree += 1;
             }
-            s.best_error += top.abs_diff(best) as u64;
-            for (sq, v) in values {
+            s.best_error += snap.values[&snap.top].abs_diff(best) as u64;
+            for (sq, v) in &snap.values {
                 if let Some(exact) = listed.get(sq) {
                     s.moves += 1;
                     s.move_error += v.abs_diff(*exact) as u64;

@@ -94,6 +94,35 @@ pub fn rank(score: i32, kind: Kind, estimate: Option<i32>) -> i32 {
     }
 }
 
+/// The full ranking key, best highest: [`rank`] first, then, between children of equal rank, the
+/// deepest of their earlier estimates that tells them apart. `estimates` are the child's
+/// estimates of consecutive depths, the deepest last; the tie key is them from the deepest down,
+/// leaving out the one the rank reads (the last, for an estimate or a proven outcome; an exact
+/// score keeps them all). A child with fewer comes after one with more that agrees with it so far;
+/// what is still equal goes in reading order (the callers' last key).
+///
+/// Whole-disc estimates tie often, and where the deeper search cannot tell two moves apart the
+/// shallower ones' preference picks the exact best move more often than the reading order does
+/// (`docs/eval.md`, "Ties").
+///
+/// ```
+/// use othello_explorer::solver::{Kind, rank_key};
+/// let d3 = Kind::Estimate { depth: 3 };
+/// // Equal at depth 3: the one that was better at depth 2 ranks first.
+/// assert!(rank_key(4, d3, &[0, 6, 4]) > rank_key(4, d3, &[9, 2, 4]));
+/// // Equal at depths 3 and 2: depth 1 decides.
+/// assert!(rank_key(4, d3, &[1, 2, 4]) > rank_key(4, d3, &[0, 2, 4]));
+/// // The value itself still comes first.
+/// assert!(rank_key(6, d3, &[0, -20, 6]) > rank_key(4, d3, &[0, 20, 4]));
+/// ```
+pub fn rank_key(score: i32, kind: Kind, estimates: &[i32]) -> (i32, Vec<i32>) {
+    let earlier = match kind {
+        Kind::Exact => estimates,
+        Kind::Estimate { .. } | Kind::Wld => &estimates[..estimates.len().saturating_sub(1)],
+    };
+    (rank(score, kind, estimates.last().copied()), earlier.iter().rev().copied().collect())
+}
+
 /// A phase of the analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -133,7 +162,8 @@ pub enum Report {
 pub struct Analysis {
     /// Every child searched that has a value, best first: by score for exact values and
     /// estimates; a proven outcome ranks by the child's last estimate held within what the proof
-    /// allows (at least +1 for a win, 0 for a draw, at most -1 for a loss); ties in reading order.
+    /// allows (at least +1 for a win, 0 for a draw, at most -1 for a loss); equal ones by the
+    /// deepest earlier estimate that tells them apart ([`rank_key`]), then in reading order.
     pub children: Vec<ChildValue>,
     /// The deepest completed estimate depth, if any.
     pub depth: Option<u32>,
@@ -160,7 +190,8 @@ struct Child {
     o: u64,
     empties: u32,
     value: Option<(i32, Kind)>,
-    estimate: Option<i32>,
+    /// Its estimates of consecutive depths, the deepest last.
+    estimates: Vec<i32>,
 }
 
 impl Child {
@@ -171,9 +202,9 @@ impl Child {
         )
     }
 
-    /// The ranking key of the module documentation.
-    fn rank(&self) -> i32 {
-        self.value.map_or(i32::MIN, |(score, kind)| rank(score, kind, self.estimate))
+    /// The ranking key of the module documentation ([`rank_key`]).
+    fn rank(&self) -> (i32, Vec<i32>) {
+        self.value.map_or((i32::MIN, Vec::new()), |(score, kind)| rank_key(score, kind, &self.estimates))
     }
 }
 
@@ -304,7 +335,7 @@ impl Solver {
                 let child = position.play(squares[0]).expect("a legal move");
                 let (p, o) = child.raw();
                 let value = child.is_game_over().then(|| (-child.score(self.options.scoring), Kind::Exact));
-                Child { squares, p, o, empties: child.empty_count(), value, estimate: None }
+                Child { squares, p, o, empties: child.empty_count(), value, estimates: Vec::new() }
             })
             .collect();
         for c in &children {
@@ -348,14 +379,14 @@ impl Solver {
             }
             depth_done
         });
-        let mut ranked: Vec<(i32, ChildValue)> = children
+        let mut ranked: Vec<((i32, Vec<i32>), ChildValue)> = children
             .iter()
             .filter_map(|c| c.value.map(|(score, kind)| (c, score, kind)))
             .flat_map(|(c, score, kind)| {
                 c.squares.iter().map(move |&square| (c.rank(), ChildValue { square, score, kind }))
             })
             .collect();
-        ranked.sort_by_key(|&(rank, c)| (Reverse(rank), c.square));
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.square.cmp(&b.1.square)));
         Analysis { children: ranked.into_iter().map(|(_, c)| c).collect(), depth: depth_done, nodes, stopped }
     }
 
@@ -412,18 +443,20 @@ impl Solver {
     /// Runs `job` on every child not settled for it, best estimate first, the children shared
     /// between the threads; records and reports each value as it comes.
     fn run(&self, run: &Run, children: &mut [Child], job: Job, on_report: &mut dyn FnMut(Report)) {
-        let mut tasks: Vec<(i32, Task)> = children
+        let mut tasks: Vec<((i32, Vec<i32>), Task)> = children
             .iter()
             .enumerate()
             .filter(|(_, c)| !c.settled_for(job))
-            .map(|(index, c)| (c.rank(), Task { index, p: c.p, o: c.o, empties: c.empties, guess: c.estimate }))
+            .map(|(index, c)| {
+                (c.rank(), Task { index, p: c.p, o: c.o, empties: c.empties, guess: c.estimates.last().copied() })
+            })
             .collect();
-        tasks.sort_by_key(|t| Reverse(t.0));
+        tasks.sort_by(|a, b| b.0.cmp(&a.0));
         let tasks: Vec<Task> = tasks.into_iter().map(|t| t.1).collect();
         self.schedule(run.control, run.position.size(), &tasks, job, &mut |task, score, kind| {
             let c = &mut children[task.index];
             if let Kind::Estimate { .. } = kind {
-                c.estimate = Some(score);
+                c.estimates.push(score);
             }
             c.value = Some((score, kind));
             for &square in &c.squares {

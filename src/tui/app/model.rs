@@ -48,14 +48,31 @@ pub struct Analysis {
     pub nodes: u64,
     /// Time the search took (once complete).
     pub elapsed: Duration,
-    /// Each child's deepest estimate, kept after a proof of its outcome replaces it (it ranks
-    /// proven wins among themselves).
-    pub estimates: Vec<(Square, i32)>,
+    /// Each child's estimates, kept after a proof replaces them (the deepest ranks proven wins
+    /// among themselves, and the earlier ones equal values: [`crate::solver::rank_key`]).
+    pub estimates: Vec<ChildEstimates>,
     /// The legal moves grouped by symmetric twins (filled on the first report).
     pub twins: Vec<Vec<Square>>,
 }
 
+/// A child's estimates of consecutive depths, the deepest last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChildEstimates {
+    /// The move.
+    pub square: Square,
+    /// The depth of the last estimate.
+    pub depth: u32,
+    /// The estimates of depths `depth + 1 - values.len()` to `depth`.
+    pub values: Vec<i32>,
+}
+
 impl Analysis {
+    /// The key `c` ranks by among the children, best highest ([`crate::solver::rank_key`]).
+    pub fn rank_key(&self, c: &ChildValue) -> (i32, Vec<i32>) {
+        let e = self.estimates.iter().find(|e| e.square == c.square).map_or(&[][..], |e| &e.values[..]);
+        crate::solver::rank_key(c.score, c.kind, e)
+    }
+
     /// The best value known for `square`.
     pub fn value(&self, square: Square) -> Option<ChildValue> {
         self.children.iter().find(|c| c.square == square).copied()
@@ -88,19 +105,26 @@ impl Analysis {
     }
 
     /// The child the values rank best (an exact score or an estimate by its score, a proven
-    /// win above every draw and a draw above every loss), ties in reading order.
+    /// win above every draw and a draw above every loss), equal ones by the deepest earlier
+    /// estimate that tells them apart ([`Analysis::rank_key`]), then in reading order.
     pub fn best_child(&self) -> Option<ChildValue> {
-        let estimate = |square| self.estimates.iter().find(|(s, _)| *s == square).map(|&(_, v)| v);
-        let rank = |c: &ChildValue| crate::solver::rank(c.score, c.kind, estimate(c.square));
-        self.children.iter().max_by_key(|c| (rank(c), std::cmp::Reverse(c.square))).copied()
+        self.children.iter().max_by_key(|c| (self.rank_key(c), std::cmp::Reverse(c.square))).copied()
     }
 
     /// Files a child's value, unless a stronger one is known.
     pub fn record(&mut self, child: ChildValue) {
-        if let ScoreKind::Estimate { .. } = child.kind {
-            match self.estimates.iter_mut().find(|(s, _)| *s == child.square) {
-                Some(e) => e.1 = child.score,
-                None => self.estimates.push((child.square, child.score)),
+        if let ScoreKind::Estimate { depth } = child.kind {
+            let fresh = ChildEstimates { square: child.square, depth, values: vec![child.score] };
+            match self.estimates.iter_mut().find(|e| e.square == child.square) {
+                // The next depth extends the run; a gap starts a new one.
+                Some(e) if depth == e.depth + 1 => {
+                    e.values.push(child.score);
+                    e.depth = depth;
+                }
+                Some(e) if depth > e.depth => *e = fresh,
+                Some(e) if depth == e.depth => *e.values.last_mut().expect("at least one estimate") = child.score,
+                Some(_) => {}
+                None => self.estimates.push(fresh),
             }
         }
         match self.children.iter_mut().find(|c| c.square == child.square) {
@@ -658,8 +682,7 @@ impl Model {
                 let target = p.after_forced_pass().0;
                 let best = self.cache.get(&target).and_then(|a| {
                     let c = a.best_child()?;
-                    let estimate = a.estimates.iter().find(|(s, _)| *s == c.square).map(|&(_, v)| v);
-                    let v = crate::solver::rank(c.score, c.kind, estimate);
+                    let (v, _) = a.rank_key(&c);
                     Some((v, c.kind == ScoreKind::Exact))
                 });
                 let from_black = |v: i32| if target.to_move() == Color::Black { v } else { -v };

@@ -2,6 +2,7 @@
 //! the best moves starred. A value says what it is: `+12` exact (bold), `W` / `L` / `D` a proven
 //! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic), `?` nothing yet.
 
+use crate::Square;
 use crate::solver::outcome_letter;
 use crate::tui::app::{Model, ScoreKind, SolverState};
 use crate::tui::theme::Theme;
@@ -11,6 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
+use std::cmp::Reverse;
 
 /// The width of the score column: `+12 @14`.
 const SCORE_W: usize = 7;
@@ -69,12 +71,14 @@ impl ChildrenWidget<'_> {
                 let score = m.child_score(sq).filter(|_| !hidden).map(|s| (s.value, s.kind));
                 rows.push(Row { edge: Edge::Move(sq), score, flips: p.flips(sq).count(), best: best.contains(&sq) });
             }
-            // Best first (exact and estimated values by score, a proven outcome by its sign);
-            // moves without a value last, in reading order.
-            rows.sort_by_key(|r| match r.score {
-                Some((v, ScoreKind::Wld)) => (0, -v * 1000),
-                Some((v, _)) => (0, -v),
-                None => (1, 0),
+            // Best first, as the analysis ranks them (`Analysis::rank_key`: exact and estimated
+            // values by score, a proven outcome by its sign and its last estimate, equal values by
+            // the deepest earlier estimate that tells them apart), then in reading order; moves
+            // without a value last.
+            let key = |sq: Square| m.analysis().and_then(|a| a.value(sq).map(|c| a.rank_key(&c)));
+            rows.sort_by_key(|r| match (r.edge, r.score) {
+                (Edge::Move(sq), Some(_)) => (0, Reverse(key(sq))),
+                _ => (1, Reverse(None)),
             });
         }
         let header = Line::from(vec![Span::styled(
