@@ -8,14 +8,11 @@ pub mod lab;
 use super::CliError;
 use super::outln;
 use othello_explorer::obf::{Problem, parse_problem};
-use othello_explorer::solver::{
-    Kind, Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word, rank_key,
-};
+use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
 use othello_explorer::store::{Source, Store, Stored};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Position, Scoring, Square};
 use serde_json::json;
-use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -353,35 +350,28 @@ struct Snapshot {
     seconds: f64,
 }
 
-/// The snapshots of one iterative deepening of `position`, by depth. The first move is the
-/// analysis's own ranking ([`rank_key`]: the highest value, equal ones by the deepest earlier
-/// estimate that tells them apart, then reading order), rebuilt from the reports.
+/// The snapshots of one iterative deepening of `position`, by depth. The first move is the one
+/// the analysis ranks first ([`Report::Line`]'s first move: the highest value, equal ones by the
+/// deepest earlier estimate that tells them apart, then reading order).
 fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> BTreeMap<u32, Snapshot> {
     let progress = Arc::new(AtomicU64::new(0));
     let limits = Limits { progress: Some(progress.clone()), ..Limits::default() };
     let start = Instant::now();
-    // Per move: the value, its kind, and the estimates of every depth so far.
-    let mut current: BTreeMap<Square, (i32, Kind, Vec<i32>)> = BTreeMap::new();
+    let mut values = BTreeMap::new();
+    let mut top = None;
     let mut out = BTreeMap::new();
     solver.analyse(position, SearchMode::Estimate, Some(depth), &limits, &[], &mut |report| match report {
         Report::Child(c) => {
-            let entry = current.entry(c.square).or_insert((c.score, c.kind, Vec::new()));
-            if let Kind::Estimate { .. } = c.kind {
-                entry.2.push(c.score);
-            }
-            (entry.0, entry.1) = (c.score, c.kind);
+            values.insert(c.square, c.score);
         }
+        Report::Line { moves, .. } => top = moves.first().copied(),
         Report::DepthDone { depth } => {
-            let top = current
-                .iter()
-                .max_by_key(|&(&sq, (score, kind, estimates))| (rank_key(*score, *kind, estimates), Reverse(sq)))
-                .map(|(&sq, _)| sq)
-                .expect("a position with moves");
-            let values = current.iter().map(|(&sq, v)| (sq, v.0)).collect();
+            let top = top.expect("a line before every completed depth");
             let nodes = progress.load(Ordering::Relaxed);
-            out.insert(depth, Snapshot { values, top, nodes, seconds: start.elapsed().as_secs_f64() });
+            let seconds = start.elapsed().as_secs_f64();
+            out.insert(depth, Snapshot { values: values.clone(), top, nodes, seconds });
         }
-        Report::Phase(_) | Report::Line { .. } => {}
+        Report::Phase(_) => {}
     });
     out
 }
