@@ -240,7 +240,7 @@ fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> R
         (std::cmp::Reverse((value, earlier.iter().rev().copied().collect::<Vec<i32>>())), *sq)
     };
     if !by_depth.is_empty() {
-        let mut expected: Vec<_> = children.iter().map(|c| (ranked_key(c), c.0)).collect();
+        let mut expected: Vec<_> = children.iter().map(ranked_key).collect();
         expected.sort();
         let order: Vec<Square> = got.iter().map(|c| c.square).collect();
         let expected: Vec<Square> = expected.into_iter().map(|(_, sq)| sq).collect();

@@ -379,8 +379,8 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> BTreeMap<u
 /// Estimates at depths 1 to `depth` for every position that lists its moves' scores, each from
 /// an empty table: the share of positions where the estimate's best move (the analysis's first:
 /// equal values by the deepest earlier estimate that tells them apart, then the first in reading
-/// order) is a best listed move, the mean absolute error of the best estimate against the best listed score, and of
-/// every listed move's estimate against its score. A position whose every child was solved
+/// order) is a best listed move, the mean absolute error of the best estimate against the best
+/// listed score, and of every listed move's estimate against its score. A position whose every child was solved
 /// before `depth` (`solver::EXACT_MARGIN`) counts at the later depths with its exact values.
 fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
     let mut solver = solver(options)?;

@@ -76,7 +76,7 @@ impl ChildrenWidget<'_> {
             // the deepest earlier estimate that tells them apart), then in reading order; moves
             // without a value last.
             let key = |sq: Square| m.analysis().and_then(|a| a.value(sq).map(|c| a.rank_key(&c)));
-            rows.sort_by_key(|r| match (r.edge, r.score) {
+            rows.sort_by_cached_key(|r| match (r.edge, r.score) {
                 (Edge::Move(sq), Some(_)) => (0, Reverse(key(sq))),
                 _ => (1, Reverse(None)),
             });
