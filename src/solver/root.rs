@@ -34,36 +34,48 @@ pub(super) struct Task {
     pub guess: Option<i32>,
 }
 
+/// The value `search` gives with a window of [`ASPIRATION`] around the child's previous estimate
+/// `guess` (from the parent's side; the full window without one), widened to the full window on
+/// the side it fails: the child's own value, from its side, unless the search was stopped.
+fn aspirated<const N: usize, const D: bool, I: Isa>(
+    s: &mut Searcher<N, D, I>,
+    guess: Option<i32>,
+    mut search: impl FnMut(&mut Searcher<N, D, I>, i32, i32) -> i32,
+) -> i32 {
+    let max = Searcher::<N, D, I>::MAX;
+    let (mut alpha, mut beta) = match guess {
+        Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),
+        None => (-max, max),
+    };
+    loop {
+        let v = search(s, alpha, beta);
+        if s.stopped {
+            return v;
+        }
+        if v <= alpha && alpha > -max {
+            alpha = -max;
+        } else if v >= beta && beta < max {
+            beta = max;
+        } else {
+            return v;
+        }
+    }
+}
+
 /// One child's value for `job` from the parent's side, or `None` if the search was stopped.
 fn child_value<const N: usize, const D: bool, I: Isa>(
     s: &mut Searcher<N, D, I>,
     t: &Task,
     job: Job,
 ) -> Option<(i32, Kind)> {
-    let max = Searcher::<N, D, I>::MAX;
     let value = match job {
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
         Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
-        Job::Estimate { depth } if solved_within(t.empties, depth - 1) => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::Estimate { depth } if solved_within(t.empties, depth - 1) => {
+            (-aspirated(s, t.guess, |s, a, b| s.window(t.p, t.o, a, b)), Kind::Exact)
+        }
         Job::Estimate { depth } => {
-            let (mut alpha, mut beta) = match t.guess {
-                Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),
-                None => (-max, max),
-            };
-            let v = loop {
-                let v = s.estimate(t.p, t.o, alpha, beta, depth - 1);
-                if s.stopped {
-                    break v;
-                }
-                if v <= alpha && alpha > -max {
-                    alpha = -max;
-                } else if v >= beta && beta < max {
-                    beta = max;
-                } else {
-                    break v;
-                }
-            };
-            (-v, Kind::Estimate { depth })
+            (-aspirated(s, t.guess, |s, a, b| s.estimate(t.p, t.o, a, b, depth - 1)), Kind::Estimate { depth })
         }
     };
     if s.stopped { None } else { Some(value) }
