@@ -3,10 +3,14 @@
 //!
 //! - a plain depth-limited minimax written here over the square-by-square reference rules of
 //!   `tests/reference`, with the library's evaluation at its leaves (the one thing it shares):
-//!   every estimate of every completed depth equals it, on random positions of every size, both
-//!   scorings, one and two threads. (With a fresh table the estimate search must find exactly
-//!   the minimax value: in Othello a position is always met with the same plies left, because
-//!   every move adds one disc and a pass uses no depth);
+//!   with the principal-variation extension off, every estimate of every completed depth equals
+//!   it, on random positions of every size, both scorings, one and two threads. (With a fresh
+//!   table the estimate search must find exactly the minimax value: in Othello a position is
+//!   always met with the same plies left, because every move adds one disc and a pass uses no
+//!   depth);
+//! - with the extension on, the same minimax with each node it may solve (at most `pv_solved`
+//!   empties, a ply or more left) free to take its negamax value instead: every estimate lies
+//!   between the least and the greatest value that allows, and the extension does change values;
 //! - a plain negamax over the reference rules: a value labelled exact equals it, a proven
 //!   outcome has its sign, and a child whose game ends within the depth plus `EXACT_MARGIN` plies
 //!   is exact;
@@ -26,12 +30,12 @@ use othello_explorer::eval::evaluate;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{
     Analysis, ChildValue, EXACT_MARGIN, Kind, Limits, Phase, QUICK_DEPTH, Report, SearchMode, Solver, SolverOptions,
-    StopReason,
+    StopReason, pv_solved,
 };
 use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
 use reference::{Board, Rng, name};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +44,7 @@ use std::time::Duration;
 const SCORINGS: [Scoring; 2] = [Scoring::Standard, Scoring::Discs];
 
 fn solver(scoring: Scoring, threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolverOptions { hash_mb, scoring, threads })
+    Solver::new(SolverOptions { hash_mb, scoring, threads, pv_extension: true })
 }
 
 fn square(n: usize, index: usize) -> Square {
@@ -168,14 +172,15 @@ fn record(
 
 // ---- estimates against plain minimax ----
 
-/// A fresh solver's estimates of `b` to `depth`: at every completed depth `k`, every child that is
+/// A fresh solver's estimates of `b` to `depth`, the principal-variation extension off: at every
+/// completed depth `k`, every child that is
 /// not exact yet is reported, with the minimax value of `k - 1` plies below it and the kind
 /// `Estimate { depth: k }`, unless it has at most `EXACT_MARGIN` more empties than those plies:
 /// then it is exact, equal to negamax, and never searched again. Depths 1..=depth, in order.
 fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Result<(), TestCaseError> {
     let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
     let pos = to_position(b);
-    let mut s = solver(scoring, threads, 4);
+    let mut s = Solver::new(SolverOptions { hash_mb: 4, scoring, threads, pv_extension: false });
     let rec = record(&mut s, &pos, SearchMode::Estimate, Some(depth), &Limits::default(), &[]);
     if b.moves().is_empty() {
         prop_assert!(rec.reports.is_empty(), "{}: reports without moves: {:?}", ctx, rec.reports);
@@ -295,6 +300,127 @@ proptest! {
             check_estimates(&b, depth, scoring, 1 + (seed % 2) as usize)?;
         }
     }
+}
+
+// ---- estimates with the principal-variation extension ----
+
+/// Negamax over the reference rules, remembering every position it scores in `memo`.
+fn negamax_memo(b: &Board, scoring: Scoring, memo: &mut HashMap<Board, i32>) -> i32 {
+    if let Some(&v) = memo.get(b) {
+        return v;
+    }
+    let moves = b.moves();
+    let v = if !moves.is_empty() {
+        moves.into_iter().map(|m| -negamax_memo(&b.play(m), scoring, memo)).max().expect("a move")
+    } else if b.moves_for(b.to_move.other()).is_empty() {
+        final_score(b, scoring)
+    } else {
+        -negamax_memo(&b.pass(), scoring, memo)
+    };
+    memo.insert(b.clone(), v);
+    v
+}
+
+/// The least and the greatest value of [`minimax`] of `b` to `depth` plies when any node with at
+/// most `k` empties and at least one ply left may take its negamax value instead of its minimax
+/// one, each independently: what the extension (and the table's exact entries) may make of it.
+/// Negamax is monotone, so the bounds are plain minimaxes of the children's bounds, each such
+/// node widened to take in its negamax value.
+fn extended_range(
+    b: &Board,
+    depth: u32,
+    k: u32,
+    scoring: Scoring,
+    exact: &mut HashMap<Board, i32>,
+    seen: &mut HashMap<(Board, u32), (i32, i32)>,
+) -> (i32, i32) {
+    if let Some(&r) = seen.get(&(b.clone(), depth)) {
+        return r;
+    }
+    let moves = b.moves();
+    let range = if moves.is_empty() && b.moves_for(b.to_move.other()).is_empty() {
+        let v = final_score(b, scoring);
+        (v, v)
+    } else if b.empties() as u32 <= depth + EXACT_MARGIN {
+        let v = negamax_memo(b, scoring, exact);
+        (v, v)
+    } else if depth == 0 {
+        let v = eval(b);
+        (v, v)
+    } else {
+        let (lo, hi) = if moves.is_empty() {
+            let (lo, hi) = extended_range(&b.pass(), depth, k, scoring, exact, seen);
+            (-hi, -lo)
+        } else {
+            let children: Vec<(i32, i32)> =
+                moves.into_iter().map(|m| extended_range(&b.play(m), depth - 1, k, scoring, exact, seen)).collect();
+            (children.iter().map(|c| -c.1).max().expect("a move"), children.iter().map(|c| -c.0).max().expect("a move"))
+        };
+        if b.empties() as u32 <= k {
+            let v = negamax_memo(b, scoring, exact);
+            (lo.min(v), hi.max(v))
+        } else {
+            (lo, hi)
+        }
+    };
+    seen.insert((b.clone(), depth), range);
+    range
+}
+
+/// A fresh solver's estimates of `b` to `depth` with the extension on: at every completed depth
+/// `k`, every child that is not exact lies in its [`extended_range`] of `k - 1` plies with
+/// `pv_solved(k)`; the exact ones equal negamax. Returns how many estimates differ from the plain
+/// minimax.
+fn check_extended(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Result<usize, TestCaseError> {
+    let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
+    let mut s = Solver::new(SolverOptions { hash_mb: 4, scoring, threads, pv_extension: true });
+    let rec = record(&mut s, &to_position(b), SearchMode::Estimate, Some(depth), &Limits::default(), &[]);
+    let (mut exact, mut differ) = (HashMap::new(), 0);
+    for (k, values) in rec.by_depth() {
+        prop_assert_eq!(values.len(), b.moves().len(), "{}: depth {}: every child", ctx, k);
+        let mut seen = HashMap::new();
+        for m in b.moves() {
+            let (sq, child) = (square(b.n, m), b.play(m));
+            let v = values[&sq];
+            if v.kind == Kind::Exact {
+                prop_assert_eq!(v.score, -negamax_memo(&child, scoring, &mut exact), "{}: {} exact", ctx, sq);
+                continue;
+            }
+            prop_assert_eq!(v.kind, Kind::Estimate { depth: k }, "{}: depth {}: {} is an estimate", ctx, k, sq);
+            let (lo, hi) = extended_range(&child, k - 1, pv_solved(k), scoring, &mut exact, &mut seen);
+            prop_assert!(
+                -hi <= v.score && v.score <= -lo,
+                "{}: depth {}: {} is {}, outside {}..={}",
+                ctx,
+                k,
+                sq,
+                v.score,
+                -hi,
+                -lo
+            );
+            differ += usize::from(v.score != -minimax(&child, k - 1, scoring));
+        }
+    }
+    Ok(differ)
+}
+
+/// With the extension on, on 6x6 positions with 13 empties to depth 6, where it reaches one level
+/// below the margin (nodes of 8 empties one ply above the leaves): every estimate lies in its
+/// range, and some differ from the plain minimax, so the extension acts. Both scorings, one and
+/// two threads. (A few positions only: the reference solves every such node by plain negamax.)
+#[test]
+fn extended_estimates_lie_in_their_range() {
+    let mut rng = Rng(0x5eed_0e47);
+    let (mut checked, mut differ) = (0, 0);
+    while checked < 2 || (differ == 0 && checked < 6) {
+        let b = game_position(6, &mut rng, 13);
+        if b.empties() != 13 || b.moves().is_empty() {
+            continue;
+        }
+        differ += check_extended(&b, 6, SCORINGS[checked % 2], 1 + checked % 2).expect("estimates in their range");
+        checked += 1;
+    }
+    assert!(differ > 0, "no estimate changed in {checked} positions");
 }
 
 /// With no more empties than the depth, every child is exact and equal to negamax, on every size.

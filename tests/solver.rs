@@ -48,7 +48,7 @@ fn exclusive_cpu() -> RwLockWriteGuard<'static, ()> {
 const SCORINGS: [Scoring; 2] = [Scoring::Standard, Scoring::Discs];
 
 fn solver(scoring: Scoring, threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolverOptions { hash_mb, scoring, threads })
+    Solver::new(SolverOptions { hash_mb, scoring, threads, pv_extension: true })
 }
 
 fn unlimited() -> Limits {

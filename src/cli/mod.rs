@@ -204,6 +204,10 @@ pub struct SolverArgs {
     /// Search threads (default: every core).
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::threads)]
     pub threads: Option<u64>,
+    /// Estimates as the plain depth-limited minimax: principal variations not solved to the end
+    /// (slower to the same accuracy; for comparing with other searches).
+    #[arg(long)]
+    pub no_pv_extension: bool,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -222,6 +226,7 @@ impl SolverArgs {
                 ScoringArg::Discs => othello_explorer::Scoring::Discs,
             },
             threads,
+            pv_extension: !self.no_pv_extension,
         }
     }
 }

@@ -6,8 +6,9 @@
 //!
 //! - **Estimates** ([`Phase::Estimate`]): iterative deepening. At depth `d` every child is
 //!   searched `d - 1` plies deep by the estimate search ([`super::midgame`]), with an aspiration
-//!   window around its value at the depth before; each child is reported when done, then
-//!   [`Report::DepthDone`]. A child with at most [`super::EXACT_MARGIN`] more empties than the
+//!   window around its value at the depth before (its principal variation solved to the end
+//!   from [`super::pv_solved`]`(d)` empties, unless the options turn it off); each child is
+//!   reported when done, then [`Report::DepthDone`]. A child with at most [`super::EXACT_MARGIN`] more empties than the
 //!   plies below it is solved instead, with the same aspiration window around its last
 //!   estimate: it gets its exact score, and is not searched again.
 //! - **Win/loss/draw** ([`Phase::Wld`]): each child searched by the exact search with the window
@@ -53,7 +54,8 @@ pub enum Kind {
     /// A proven outcome: the score is +1 (a win), 0 (a draw) or -1 (a loss).
     Wld,
     /// The value of a search `depth` plies deep from the analysed position (the move itself is
-    /// the first ply), with the evaluation at its leaves: never a proof.
+    /// the first ply), with the evaluation at its leaves (its principal variation may end in an
+    /// exact score instead, [`super::SolverOptions::pv_extension`]): never a proof.
     Estimate {
         /// Plies searched from the analysed position.
         depth: u32,

@@ -12,6 +12,15 @@
 //!   the game by the exact search, and its value is the exact score: its leaves would have had
 //!   that few empties, which the exact search settles in about a hundred nodes, where the
 //!   evaluation is off by about 5 discs.
+//! - A principal-variation node with at most [`pv_solved`]`(d)` empties (`d`: the depth of the
+//!   estimate, [`PV_EXTENSION`] more, at most [`PV_EXTENSION_MAX`]) and at least one ply left is
+//!   searched to the end too, as Edax extends its principal variations: the line the value comes
+//!   from ends in an exact score instead of an evaluation, and the other moves are refuted
+//!   against it by the estimate. Null-window nodes are not extended, so it costs a few exact
+//!   searches per line. The value is then no longer the plain depth-limited minimax, but that
+//!   minimax with some nodes of at most `pv_solved(d)` empties taking their exact value, as an
+//!   exact entry of the table already makes them; [`crate::solver::SolverOptions::pv_extension`]
+//!   turns it off.
 //! - A finished game is scored exactly wherever it is met, also at a leaf.
 //! - The table: an entry of depth `d` settles a node that needs `d` plies or fewer, an exact
 //!   entry any node; every search stores its bounds with its depth (see [`super::table`]).
@@ -41,6 +50,25 @@ use crate::isa::Isa;
 /// and roughly doubles the nodes; the 131 with 17-20 empties are searched as before
 /// (`docs/eval.md`, "Measures").
 pub const EXACT_MARGIN: u32 = 6;
+
+/// How many more empties than the depth of the estimate a principal-variation node of it may have
+/// and be solved exactly (see the module docs and [`pv_solved`]).
+///
+/// Why 2: measured at depths 8 to 14 on the three estimate sets of `tests/data`
+/// (`docs/eval.md`, "The principal variation solved to the end"), 2 finds more best moves in less
+/// time than the plain search one ply deeper, where 1 gains less and 3 costs more than it gains.
+pub const PV_EXTENSION: u32 = 2;
+
+/// The most empties a principal-variation node solved by the extension may have: beyond the
+/// depths measured, an exact search of more empties would cost more than the search it serves.
+pub const PV_EXTENSION_MAX: u32 = 16;
+
+/// The empties up to which the principal-variation nodes of an estimate of depth `depth` are
+/// solved exactly: `depth` + [`PV_EXTENSION`], at most [`PV_EXTENSION_MAX`].
+pub const fn pv_solved(depth: u32) -> u32 {
+    let k = depth + PV_EXTENSION;
+    if k < PV_EXTENSION_MAX { k } else { PV_EXTENSION_MAX }
+}
 
 /// Whether the estimate search solves a node with `empties` empties and `plies` plies left
 /// exactly: the one place the [`EXACT_MARGIN`] rule is written (the frontier of `regime.rs` and

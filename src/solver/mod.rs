@@ -25,7 +25,7 @@ mod search;
 mod stability;
 pub mod table;
 
-pub use midgame::EXACT_MARGIN;
+pub use midgame::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, pv_solved};
 pub use stability::stable_discs;
 
 pub use analysis::{
@@ -42,11 +42,15 @@ pub struct SolverOptions {
     pub scoring: Scoring,
     /// Threads to search with (default 1).
     pub threads: usize,
+    /// Whether the estimate search solves its principal variations to the end once they reach
+    /// [`pv_solved`] empties (default `true`, `docs/solver.md`). Off, an estimate of
+    /// depth `d` is the plain `d`-ply minimax of the evaluation (with a fresh table).
+    pub pv_extension: bool,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { hash_mb: 256, scoring: Scoring::Standard, threads: 1 }
+        SolverOptions { hash_mb: 256, scoring: Scoring::Standard, threads: 1, pv_extension: true }
     }
 }
 
@@ -182,7 +186,7 @@ mod root;
 /// let start = Position::start(Size::Four);
 /// let solution = solver.solve(&start, &Limits::default()).unwrap();
 /// assert_eq!(solution.score, -10);
-/// let mut discs = Solver::new(SolverOptions { hash_mb: 1, scoring: Scoring::Discs, threads: 1 });
+/// let mut discs = Solver::new(SolverOptions { hash_mb: 1, scoring: Scoring::Discs, ..SolverOptions::default() });
 /// assert_eq!(discs.solve(&start, &Limits::default()).unwrap().score, -8);
 /// ```
 pub struct Solver {

@@ -3,7 +3,7 @@
 //!
 //! | | [`Exact`]: to the end of the game | [`Estimate`]: `depth` plies, then the evaluation |
 //! |---|---|---|
-//! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left: the exact search; no plies left: the evaluation |
+//! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left, or a principal-variation node with at most [`super::midgame::pv_solved`] empties: the exact search; no plies left: the evaluation |
 //! | shortcut before the table | null-window nodes: the stability cutoff | one ply left: every child evaluated, no table, no sort |
 //! | table entries trusted | exact ones (an estimate's best move still leads) | exact ones, and estimates at least as deep |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
@@ -29,9 +29,10 @@ pub(super) trait Regime {
     /// Whether null-window nodes may be split between threads (`parallel.rs`).
     const SPLITS: bool;
 
-    /// The node's value if the regime's frontier is reached (before the node is counted).
+    /// The node's value if the regime's frontier is reached (before the node is counted; `PV`: a
+    /// principal-variation node).
     #[allow(clippy::too_many_arguments)]
-    fn frontier<const N: usize, const D: bool, I: Isa>(
+    fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
         p: u64,
         o: u64,
@@ -94,7 +95,7 @@ impl Regime for Exact {
     const SPLITS: bool = true;
 
     #[inline(always)]
-    fn frontier<const N: usize, const D: bool, I: Isa>(
+    fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
         p: u64,
         o: u64,
@@ -163,7 +164,7 @@ impl Regime for Estimate {
     const SPLITS: bool = false;
 
     #[inline(always)]
-    fn frontier<const N: usize, const D: bool, I: Isa>(
+    fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
         p: u64,
         o: u64,
@@ -173,7 +174,7 @@ impl Regime for Estimate {
         depth: u32,
         n: u32,
     ) -> Option<i32> {
-        if solved_within(n, depth) {
+        if solved_within(n, depth) || (PV && n <= s.pv_solved) {
             Some(s.exact_window(p, o, alpha, beta, n))
         } else if depth == 0 {
             Some(s.leaf(p, o, &ix.own))

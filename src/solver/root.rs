@@ -4,7 +4,7 @@
 //! and [`Solver::analyse`] both run on it.
 
 use super::analysis::Kind;
-use super::midgame::solved_within;
+use super::midgame::{pv_solved, solved_within};
 use super::parallel::on_threads;
 use super::search::{Control, Searcher};
 use super::{Scoring, Solver};
@@ -95,6 +95,10 @@ impl Solver {
     ) {
         let threads = self.threads().min(tasks.len()).max(1);
         let (table, scoring, cpu) = (&self.table, self.options.scoring, self.cpu);
+        let pv_solved = match job {
+            Job::Estimate { depth } if self.options.pv_extension => pv_solved(depth),
+            _ => 0,
+        };
         let next = AtomicUsize::new(0);
         let (tx, rx) = mpsc::channel::<(usize, i32, Kind)>();
         std::thread::scope(|scope| {
@@ -107,6 +111,7 @@ impl Solver {
                     let tx = tx.clone();
                     specialised!(size, scoring, cpu, N, D, isa => {
                         let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
+                        searcher.pv_solved = pv_solved;
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(task) = tasks.get(i) else { break };

@@ -193,6 +193,9 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// The split point this searcher works for, if any: when it (or one above it) is aborted,
     /// the searcher stops.
     pub(super) abort: Option<&'a Abort<'a>>,
+    /// The estimate search's principal-variation nodes with at most this many empties are
+    /// solved exactly (`midgame.rs`, [`super::midgame::pv_solved`]); 0: none.
+    pub(super) pv_solved: u32,
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
@@ -210,6 +213,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             weights: crate::eval::weights::shipped(N).ok(),
             layout: Layout::of(N),
             abort: None,
+            pv_solved: 0,
         }
     }
 
@@ -251,7 +255,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         depth: u32,
         n: u32,
     ) -> Open {
-        if let Some(v) = R::frontier(self, p, o, x, alpha, beta, depth, n) {
+        if let Some(v) = R::frontier::<N, DISCS, I, PV>(self, p, o, x, alpha, beta, depth, n) {
             return Open::Done(v);
         }
         self.nodes += 1;

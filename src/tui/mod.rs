@@ -331,7 +331,7 @@ fn run_with(
     let (tx, events) = channel();
     // Every core: the interface thread needs next to nothing.
     let threads = options.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads };
+    let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads, pv_extension: true };
     let (lab_tx, lab_events) = channel();
     let (disk_tx, disk_replies) = channel();
     let mut worker = Workers {
