@@ -60,8 +60,8 @@ pub const EXACT_MARGIN: u32 = 6;
 pub const PV_EXTENSION: u32 = 2;
 
 /// The most empties a principal-variation node solved by the extension may have: 16, reached at
-/// depth 14, the deepest the rule was measured at (its cost there was still about 1.4 times the
-/// plain search's), and Edax's cap too. The rule is not extrapolated beyond.
+/// depth 14, the deepest the rule was measured at (its cost there was still 1.4 times the plain
+/// search's), and Edax's cap too. The rule is not extrapolated beyond.
 pub const PV_EXTENSION_MAX: u32 = 16;
 
 /// The empties up to which the principal-variation nodes of an estimate of depth `depth` are
