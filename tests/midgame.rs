@@ -173,10 +173,10 @@ fn record(
 // ---- estimates against plain minimax ----
 
 /// A fresh solver's estimates of `b` to `depth`, the principal-variation extension off: at every
-/// completed depth `k`, every child that is
-/// not exact yet is reported, with the minimax value of `k - 1` plies below it and the kind
-/// `Estimate { depth: k }`, unless it has at most `EXACT_MARGIN` more empties than those plies:
-/// then it is exact, equal to negamax, and never searched again. Depths 1..=depth, in order.
+/// completed depth `k`, every child that is not exact yet is reported, with the minimax value of
+/// `k - 1` plies below it and the kind `Estimate { depth: k }`, unless it has at most
+/// `EXACT_MARGIN` more empties than those plies: then it is exact, equal to negamax, and never
+/// searched again. Depths 1..=depth, in order.
 fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Result<(), TestCaseError> {
     let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
     let pos = to_position(b);

@@ -8,9 +8,10 @@
 //!   searched `d - 1` plies deep by the estimate search ([`super::midgame`]), with an aspiration
 //!   window around its value at the depth before (its principal variation solved to the end
 //!   from [`super::pv_solved`]`(d)` empties, unless the options turn it off); each child is
-//!   reported when done, then [`Report::DepthDone`]. A child with at most [`super::EXACT_MARGIN`] more empties than the
-//!   plies below it is solved instead, with the same aspiration window around its last
-//!   estimate: it gets its exact score, and is not searched again.
+//!   reported when done, then [`Report::DepthDone`]. A child with at most
+//!   [`super::EXACT_MARGIN`] more empties than the plies below it is solved instead, with the
+//!   same aspiration window around its last estimate: it gets its exact score, and is not
+//!   searched again.
 //! - **Win/loss/draw** ([`Phase::Wld`]): each child searched by the exact search with the window
 //!   (-1, 1): fail-soft, so a value above the window proves a win, below it a loss, in it a draw.
 //! - **Exact** ([`Phase::Exact`]): each child solved with the full window.
