@@ -171,3 +171,120 @@ fn unknown_values_and_missing_arguments_exit_2_with_one_line() {
         assert!(stderr.starts_with("fit-eval: ") && stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+/// Runs `fit-eval games` on 6x6 (cheap settings: depth 1, the solver from 8 empties) into `out`,
+/// with `extra` arguments and environment.
+fn games(out: &Path, count: u32, extra: &[&str], env: &[(&str, &str)]) {
+    let out = out.to_str().expect("a UTF-8 path");
+    let mut cmd = fit_eval();
+    for var in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX"] {
+        cmd.env_remove(var);
+    }
+    cmd.args(["games", "--size", "6", "--seed", "3", "--depth", "1", "--exact", "8", "--games"])
+        .arg(count.to_string())
+        .args(["--out", out])
+        .args(extra)
+        .envs(env.iter().copied())
+        .assert()
+        .success();
+}
+
+fn merge(out: &Path, shards: &[PathBuf]) -> Vec<u8> {
+    fit_eval().arg("games-merge").arg("--out").arg(out).args(shards).assert().success();
+    std::fs::read(out).expect("the merged file")
+}
+
+/// A games file decoded here, independently of the tool: the header, then frames of
+/// `u32 length, u32 games, zlib(records)`, a record being `u32 index, u8 opening plies, u8 moves,
+/// a byte a move (its rank among the legal moves in reading order), i8 black's score`. Every game
+/// is replayed by the reference rules: each move legal, the score the final board's, and from 8
+/// empties on (where the solver plays) every move keeps plain negamax's value.
+fn read_games(bytes: &[u8]) -> (String, Vec<(u32, Vec<usize>, i32)>) {
+    use std::io::Read as _;
+    let end = bytes.iter().position(|&b| b == b'\n').expect("a header line");
+    let header = String::from_utf8(bytes[..end].to_vec()).expect("a text header");
+    let (mut at, mut out) = (end + 1, Vec::new());
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let count = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize;
+        let mut records = Vec::new();
+        flate2::read::ZlibDecoder::new(&bytes[at + 8..at + 8 + len]).read_to_end(&mut records).expect("zlib");
+        at += 8 + len;
+        let mut r = &records[..];
+        for _ in 0..count {
+            let index = u32::from_le_bytes(r[..4].try_into().unwrap());
+            let (opening, moves) = (r[4] as usize, r[5] as usize);
+            assert!(opening <= moves, "game {index}: the opening is part of the game");
+            let score = r[6 + moves] as i8 as i32;
+            let mut board = reference::Board::start(6);
+            let mut squares = Vec::new();
+            for (k, &rank) in r[6..6 + moves].iter().enumerate() {
+                if board.must_pass() {
+                    board = board.pass();
+                }
+                let legal = board.moves();
+                let square = legal[rank as usize];
+                let next = board.play(square);
+                if board.empties() <= 8 {
+                    assert_eq!(-negamax(&next), negamax(&board), "game {index}, move {k}: a perfect move");
+                }
+                board = next;
+                squares.push(square);
+            }
+            assert!(board.game_over(), "game {index} ends");
+            let black = if board.to_move == Side::Black { board.final_score() } else { -board.final_score() };
+            assert_eq!(black, score, "game {index}: black's final score");
+            out.push((index, squares, score));
+            r = &r[7 + moves..];
+        }
+        assert!(r.is_empty());
+    }
+    (header, out)
+}
+
+#[test]
+fn game_shards_from_the_batch_engines_merge_into_the_whole_run_and_a_killed_shard_resumes() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    // The whole run in one shard.
+    games(&d.join("whole"), 9, &["--shard", "1/1"], &[]);
+    let whole_file = d.join("whole/games-6x6-seed3-shard1of1.oxg");
+    let whole = merge(&d.join("whole.oxg"), std::slice::from_ref(&whole_file));
+    // Three shards: one from --shard, one from a Slurm array, one from a Kubernetes Indexed Job.
+    games(&d.join("split"), 9, &["--shard", "1/3"], &[]);
+    games(
+        &d.join("split"),
+        9,
+        &[],
+        &[("SLURM_ARRAY_TASK_ID", "2"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "3")],
+    );
+    games(&d.join("split"), 9, &["--shards", "3"], &[("JOB_COMPLETION_INDEX", "2")]);
+    let shards: Vec<PathBuf> = (1..=3).map(|i| d.join(format!("split/games-6x6-seed3-shard{i}of3.oxg"))).collect();
+    let (_, first) = read_games(&std::fs::read(&shards[0]).unwrap());
+    assert_eq!(first.iter().map(|g| g.0).collect::<Vec<_>>(), [0, 3, 6], "shard 1 of 3 holds games 0, 3, 6");
+    let split = merge(&d.join("split.oxg"), &shards);
+    assert_eq!(split, whole, "three shards merged are the whole run, byte for byte");
+    let (header, games_read) = read_games(&whole);
+    assert!(header.starts_with("# othello-explorer games v1 size 6 seed 3 shard all depth 1 exact 8 "), "{header}");
+    assert_eq!(games_read.iter().map(|g| g.0).collect::<Vec<_>>(), (0..9).collect::<Vec<_>>());
+    // A shard stopped early, then killed in the middle of a frame, goes on to the same games.
+    games(&d.join("resumed"), 4, &["--shard", "1/1"], &[]);
+    games(&d.join("resumed"), 7, &["--shard", "1/1"], &[]);
+    let file = d.join("resumed/games-6x6-seed3-shard1of1.oxg");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() - 5]).unwrap();
+    games(&d.join("resumed"), 9, &["--shard", "1/1"], &[]);
+    assert_eq!(read_games(&std::fs::read(&file).unwrap()).1, games_read);
+    assert_eq!(merge(&d.join("resumed.oxg"), &[file]), whole);
+    // Shards of two runs do not merge; a shard of another run is not continued.
+    games(&d.join("other"), 3, &["--shard", "1/3", "--margin", "0"], &[]);
+    let other = d.join("other/games-6x6-seed3-shard1of3.oxg");
+    fit_eval().arg("games-merge").arg("--out").arg(d.join("x.oxg")).arg(&other).arg(&shards[1]).assert().code(2);
+    std::fs::copy(&other, &shards[0]).unwrap();
+    fit_eval()
+        .args(["games", "--size", "6", "--seed", "3", "--depth", "1", "--exact", "8", "--games", "9", "--shard", "1/3"])
+        .arg("--out")
+        .arg(d.join("split"))
+        .assert()
+        .code(2);
+}

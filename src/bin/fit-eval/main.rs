@@ -1,6 +1,9 @@
 //! `fit-eval`: makes the evaluation weights shipped in `data/eval/` from data the project makes
 //! itself, and measures them. See `docs/eval.md`, which gives the commands, seeds and volumes.
 //!
+//! - `games`, `games-merge`, `games-stats` ([`games`]): self-play games at scale, in compressed
+//!   shards that a Slurm job array or a Kubernetes Indexed Job runs unchanged
+//!   (`docs/training-data.md`).
 //! - `selfplay` ([`selfplay`]): training games in resumable shards: a random opening, the
 //!   project's own search, the exact solver for the last 20 empties.
 //! - `solved` ([`solved`]): exactly solved positions of lightly randomised games, for the late
@@ -19,6 +22,7 @@
 //! `g mod N` and depends only on the run's seed and `g`.
 
 mod checkset;
+mod games;
 mod opening;
 #[path = "../../parse_args.rs"]
 mod parse_args;
@@ -131,6 +135,63 @@ enum Command {
         /// Where the shard files go.
         #[arg(long, default_value = "target/selfplay")]
         out: PathBuf,
+    },
+    /// Play self-play games into one compressed shard (docs/training-data.md): deterministic from
+    /// the seed, resumable, the shard from --shard, a Slurm job array or a Kubernetes Indexed Job.
+    Games {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// The run's seed: game g is the same game whatever the shards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (1-based). Without it: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
+        /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of --shards, or the whole run.
+        #[arg(long)]
+        shard: Option<String>,
+        /// The number of shards, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions).
+        #[arg(long)]
+        shards: Option<u64>,
+        /// Games of the whole run: this shard plays its share of games 0..G.
+        #[arg(long)]
+        games: u64,
+        /// Plies of the estimate search that plays the middle game (default 4).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Empties from which the exact solver plays (default 20 on 8x8, 22 on 6x6).
+        #[arg(long)]
+        exact: Option<u32>,
+        /// Moves within this many discs of the best estimate may be drawn (default 2).
+        #[arg(long)]
+        margin: Option<u32>,
+        /// The softness of the draw among them, in discs (default 1).
+        #[arg(long)]
+        temperature: Option<f64>,
+        /// The longest random opening, in plies (default 12 on 8x8, 8 on 6x6).
+        #[arg(long)]
+        random: Option<u32>,
+        /// Transposition table, MiB (cleared before every game).
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/games")]
+        out: PathBuf,
+    },
+    /// Combine the shards of one `games` run into one file, games in order, a game played twice
+    /// kept once.
+    GamesMerge {
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+    /// Count the games and positions of `games` files, every game replayed and checked.
+    GamesStats {
+        /// The files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
     /// Combine the shard files of one self-play run into one file, games in order.
     Merge {
@@ -405,6 +466,47 @@ fn main() -> ExitCode {
             }
         }
         Command::Merge { shards, out } => selfplay::merge(&shards, &out),
+        Command::Games {
+            size,
+            seed,
+            shard,
+            shards,
+            games,
+            depth,
+            exact,
+            margin,
+            temperature,
+            random,
+            hash_mb,
+            out,
+        } => (|| {
+            let size = six_or_eight(size, "self-play runs on 6 or 8")?;
+            let d = games::Run::defaults(size, seed);
+            let run = games::Run {
+                depth: depth.unwrap_or(d.depth),
+                exact: exact.unwrap_or(d.exact),
+                margin: margin.unwrap_or(d.margin),
+                temperature: temperature.unwrap_or(d.temperature),
+                random: random.unwrap_or(d.random),
+                ..d
+            };
+            if !(run.temperature > 0.0 && run.temperature.is_finite()) {
+                return Err(format!("--temperature {}: must be above 0", run.temperature));
+            }
+            if run.depth == 0 || run.random < 2 {
+                return Err("--depth must be at least 1 and --random at least 2".to_string());
+            }
+            let shard = games::which_shard(shard.as_deref(), shards, |k| std::env::var(k).ok())?;
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
+            }
+            games::run(&run, shard, &out, games, hash_mb, stop).map(|_| ())
+        })(),
+        Command::GamesMerge { out, shards } => games::merge(&shards, &out).map(|m| {
+            eprintln!("{}: {} games ({} played twice, dropped)", out.display(), m.games, m.duplicates);
+        }),
+        Command::GamesStats { files } => games::stats(&files).map(|s| print!("{s}")),
         Command::Train {
             size,
             data,

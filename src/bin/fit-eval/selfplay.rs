@@ -212,6 +212,10 @@ pub type ReadGame = (String, u64, usize, String, i32);
 pub fn read_games(paths: &[PathBuf]) -> Result<Vec<ReadGame>, String> {
     let mut out = Vec::new();
     for path in paths {
+        if path.extension().is_some_and(|e| e == "oxg") {
+            out.extend(crate::games::read_for_fit(path)?);
+            continue;
+        }
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut lines = text.lines();
         let header = lines.next().unwrap_or("");

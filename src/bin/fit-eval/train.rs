@@ -100,6 +100,10 @@ pub fn read_samples<const N: usize>(
     let size = Size::from_n(N).expect("6 or 8");
     let (mut games_files, mut solved_files) = (Vec::new(), Vec::new());
     for path in files {
+        if path.extension().is_some_and(|e| e == "oxg") {
+            games_files.push(path.clone()); // `fit-eval games` files, read by `selfplay::read_games`
+            continue;
+        }
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let header = text.lines().next().unwrap_or_default();
         if !header.contains(&format!(" size {N} ")) {
