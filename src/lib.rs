@@ -29,6 +29,8 @@
 //! assert_eq!(after.to_string(), format!("{}---OX------XXX--{} O", "-".repeat(24), "-".repeat(24)));
 //! ```
 
+#[cfg(feature = "store")]
+pub mod analyst;
 pub mod bitboard;
 pub mod eval;
 pub mod finals;

@@ -7,12 +7,12 @@ use super::args::PositionArgs;
 use super::{CliError, outln, solve};
 use clap::Args;
 use othello_explorer::Size;
+use othello_explorer::analyst::{Analyst, Ask};
 use othello_explorer::gamefile::{self, Format, Game};
 use othello_explorer::review::{self, Judged, Mark, SideSummary};
 use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::textfile::{self, TEXT_LIMIT};
-use othello_explorer::tui::kept;
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -104,14 +104,14 @@ pub fn run(
     position: &PositionArgs,
     args: &ReviewArgs,
     options: SolverOptions,
-    store: Option<&Store>,
+    store: Option<Store>,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let game = game_of(position, args)?;
     let time = args.time.unwrap_or(Duration::from_secs(1));
-    let scoring = options.scoring;
     let threads = options.threads;
-    let mut solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    let solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    let mut analyst = Analyst::new(solver, store);
     let stop = Arc::new(AtomicBool::new(false));
     let caught = solve::catch_signals(&stop);
     let total = game.moves.len();
@@ -127,24 +127,8 @@ pub fn run(
         if stop.load(Ordering::Relaxed) {
             return Vec::new();
         }
-        let known: Vec<ChildValue> = store
-            .and_then(|s| kept::known_children(s, p, scoring).ok())
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|c| c.kind == Kind::Exact)
-            .collect();
-        let skip: Vec<_> = known.iter().map(|c| c.square).collect();
         let limits = Limits { max_time: Some(time), stop: Some(stop.clone()), ..Limits::default() };
-        let mut children = if skip.len() == p.legal_moves().count() as usize {
-            Vec::new()
-        } else {
-            solver.analyse(p, SearchMode::Auto, None, &limits, &skip, &mut |_| {}).children
-        };
-        children.extend(known.iter().copied());
-        if let Some(s) = store {
-            let _ = kept::keep(s, p, scoring, &children);
-        }
-        children
+        analyst.analyse(p, &Ask::new(SearchMode::Auto, limits), &mut |_| {}).children
     };
     let mut progress = |done: usize, _: usize| {
         if let Some(b) = &bar {

@@ -4,14 +4,13 @@
 use super::CliError;
 use super::args::Resolved;
 use super::outln;
+use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
 use othello_explorer::solver::{
-    Analysis, ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word,
+    ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word,
 };
 use othello_explorer::store::Store;
-use othello_explorer::tui::kept;
-use othello_explorer::{Scoring, Size, Square, transcript};
+use othello_explorer::{Scoring, Size, transcript};
 use serde_json::{Value, json};
-use std::cmp::Reverse;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -102,7 +101,7 @@ pub fn run(
     resolved: &Resolved,
     search: &SearchArgs,
     options: SolverOptions,
-    store: Option<&Store>,
+    store: Option<Store>,
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
@@ -124,31 +123,18 @@ pub fn run(
         (SearchMode::Estimate, None, None) => Some(DEFAULT_ESTIMATE_DEPTH),
         (_, depth, _) => depth,
     };
-    let mut solver = Solver::try_new(options.clone()).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
-    // What the store knows of the children: exact scores (and, for outcomes, proven wins and
-    // losses) are answered from it and not searched. Estimates ignore it.
-    let known: Vec<ChildValue> = match store {
-        Some(store) if mode != SearchMode::Estimate && !position.is_game_over() => {
-            kept::known_children(store, &position, options.scoring)
-                .unwrap_or_else(|e| {
-                    eprintln!("othello-explorer: note: {e}; solving without the store");
-                    Vec::new()
-                })
-                .into_iter()
-                .filter_map(|c| match (mode, c.kind) {
-                    (SearchMode::Wld, Kind::Exact) => {
-                        Some(ChildValue { score: c.score.signum(), kind: Kind::Wld, ..c })
-                    }
-                    (SearchMode::Wld, Kind::Wld) | (_, Kind::Exact) => Some(c),
-                    _ => None,
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    };
-    let skip: Vec<Square> = known.iter().map(|c| c.square).collect();
+    let solver = Solver::try_new(options.clone()).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
     let empties = position.empty_count();
-    let all_known = !skip.is_empty() && skip.len() == position.legal_moves().count() as usize;
+    let store_path = store.as_ref().map(|s| s.path().display().to_string());
+    let mut analyst = Analyst::new(solver, store);
+    // Whether the store answers every move (then no search runs, and no warning is due).
+    let mut note = |event: Event| {
+        if let Event::Notice { text, .. } = event {
+            eprintln!("othello-explorer: note: {text}");
+        }
+    };
+    let known = if position.is_game_over() { 0 } else { analyst.known(&position, mode, &mut note).0.len() };
+    let all_known = known > 0 && known == position.legal_moves().count() as usize;
     if search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) && !all_known {
         // Not an error (it may finish, and a script may mean it), but a person should know.
         let how_long = match position.size() {
@@ -166,22 +152,9 @@ pub fn run(
     let caught = catch_signals(&stop);
     let limits = Limits { max_time: search.time, stop: Some(stop.clone()), ..Limits::default() };
     let start = Instant::now();
-    let mut analysis = if position.is_game_over() {
-        Analysis { children: vec![], depth: None, nodes: 0, stopped: None }
-    } else {
-        solver.analyse(&position, mode, max_depth, &limits, &skip, &mut |_| {})
-    };
-    if !known.is_empty() {
-        analysis.children.extend(known.iter().copied());
-        // Best first, ties in reading order (an outcome's score is already its sign).
-        analysis.children.sort_by_key(|c| (Reverse(c.score), c.square));
-    }
-    if let Some(store) = store
-        && let Err(e) = kept::keep(store, &position, options.scoring, &analysis.children)
-    {
-        eprintln!("othello-explorer: note: {e}; the results were not stored");
-    }
-    let top = analysis.children.first().copied();
+    let ask = Ask { mode, max_depth, limits, line: LineRule::Best };
+    let verdict = analyst.analyse(&position, &ask, &mut note);
+    let top = verdict.best();
     let score = match top {
         Some(c) => Some(c.score),
         None if position.is_game_over() => Some(position.score(options.scoring)),
@@ -189,39 +162,18 @@ pub fn run(
     };
     let best: Vec<_> = match top {
         Some(t) => {
-            analysis.children.iter().filter(|c| (c.score, c.kind) == (t.score, t.kind)).map(|c| c.square).collect()
+            verdict.children.iter().filter(|c| (c.score, c.kind) == (t.score, t.kind)).map(|c| c.square).collect()
         }
         None => vec![],
     };
-    let expected = |solver: &Solver, t: ChildValue| -> Vec<Square> {
-        let child = position.play(t.square).expect("a legal move");
-        let rest = depth_of(t.kind).map_or(0, |d| d as usize - 1);
-        std::iter::once(t.square).chain(solver.expected_line(&child, rest)).collect()
-    };
-    let pv = match top {
-        Some(t) if t.kind == Kind::Exact && analysis.stopped.is_none() => {
-            // The line as far as the store knows it, then the solver from there.
-            let (mut line, end) = match store {
-                Some(store) => kept::stored_line(store, &position, options.scoring),
-                None => (Vec::new(), position),
-            };
-            match solver.principal_variation(&end, &limits) {
-                Ok(rest) => {
-                    line.extend(rest);
-                    line
-                }
-                Err(_) => expected(&solver, t),
-            }
-        }
-        Some(t) => expected(&solver, t),
-        None => vec![],
-    };
+    let pv = verdict.line.as_ref().map(|l| l.moves.clone()).unwrap_or_default();
+    let skip = &verdict.from_store;
     let seconds = start.elapsed().as_secs_f64();
-    let nodes = solver.total_nodes();
+    let nodes = verdict.nodes;
     let nps = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
     let signal = caught.load(Ordering::Relaxed);
     let stopped = match signal {
-        0 => analysis.stopped.map(|r| r.to_string()),
+        0 => verdict.stopped.map(|r| r.to_string()),
         s => Some(format!(
             "interrupted by {}",
             if s == signal_hook::consts::SIGINT as usize { "SIGINT" } else { "SIGTERM" }
@@ -229,7 +181,6 @@ pub fn run(
     };
     let exit = if signal == 0 { ExitCode::SUCCESS } else { ExitCode::from(128 + signal as u8) };
     let from_store = |c: &ChildValue| skip.contains(&c.square);
-    let store_path = store.map(|s| s.path().display().to_string());
     if json {
         let mut value = json!({
             "board": position.to_string(),
@@ -242,7 +193,7 @@ pub fn run(
             "depth": top.and_then(|t| depth_of(t.kind)),
             "best": best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
             "pv": pv.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "children": analysis.children.iter().map(|c| child_json(c, from_store(c))).collect::<Vec<_>>(),
+            "children": verdict.children.iter().map(|c| child_json(c, from_store(c))).collect::<Vec<_>>(),
             "from_store": skip.len(),
             "store": store_path,
             "nodes": nodes,
@@ -297,7 +248,7 @@ pub fn run(
             outln!("pv:    {}", transcript::format(&pv));
             outln!("children:");
         }
-        for c in &analysis.children {
+        for c in &verdict.children {
             let mark = if best.contains(&c.square) { " *" } else { "" };
             let source = if from_store(c) { "  (store)" } else { "" };
             outln!("  {}  {}{mark}{source}", c.square, short(c));
@@ -305,7 +256,7 @@ pub fn run(
         if let Some(path) = &store_path
             && !skip.is_empty()
         {
-            outln!("from the store: {} of {} moves ({path})", skip.len(), analysis.children.len());
+            outln!("from the store: {} of {} moves ({path})", skip.len(), verdict.children.len());
         }
     }
     if let Some(why) = stopped {

@@ -73,7 +73,7 @@ fn open_with(args: &StoreArgs, open: fn(&Path) -> Result<Store, StoreError>) -> 
 /// is a note on standard error, and the work goes on without it.
 pub fn open_for_solving(args: &StoreArgs) -> Option<Store> {
     let path = args.path()?;
-    match othello_explorer::tui::kept::open(&path) {
+    match othello_explorer::analyst::kept::open(&path) {
         Ok((store, _)) => Some(store),
         Err(e) => {
             eprintln!("othello-explorer: note: {e}; going on without the store");

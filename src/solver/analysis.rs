@@ -326,6 +326,34 @@ impl Solver {
         skip: &[Square],
         on_report: &mut dyn FnMut(Report),
     ) -> Analysis {
+        self.analyse_from(position, mode, max_depth, limits, (skip, &[]), on_report)
+    }
+
+    /// [`Solver::analyse`] with values already `known` (from the store): each is reported first,
+    /// kept without a search for the jobs it settles (an exact score for all of them, a proven
+    /// outcome for the outcomes and the estimates), and ranked with the others by the one rule
+    /// ([`rank_key`]), so the result needs no merging.
+    pub fn analyse_known(
+        &mut self,
+        position: &Position,
+        mode: SearchMode,
+        max_depth: Option<u32>,
+        limits: &Limits,
+        known: &[ChildValue],
+        on_report: &mut dyn FnMut(Report),
+    ) -> Analysis {
+        self.analyse_from(position, mode, max_depth, limits, (&[], known), on_report)
+    }
+
+    fn analyse_from(
+        &mut self,
+        position: &Position,
+        mode: SearchMode,
+        max_depth: Option<u32>,
+        limits: &Limits,
+        (skip, known): (&[Square], &[ChildValue]),
+        on_report: &mut dyn FnMut(Report),
+    ) -> Analysis {
         let moves: Vec<Square> =
             position.legal_moves().reading_order().into_iter().filter(|sq| !skip.contains(sq)).collect();
         let mut groups = super::twin_groups(position, &moves);
@@ -338,7 +366,10 @@ impl Solver {
             .map(|squares| {
                 let child = position.play(squares[0]).expect("a legal move");
                 let (p, o) = child.raw();
-                let value = child.is_game_over().then(|| (-child.score(self.options.scoring), Kind::Exact));
+                let value = child
+                    .is_game_over()
+                    .then(|| (-child.score(self.options.scoring), Kind::Exact))
+                    .or_else(|| known.iter().find(|k| squares.contains(&k.square)).map(|k| (k.score, k.kind)));
                 Child { squares, p, o, empties: child.empty_count(), value, estimates: Vec::new() }
             })
             .collect();

@@ -13,7 +13,6 @@ pub mod app;
 pub mod clipboard;
 pub mod command;
 pub mod disk;
-pub mod kept;
 pub mod keys;
 pub mod lab_worker;
 pub mod reach_worker;

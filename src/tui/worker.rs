@@ -2,7 +2,7 @@
 //!
 //! Protocol: the UI calls [`Worker::analyse`] with a job number and a position; that raises the
 //! stop flag of the job before (so a stale search ends within a few thousand nodes) and queues the
-//! new one. The thread runs [`Solver::analyse`] in its automatic mode: estimates by iterative
+//! new one. The thread runs the store-aware [`Analyst::analyse`] in its automatic mode: estimates by iterative
 //! deepening first (every child has a value within a fraction of a second, even at the 8x8
 //! start), then, when the position is shallow enough, proofs of win/loss/draw and exact scores.
 //! Every child's value is reported as it improves, labelled with what it is; once every child is
@@ -14,10 +14,9 @@
 //! ([`Limits::progress`]) and sends [`EventKind::Progress`] a few times a second, so the screen
 //! shows nodes and nodes per second without interrupting the search.
 
-use super::kept;
-use crate::solver::{ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions};
-use crate::store::Store;
-use crate::{Position, Scoring, Square};
+use crate::analyst::{Analyst, Ask, Event, LineRule, kept};
+use crate::solver::{ChildValue, Limits, Phase, Report, SearchMode, Solver, SolverOptions};
+use crate::{Position, Square};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -161,13 +160,12 @@ impl Drop for Worker {
 }
 
 fn serve(
-    mut solver: Solver,
+    solver: Solver,
     store: Option<PathBuf>,
     max_depth: Option<u32>,
     rx: Receiver<Request>,
     events: Sender<SolverEvent>,
 ) {
-    let scoring = solver.options().scoring;
     let notice = |text: String, error: bool| {
         let position = Position::start(crate::Size::Four);
         let _ = events.send(SolverEvent { job: 0, position, kind: EventKind::Notice { text, error } });
@@ -184,7 +182,7 @@ fn serve(
             None
         }
     });
-    let mut link = Link { store, scoring, max_depth };
+    let mut analyst = Analyst::new(solver, store);
     while let Ok(mut request) = rx.recv() {
         // Only the newest request matters: the ones before it are stale.
         while let Ok(next) = rx.try_recv() {
@@ -193,7 +191,7 @@ fn serve(
         match request {
             Request::Shutdown => return,
             Request::Analyse { job, position, budget, stop } => {
-                if run_job(&mut solver, &mut link, job, (position, budget), &stop, &events).is_err() {
+                if run_job(&mut analyst, max_depth, job, (position, budget), &stop, &events).is_err() {
                     return; // the UI has gone
                 }
             }
@@ -203,31 +201,9 @@ fn serve(
 
 struct Disconnected;
 
-/// The store as the solver thread uses it; after a failed read or write it says so once and
-/// goes on without the store.
-struct Link {
-    store: Option<Store>,
-    scoring: Scoring,
-    /// The deepest estimate asked for.
-    max_depth: Option<u32>,
-}
-
-impl Link {
-    fn run<T>(&mut self, f: impl FnOnce(&Store, Scoring) -> Result<T, String>) -> Result<Option<T>, String> {
-        let Some(store) = &self.store else { return Ok(None) };
-        match f(store, self.scoring) {
-            Ok(v) => Ok(Some(v)),
-            Err(e) => {
-                self.store = None;
-                Err(format!("{e}; going on without the store"))
-            }
-        }
-    }
-}
-
 fn run_job(
-    solver: &mut Solver,
-    link: &mut Link,
+    analyst: &mut Analyst,
+    max_depth: Option<u32>,
     job: u64,
     (position, budget): (Position, Option<Duration>),
     stop: &Arc<AtomicBool>,
@@ -235,14 +211,13 @@ fn run_job(
 ) -> Result<(), Disconnected> {
     let send = |kind: EventKind| events.send(SolverEvent { job, position, kind }).map_err(|_| Disconnected);
     let start = Instant::now();
-    let first_nodes = solver.total_nodes();
-    let nodes = |s: &Solver| s.total_nodes() - first_nodes;
     let progress = Arc::new(AtomicU64::new(0));
     let limits =
         Limits { stop: Some(stop.clone()), progress: Some(progress.clone()), max_time: budget, ..Limits::default() };
+    let ask = Ask { mode: SearchMode::Auto, max_depth, limits, line: LineRule::WhenAllExact };
     let done = AtomicBool::new(false);
     let mut gone = false;
-    let outcome = std::thread::scope(|scope| {
+    let verdict = std::thread::scope(|scope| {
         // The ticker: reports the live node count until the search below returns.
         scope.spawn(|| {
             let mut base = 0;
@@ -263,62 +238,25 @@ fn run_job(
                 }
             }
         });
-        // What the store knows is shown at once, and exact scores are not searched again.
-        let known = match link.run(|store, scoring| kept::known_children(store, &position, scoring)) {
-            Ok(known) => known.unwrap_or_default(),
-            Err(text) => {
-                gone |=
-                    events.send(SolverEvent { job, position, kind: EventKind::Notice { text, error: true } }).is_err();
-                Vec::new()
-            }
-        };
-        for &c in &known {
-            gone |= events.send(SolverEvent { job, position, kind: EventKind::Child(c) }).is_err();
-        }
-        let skip = kept::exact_squares(&known);
-        let analysis = solver.analyse(&position, SearchMode::Auto, link.max_depth, &limits, &skip, &mut |report| {
-            let kind = match report {
-                Report::Child(c) => EventKind::Child(c),
-                Report::Phase(p) => EventKind::Phase(p),
-                Report::DepthDone { depth } => EventKind::Depth(depth),
-                Report::Line { depth, moves } => EventKind::Line { depth, moves },
+        let verdict = analyst.analyse(&position, &ask, &mut |event| {
+            let kind = match event {
+                Event::Report(Report::Child(c)) => EventKind::Child(c),
+                Event::Report(Report::Phase(p)) => EventKind::Phase(p),
+                Event::Report(Report::DepthDone { depth }) => EventKind::Depth(depth),
+                Event::Report(Report::Line { depth, moves }) => EventKind::Line { depth, moves },
+                Event::ChildrenDone { nodes } => EventKind::ChildrenDone { nodes, elapsed: start.elapsed() },
+                Event::Notice { text, error } => EventKind::Notice { text, error },
             };
             gone |= events.send(SolverEvent { job, position, kind }).is_err();
         });
-        let children_nodes = nodes(solver);
-        // Everything proven, kept (also when the user moved on before the end).
-        let mut values: Vec<ChildValue> = known.iter().filter(|c| c.kind == Kind::Exact).copied().collect();
-        values.extend(analysis.children.iter().filter(|c| !skip.contains(&c.square)));
-        if let Err(text) = link.run(|store, scoring| kept::keep(store, &position, scoring, &values)) {
-            gone |= events.send(SolverEvent { job, position, kind: EventKind::Notice { text, error: true } }).is_err();
-        }
-        let moves = position.legal_moves().count() as usize;
-        let exact = values.iter().filter(|c| c.kind == Kind::Exact).count();
-        let pv = match analysis.stopped {
-            None if !gone && exact == moves => {
-                let sent = send(EventKind::ChildrenDone { nodes: children_nodes, elapsed: start.elapsed() });
-                gone |= sent.is_err();
-                // The line as far as the store knows it, then the solver from there.
-                let (mut line, end) = link
-                    .run(|store, scoring| Ok(kept::stored_line(store, &position, scoring)))
-                    .ok()
-                    .flatten()
-                    .unwrap_or((Vec::new(), position));
-                Some(solver.principal_variation(&end, &limits).map(|rest| {
-                    line.extend(rest);
-                    line
-                }))
-            }
-            _ => None,
-        };
         done.store(true, Ordering::Relaxed);
-        pv
+        verdict
     });
     if gone {
         return Err(Disconnected);
     }
-    match outcome {
-        Some(Ok(moves)) => send(EventKind::Pv { moves, nodes: nodes(solver), elapsed: start.elapsed() }),
-        _ => send(EventKind::Cancelled),
+    match verdict.line {
+        Some(line) => send(EventKind::Pv { moves: line.moves, nodes: verdict.nodes, elapsed: start.elapsed() }),
+        None => send(EventKind::Cancelled),
     }
 }

@@ -1,15 +1,12 @@
-//! What the explorer keeps between runs: the link between the solver thread and the
-//! [`Store`] of proven results (see `docs/store.md`).
+//! What is kept between runs: the analyst's link to the [`Store`] of proven results (see
+//! `docs/store.md`).
 //!
-//! Everything here runs on the solver thread, never on the UI thread. Before a position is
-//! searched, its children are looked up (by canonical key, so a symmetric twin solved yesterday
-//! counts): an exact score is shown at once and not searched again, a proven bound shows as a
-//! win or a loss until the search does better. After the search, whatever it proved (every exact
-//! child, every win/loss/draw, and the position's own score once every child is exact) is written
-//! back in one transaction, also when the user moved on before the search finished.
-//!
-//! A store that cannot be opened (damaged, foreign, newer, in use by another explorer) is
-//! reported once in the status line, and the explorer runs without it.
+//! Before a position is searched, its children are looked up (by canonical key, so a symmetric
+//! twin solved yesterday counts): an exact score is shown at once and not searched again, a
+//! proven bound shows as a win or a loss until the search does better. After the search, whatever
+//! it proved (every exact child, every win/loss/draw, and the position's own score once every
+//! child is exact) is written back in one transaction, also when the user moved on before the
+//! search finished. In the explorer all of it runs on the solver thread, never on the UI thread.
 
 use crate::solver::{ChildValue, Kind};
 use crate::store::{Source, Store, Stored};
@@ -86,11 +83,6 @@ pub fn keep(store: &Store, position: &Position, scoring: Scoring, children: &[Ch
         return Ok(());
     }
     store.put_many(&entries).map(|_| ()).map_err(|e| e.to_string())
-}
-
-/// The squares among `known` whose exact score is known: the search skips them.
-pub fn exact_squares(known: &[ChildValue]) -> Vec<Square> {
-    known.iter().filter(|c| c.kind == Kind::Exact).map(|c| c.square).collect()
 }
 
 /// The perfect line from `position` as far as the store knows it: at each step the stored best
