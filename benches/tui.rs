@@ -60,8 +60,8 @@ fn key_to_screen(c: &mut Criterion) {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let tab = Msg::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
     let mut step = |m: &mut Model| {
-        while let Ok(ev) = events.try_recv() {
-            update(m, Msg::Solver(ev));
+        while let Ok(msg) = events.try_recv() {
+            update(m, msg);
         }
         update(m, tab.clone());
         terminal.draw(|f| m.hits = view::view(m, f)).unwrap();

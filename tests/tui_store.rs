@@ -5,17 +5,19 @@
 use othello_explorer::solver::{Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::symmetry::Symmetry;
-use othello_explorer::tui::worker::{EventKind, SolverEvent, Worker};
+use othello_explorer::tui::app::Msg;
+use othello_explorer::tui::worker::{EventKind, Worker};
 use othello_explorer::{Position, Scoring, Size, Square};
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 /// Events of `job` until `until` holds for one (or the thread stops reporting for a minute).
-fn collect(rx: &Receiver<SolverEvent>, job: u64, until: impl Fn(&EventKind) -> bool) -> Vec<EventKind> {
+fn collect(rx: &Receiver<Msg>, job: u64, until: impl Fn(&EventKind) -> bool) -> Vec<EventKind> {
     let mut out = Vec::new();
-    while let Ok(ev) = rx.recv_timeout(Duration::from_secs(60)) {
-        if ev.job != job && ev.job != 0 {
+    while let Ok(msg) = rx.recv_timeout(Duration::from_secs(60)) {
+        let Msg::Solver(ev) = msg else { continue };
+        if ev.job != job {
             continue;
         }
         let done = until(&ev.kind);
@@ -106,8 +108,8 @@ fn a_store_in_use_is_reported_and_the_explorer_goes_on_without_it() {
     let (tx, rx) = channel();
     let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
     let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-    match first.kind {
-        EventKind::Notice { text, error: true } => {
+    match first {
+        Msg::Notice { text, error: true } => {
             assert!(text.contains("in use by another othello-explorer"), "{text}");
             assert!(text.contains("running without it"), "{text}");
         }
@@ -128,7 +130,7 @@ fn a_damaged_store_is_reported_and_the_explorer_goes_on_without_it() {
     let (tx, rx) = channel();
     let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
     let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-    assert!(matches!(&first.kind, EventKind::Notice { error: true, text } if text.contains("running without it")));
+    assert!(matches!(&first, Msg::Notice { error: true, text } if text.contains("running without it")));
     worker.analyse(1, Position::start(Size::Four));
     let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
     assert_eq!(exact_children(&events).len(), 4);

@@ -145,13 +145,21 @@ fn feed_lab(m: &mut Model, cancel_deep: bool) {
     assert!(!m.lab.as_ref().unwrap().running);
 }
 
+/// The lab's result inside a message of the explorer's one channel.
+fn lab_event(msg: Msg) -> LabEvent {
+    match msg {
+        Msg::Lab(e) => e,
+        other => panic!("not a lab result: {other:?}"),
+    }
+}
+
 #[test]
 fn the_lab_thread_runs_both_halves_and_cancels() {
     let (tx, rx) = std::sync::mpsc::channel();
     let mut worker = LabWorker::spawn(Scoring::Standard, tx).unwrap();
     let start = Position::start(Size::Four);
     worker.run(7, start);
-    let events: Vec<LabEvent> = (0..9).map(|_| rx.recv().unwrap()).collect();
+    let events: Vec<LabEvent> = (0..9).map(|_| lab_event(rx.recv().unwrap())).collect();
     assert!(events.iter().all(|e| e.job == 7 && e.position == start));
     let (exact, outcomes): (Vec<_>, Vec<_>) = events.into_iter().partition(|e| matches!(e.result, LabResult::Exact(_)));
     assert_eq!(exact.len(), 4);
@@ -165,7 +173,7 @@ fn the_lab_thread_runs_both_halves_and_cancels() {
             .unwrap();
     worker.run(8, ffo40);
     worker.cancel();
-    let events: Vec<LabEvent> = (0..9).map(|_| rx.recv().unwrap()).collect();
+    let events: Vec<LabEvent> = (0..9).map(|_| lab_event(rx.recv().unwrap())).collect();
     assert!(events.iter().all(|e| e.job == 8));
     assert!(events.iter().any(|e| matches!(e.result, LabResult::Outcome(Err(OutcomeError::Cancelled { .. })))));
 }

@@ -669,8 +669,8 @@ fn a_signal_quits_as_q_does() {
 fn notices_at_the_start_join_the_announcement_until_a_key() {
     let (mut m, _) = model(Size::Four);
     m.announce("session.txt is open in another explorer: this one keeps its session in session-2.txt");
-    let busy = EventKind::Notice { text: "the store is open in another explorer".into(), error: true };
-    send(&mut m, [event(0, Position::start(Size::Four), busy.clone())]);
+    let busy = Msg::Notice { text: "the store is open in another explorer".into(), error: true };
+    send(&mut m, [busy.clone()]);
     let status = m.status.clone().unwrap();
     assert_eq!(
         status.text,
@@ -678,7 +678,7 @@ fn notices_at_the_start_join_the_announcement_until_a_key() {
     );
     assert!(status.error);
     // After a key, a notice is the status line's new text.
-    send(&mut m, [ch('b'), event(0, Position::start(Size::Four), busy)]);
+    send(&mut m, [ch('b'), busy]);
     assert_eq!(m.status.unwrap().text, "the store is open in another explorer");
 }
 

@@ -5,13 +5,14 @@
 //! before through its stop flag; [`LabWorker::cancel`] stops the running one (the methods left
 //! are reported cancelled).
 
+use super::app::Msg;
+use super::job::{Gone, JobThread};
 use crate::lab::outcome::{self, Budget, OutcomeError};
 use crate::lab::{self, LabError, Run};
 use crate::{Position, Scoring};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
+use std::sync::mpsc::Sender;
 
 /// One method's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,70 +34,39 @@ pub enum LabResult {
     Outcome(Result<outcome::Run, OutcomeError>),
 }
 
-enum Request {
-    Run { job: u64, position: Position, stop: Arc<AtomicBool> },
-    Shutdown,
-}
-
-/// The handle of the lab thread. Dropping it stops the lab and joins the thread.
+/// The handle of the lab thread, a [`JobThread`]. Dropping it stops the lab and joins the thread.
 pub struct LabWorker {
-    requests: Sender<Request>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    thread: JobThread<Position>,
 }
 
 impl LabWorker {
-    /// Starts the thread; positions are scored with `scoring`, results go to `events`.
-    pub fn spawn(scoring: Scoring, events: Sender<LabEvent>) -> std::io::Result<LabWorker> {
-        let (requests, rx) = channel();
-        let thread = std::thread::Builder::new().name("lab".into()).spawn(move || serve(scoring, rx, events))?;
-        Ok(LabWorker { requests, stop: Arc::new(AtomicBool::new(false)), thread: Some(thread) })
-    }
-
-    /// Cancels the running job and runs the lab on `position` as job `job`.
-    pub fn run(&mut self, job: u64, position: Position) {
-        self.cancel();
-        self.stop = Arc::new(AtomicBool::new(false));
-        let _ = self.requests.send(Request::Run { job, position, stop: self.stop.clone() });
-    }
-
-    /// Cancels the running job, if any.
-    pub fn cancel(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-impl Drop for LabWorker {
-    fn drop(&mut self) {
-        self.cancel();
-        let _ = self.requests.send(Request::Shutdown);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn serve(scoring: Scoring, rx: Receiver<Request>, events: Sender<LabEvent>) {
-    while let Ok(mut request) = rx.recv() {
-        while let Ok(next) = rx.try_recv() {
-            request = next;
-        }
-        match request {
-            Request::Shutdown => return,
-            Request::Run { job, position, stop } => {
+    /// Starts the thread; positions are scored with `scoring`, results go to `events` as
+    /// [`Msg::Lab`].
+    pub fn spawn(scoring: Scoring, events: Sender<Msg>) -> std::io::Result<LabWorker> {
+        let thread = JobThread::spawn("lab", move || {
+            move |job, position: Position, stop: &Arc<AtomicBool>| {
                 let mut gone = false;
                 let mut send = |result| {
-                    if events.send(LabEvent { job, position, result }).is_err() {
+                    if events.send(Msg::Lab(LabEvent { job, position, result })).is_err() {
                         gone = true;
                         stop.store(true, Ordering::Relaxed); // nobody listens: end the lab now
                     }
                 };
-                lab::compare(&position, scoring, &stop, &mut |r| send(LabResult::Exact(r)));
-                outcome::compare(&position, Budget::UNLIMITED, &stop, &mut |r| send(LabResult::Outcome(r)));
-                if gone {
-                    return;
-                }
+                lab::compare(&position, scoring, stop, &mut |r| send(LabResult::Exact(r)));
+                outcome::compare(&position, Budget::UNLIMITED, stop, &mut |r| send(LabResult::Outcome(r)));
+                if gone { Err(Gone) } else { Ok(()) }
             }
-        }
+        })?;
+        Ok(LabWorker { thread })
+    }
+
+    /// Cancels the running job and runs the lab on `position` as job `job`.
+    pub fn run(&mut self, job: u64, position: Position) {
+        self.thread.start(job, position);
+    }
+
+    /// Cancels the running job, if any.
+    pub fn cancel(&mut self) {
+        self.thread.cancel();
     }
 }

@@ -13,6 +13,7 @@ pub mod app;
 pub mod clipboard;
 pub mod command;
 pub mod disk;
+pub mod job;
 pub mod keys;
 pub mod lab_worker;
 pub mod reach_worker;
@@ -29,7 +30,7 @@ use crate::solver::SolverOptions;
 use crate::{Position, Scoring, Square};
 use app::{Config, Effect, Model, Msg, update};
 use disk::{Claim, Claimed, Disk};
-use lab_worker::{LabEvent, LabWorker};
+use lab_worker::LabWorker;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
@@ -45,15 +46,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tree::Tree;
 use watchdog::Watchdog;
-use worker::{SolverEvent, Worker};
+use worker::Worker;
 
-/// The background threads: the solver, the search lab and the files.
+/// The background threads: the solver, the search lab, reachability and the files. Each reports
+/// as [`Msg`] on the one channel the event loop reads.
 struct Workers {
     solver: Worker,
     lab: LabWorker,
-    lab_events: Receiver<LabEvent>,
     disk: Disk,
-    disk_replies: Receiver<Msg>,
     reach: ReachWorker,
 }
 
@@ -327,19 +327,16 @@ fn run_with(
     if let Some(note) = note {
         model.announce(note);
     }
+    // One channel for every background thread: the loop has one place to wait.
     let (tx, events) = channel();
     // Every core: the interface thread needs next to nothing.
     let threads = options.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads, pv_extension: true };
-    let (lab_tx, lab_events) = channel();
-    let (disk_tx, disk_replies) = channel();
     let mut worker = Workers {
-        solver: Worker::spawn_limited(solver, options.store, tx, options.max_depth)?,
-        lab: LabWorker::spawn(options.scoring, lab_tx)?,
-        lab_events,
-        reach: ReachWorker::spawn(disk_tx.clone())?,
-        disk: Disk::spawn(session, disk_tx)?,
-        disk_replies,
+        solver: Worker::spawn_limited(solver, options.store, tx.clone(), options.max_depth)?,
+        lab: LabWorker::spawn(options.scoring, tx.clone())?,
+        reach: ReachWorker::spawn(tx.clone())?,
+        disk: Disk::spawn(session, tx)?,
     };
     let _guard = TerminalGuard::enter(options.mouse)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -360,7 +357,7 @@ fn event_loop(
     terminal: &mut Term,
     model: &mut Model,
     worker: &mut Workers,
-    events: &Receiver<SolverEvent>,
+    events: &Receiver<Msg>,
     signals: &Signals,
     watchdog: &Watchdog,
 ) -> Result<(), TuiError> {
@@ -389,13 +386,7 @@ fn event_loop(
             last_tick = Instant::now();
             queue.push(Msg::Tick(last_tick));
         }
-        while let Ok(ev) = events.try_recv() {
-            queue.push(Msg::Solver(ev));
-        }
-        while let Ok(ev) = worker.lab_events.try_recv() {
-            queue.push(Msg::Lab(ev));
-        }
-        queue.extend(worker.disk_replies.try_iter());
+        queue.extend(events.try_iter());
         if let Some(sig) = signals.received() {
             queue.push(Msg::Signal(sig));
         }

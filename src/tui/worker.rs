@@ -1,4 +1,4 @@
-//! The solver thread. The interface never waits for it.
+//! The solver thread, a [`JobThread`]. The interface never waits for it.
 //!
 //! Protocol: the UI calls [`Worker::analyse`] with a job number and a position; that raises the
 //! stop flag of the job before (so a stale search ends within a few thousand nodes) and queues the
@@ -14,14 +14,15 @@
 //! ([`Limits::progress`]) and sends [`EventKind::Progress`] a few times a second, so the screen
 //! shows nodes and nodes per second without interrupting the search.
 
+use super::app::Msg;
+use super::job::{Gone, JobThread};
 use crate::analyst::{Analyst, Ask, Event, LineRule, kept};
 use crate::solver::{ChildValue, Limits, Phase, Report, SearchMode, Solver, SolverOptions};
 use crate::{Position, Square};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
+use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 /// A report from the solver thread.
@@ -76,25 +77,12 @@ pub enum EventKind {
     },
     /// The job was cancelled before it finished.
     Cancelled,
-    /// Something to tell the user about the store (opened with the book, or unusable).
-    Notice {
-        /// The message.
-        text: String,
-        /// Whether it reports a problem.
-        error: bool,
-    },
 }
 
-enum Request {
-    Analyse { job: u64, position: Position, budget: Option<Duration>, stop: Arc<AtomicBool> },
-    Shutdown,
-}
-
-/// The handle of the solver thread. Dropping it stops the search and joins the thread.
+/// The handle of the solver thread: a [`JobThread`] whose jobs are analyses (with a time budget
+/// for a review's step). Dropping it stops the search and joins the thread.
 pub struct Worker {
-    requests: Sender<Request>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    thread: JobThread<(Position, Option<Duration>)>,
 }
 
 /// How often progress is reported while a search runs.
@@ -102,13 +90,10 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 impl Worker {
     /// Starts the thread with a solver built from `options`, and the store at `store` if any
-    /// (opened on the thread); its reports go to `events`. A solver whose table cannot be
-    /// allocated is an error of kind [`std::io::ErrorKind::OutOfMemory`] naming `--hash-mb`.
-    pub fn spawn(
-        options: SolverOptions,
-        store: Option<PathBuf>,
-        events: Sender<SolverEvent>,
-    ) -> std::io::Result<Worker> {
+    /// (opened on the thread; what it says about the store comes as [`Msg::Notice`]); its reports
+    /// go to `events` as [`Msg::Solver`]. A solver whose table cannot be allocated is an error of
+    /// kind [`std::io::ErrorKind::OutOfMemory`] naming `--hash-mb`.
+    pub fn spawn(options: SolverOptions, store: Option<PathBuf>, events: Sender<Msg>) -> std::io::Result<Worker> {
         Worker::spawn_limited(options, store, events, None)
     }
 
@@ -118,16 +103,31 @@ impl Worker {
     pub fn spawn_limited(
         options: SolverOptions,
         store: Option<PathBuf>,
-        events: Sender<SolverEvent>,
+        events: Sender<Msg>,
         max_depth: Option<u32>,
     ) -> std::io::Result<Worker> {
         let solver = Solver::try_new(options)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("--hash-mb: {e}")))?;
-        let (requests, rx) = channel();
-        let thread = std::thread::Builder::new()
-            .name("solver".into())
-            .spawn(move || serve(solver, store, max_depth, rx, events))?;
-        Ok(Worker { requests, stop: Arc::new(AtomicBool::new(false)), thread: Some(thread) })
+        let thread = JobThread::spawn("solver", move || {
+            let notice = |text: String, error: bool| {
+                let _ = events.send(Msg::Notice { text, error });
+            };
+            let store = store.and_then(|path| match kept::open(&path) {
+                Ok((store, note)) => {
+                    if let Some(text) = note {
+                        notice(text, false);
+                    }
+                    Some(store)
+                }
+                Err(text) => {
+                    notice(format!("{text}; running without it"), true);
+                    None
+                }
+            });
+            let mut analyst = Analyst::new(solver, store);
+            move |job, input, stop: &Arc<AtomicBool>| run_job(&mut analyst, max_depth, job, input, stop, &events)
+        })?;
+        Ok(Worker { thread })
     }
 
     /// Cancels the running job and starts analysing `position` as job `job`.
@@ -138,68 +138,14 @@ impl Worker {
     /// [`Worker::analyse`] for at most `budget` (a review's step): the job ends with what it
     /// knows then ([`EventKind::Cancelled`] unless every child was proven).
     pub fn analyse_for(&mut self, job: u64, position: Position, budget: Option<Duration>) {
-        self.cancel();
-        self.stop = Arc::new(AtomicBool::new(false));
-        let _ = self.requests.send(Request::Analyse { job, position, budget, stop: self.stop.clone() });
+        self.thread.start(job, (position, budget));
     }
 
     /// Cancels the running job, if any.
     pub fn cancel(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.thread.cancel();
     }
 }
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.cancel();
-        let _ = self.requests.send(Request::Shutdown);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn serve(
-    solver: Solver,
-    store: Option<PathBuf>,
-    max_depth: Option<u32>,
-    rx: Receiver<Request>,
-    events: Sender<SolverEvent>,
-) {
-    let notice = |text: String, error: bool| {
-        let position = Position::start(crate::Size::Four);
-        let _ = events.send(SolverEvent { job: 0, position, kind: EventKind::Notice { text, error } });
-    };
-    let store = store.and_then(|path| match kept::open(&path) {
-        Ok((store, note)) => {
-            if let Some(text) = note {
-                notice(text, false);
-            }
-            Some(store)
-        }
-        Err(text) => {
-            notice(format!("{text}; running without it"), true);
-            None
-        }
-    });
-    let mut analyst = Analyst::new(solver, store);
-    while let Ok(mut request) = rx.recv() {
-        // Only the newest request matters: the ones before it are stale.
-        while let Ok(next) = rx.try_recv() {
-            request = next;
-        }
-        match request {
-            Request::Shutdown => return,
-            Request::Analyse { job, position, budget, stop } => {
-                if run_job(&mut analyst, max_depth, job, (position, budget), &stop, &events).is_err() {
-                    return; // the UI has gone
-                }
-            }
-        }
-    }
-}
-
-struct Disconnected;
 
 fn run_job(
     analyst: &mut Analyst,
@@ -207,9 +153,10 @@ fn run_job(
     job: u64,
     (position, budget): (Position, Option<Duration>),
     stop: &Arc<AtomicBool>,
-    events: &Sender<SolverEvent>,
-) -> Result<(), Disconnected> {
-    let send = |kind: EventKind| events.send(SolverEvent { job, position, kind }).map_err(|_| Disconnected);
+    events: &Sender<Msg>,
+) -> Result<(), Gone> {
+    let solver_event = |kind: EventKind| Msg::Solver(SolverEvent { job, position, kind });
+    let send = |kind: EventKind| events.send(solver_event(kind)).map_err(|_| Gone);
     let start = Instant::now();
     let progress = Arc::new(AtomicU64::new(0));
     let limits =
@@ -233,27 +180,29 @@ fn run_job(
                 let now = progress.load(Ordering::Relaxed);
                 let kind = EventKind::Progress { nodes: base.max(now), elapsed: start.elapsed() };
                 base = base.max(now);
-                if events.send(SolverEvent { job, position, kind }).is_err() {
+                if events.send(solver_event(kind)).is_err() {
                     return;
                 }
             }
         });
         let verdict = analyst.analyse(&position, &ask, &mut |event| {
-            let kind = match event {
-                Event::Report(Report::Child(c)) => EventKind::Child(c),
-                Event::Report(Report::Phase(p)) => EventKind::Phase(p),
-                Event::Report(Report::DepthDone { depth }) => EventKind::Depth(depth),
-                Event::Report(Report::Line { depth, moves }) => EventKind::Line { depth, moves },
-                Event::ChildrenDone { nodes } => EventKind::ChildrenDone { nodes, elapsed: start.elapsed() },
-                Event::Notice { text, error } => EventKind::Notice { text, error },
+            let msg = match event {
+                Event::Report(Report::Child(c)) => solver_event(EventKind::Child(c)),
+                Event::Report(Report::Phase(p)) => solver_event(EventKind::Phase(p)),
+                Event::Report(Report::DepthDone { depth }) => solver_event(EventKind::Depth(depth)),
+                Event::Report(Report::Line { depth, moves }) => solver_event(EventKind::Line { depth, moves }),
+                Event::ChildrenDone { nodes } => {
+                    solver_event(EventKind::ChildrenDone { nodes, elapsed: start.elapsed() })
+                }
+                Event::Notice { text, error } => Msg::Notice { text, error },
             };
-            gone |= events.send(SolverEvent { job, position, kind }).is_err();
+            gone |= events.send(msg).is_err();
         });
         done.store(true, Ordering::Relaxed);
         verdict
     });
     if gone {
-        return Err(Disconnected);
+        return Err(Gone);
     }
     match verdict.line {
         Some(line) => send(EventKind::Pv { moves: line.moves, nodes: verdict.nodes, elapsed: start.elapsed() }),

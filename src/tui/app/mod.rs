@@ -82,6 +82,10 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.complain(text);
             Vec::new()
         }
+        Msg::Notice { text, error } => {
+            model.notice(text, error);
+            Vec::new()
+        }
         Msg::Signal(_) => model.quit_now(),
         Msg::Loaded { path, result } => model.loaded(path, result),
         Msg::Reached { job, outcome } => model.reached(job, outcome),

@@ -444,6 +444,14 @@ pub enum Msg {
         /// What it found.
         outcome: crate::reach::Outcome,
     },
+    /// Something to tell the user from a background thread (the store opened with the book, or
+    /// unusable).
+    Notice {
+        /// The message.
+        text: String,
+        /// Whether it reports a problem.
+        error: bool,
+    },
     /// The process got this signal (SIGHUP, SIGINT, SIGQUIT or SIGTERM): quit as on `q`.
     Signal(i32),
 }

@@ -91,7 +91,6 @@ impl Model {
                     }
                 }
             }
-            EventKind::Notice { text, error } => self.notice(text, error),
         }
         Vec::new()
     }
