@@ -55,14 +55,6 @@ fn game_of(position: &PositionArgs, args: &ReviewArgs) -> Result<Game, CliError>
     }
 }
 
-fn kind_text(kind: Kind) -> String {
-    match kind {
-        Kind::Exact => "exact".into(),
-        Kind::Wld => "wld".into(),
-        Kind::Estimate { depth } => format!("est @{depth}"),
-    }
-}
-
 fn value_text(value: i32, kind: Kind) -> String {
     match kind {
         Kind::Wld => othello_explorer::solver::outcome_letter(value).to_string(),
@@ -188,7 +180,7 @@ pub fn run(
                 value_text(j.value, j.kind),
                 best,
                 j.loss,
-                kind_text(j.kind),
+                j.kind.label(),
                 j.mark.map_or("", |m| m.symbol())
             );
         }

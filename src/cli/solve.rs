@@ -5,9 +5,7 @@ use super::CliError;
 use super::args::Resolved;
 use super::outln;
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
-use othello_explorer::solver::{
-    ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word,
-};
+use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_word};
 use othello_explorer::store::Store;
 use othello_explorer::{Scoring, Size, transcript};
 use serde_json::{Value, json};
@@ -44,15 +42,6 @@ pub enum ModeArg {
 /// The estimate depth of `--mode estimate` when neither --depth nor --time bounds it.
 const DEFAULT_ESTIMATE_DEPTH: u32 = 10;
 
-/// The name of a kind in the JSON output.
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Exact => "exact",
-        Kind::Wld => "wld",
-        Kind::Estimate { .. } => "estimate",
-    }
-}
-
 fn depth_of(kind: Kind) -> Option<u32> {
     match kind {
         Kind::Estimate { depth } => Some(depth),
@@ -60,20 +49,11 @@ fn depth_of(kind: Kind) -> Option<u32> {
     }
 }
 
-/// A value as the explorer writes it: `+12` exact, `W`/`L`/`D`, `+12 @14` an estimate.
-fn short(value: &ChildValue) -> String {
-    match value.kind {
-        Kind::Exact => format!("{:+3}", value.score),
-        Kind::Wld => outcome_letter(value.score).to_string(),
-        Kind::Estimate { depth } => format!("{:+3} @{depth}", value.score),
-    }
-}
-
 fn child_json(c: &ChildValue, from_store: bool) -> Value {
     let mut v = json!({
         "move": c.square.to_string(),
         "score": c.score,
-        "kind": kind_name(c.kind),
+        "kind": c.kind.name(),
         "depth": depth_of(c.kind),
         "source": if from_store { "store" } else { "search" },
     });
@@ -189,7 +169,7 @@ pub fn run(
             "scoring": options.scoring.name(),
             "game_over": position.is_game_over(),
             "score": score,
-            "kind": match top { Some(t) => kind_name(t.kind), None => "exact" },
+            "kind": match top { Some(t) => t.kind.name(), None => "exact" },
             "depth": top.and_then(|t| depth_of(t.kind)),
             "best": best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
             "pv": pv.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
@@ -251,7 +231,7 @@ pub fn run(
         for c in &verdict.children {
             let mark = if best.contains(&c.square) { " *" } else { "" };
             let source = if from_store(c) { "  (store)" } else { "" };
-            outln!("  {}  {}{mark}{source}", c.square, short(c));
+            outln!("  {}  {:3}{mark}{source}", c.square, c.text());
         }
         if let Some(path) = &store_path
             && !skip.is_empty()

@@ -75,6 +75,86 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// The kind's name in JSON: `exact`, `wld` or `estimate`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Exact => "exact",
+            Kind::Wld => "wld",
+            Kind::Estimate { .. } => "estimate",
+        }
+    }
+
+    /// How deep an estimate searched, as every front end writes it: `@14`; `None` for a proof.
+    /// The one place the label of an estimate is spelled.
+    pub fn depth_label(self) -> Option<String> {
+        match self {
+            Kind::Estimate { depth } => Some(format!("@{depth}")),
+            Kind::Exact | Kind::Wld => None,
+        }
+    }
+
+    /// The kind in a word or two: `exact`, `wld`, `est @14` (a table's column, the line's label).
+    pub fn label(self) -> String {
+        match self.depth_label() {
+            Some(d) => format!("est {d}"),
+            None => self.name().to_string(),
+        }
+    }
+
+    /// The kind in words: `exact`, `a proven outcome`, `estimated @14`.
+    pub fn long_label(self) -> String {
+        match self.depth_label() {
+            Some(d) => format!("estimated {d}"),
+            None if self == Kind::Wld => "a proven outcome".to_string(),
+            None => self.name().to_string(),
+        }
+    }
+}
+
+/// A value as every front end writes it: `{}` is the short form (`+12` exact, `W`/`D`/`L` a
+/// proven outcome, `+12 @14` an estimate; a width pads the number of an exact score or an
+/// estimate, so `{:3}` gives ` +5 @14`);
+/// `{:#}` the long form (`exact +12`, `a proven win`, `+12 estimated @14`).
+///
+/// ```
+/// use othello_explorer::solver::{Kind, ValueText};
+/// let est = ValueText { score: 5, kind: Kind::Estimate { depth: 14 } };
+/// assert_eq!((format!("{est}"), format!("{est:3}"), format!("{est:#}")), ("+5 @14".into(), " +5 @14".into(), "+5 estimated @14".into()));
+/// assert_eq!(format!("{}", ValueText { score: -1, kind: Kind::Wld }), "L");
+/// assert_eq!(format!("{:#}", ValueText { score: 0, kind: Kind::Exact }), "exact +0");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueText {
+    /// The score (for [`Kind::Wld`], its sign).
+    pub score: i32,
+    /// What it is.
+    pub kind: Kind,
+}
+
+impl std::fmt::Display for ValueText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let w = f.width().unwrap_or(0);
+        match (self.kind, f.alternate()) {
+            (Kind::Wld, false) => write!(f, "{}", outcome_letter(self.score)),
+            (Kind::Wld, true) => write!(f, "a proven {}", outcome_word(self.score)),
+            (Kind::Exact, false) => write!(f, "{:+w$}", self.score),
+            (Kind::Exact, true) => write!(f, "exact {:+w$}", self.score),
+            (kind, alternate) => {
+                let label = if alternate { kind.long_label() } else { kind.depth_label().unwrap_or_default() };
+                write!(f, "{:+w$} {label}", self.score)
+            }
+        }
+    }
+}
+
+impl ChildValue {
+    /// The value's text ([`ValueText`]).
+    pub const fn text(&self) -> ValueText {
+        ValueText { score: self.score, kind: self.kind }
+    }
+}
+
 /// The value of one child move, from the side to move at the analysed position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChildValue {

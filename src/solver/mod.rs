@@ -29,8 +29,9 @@ pub use midgame::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, pv_solved};
 pub use stability::stable_discs;
 
 pub use analysis::{
-    Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
-    WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes, rank, rank_key,
+    Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, ValueText,
+    WLD_MIN_EMPTIES, WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes, rank,
+    rank_key,
 };
 
 /// How a [`Solver`] is built.

@@ -41,7 +41,9 @@ use crate::{Color, Position};
 
 pub(crate) fn unproven_text(score: Score) -> String {
     match score.kind {
-        ScoreKind::Estimate { depth } => format!("the best estimate, {:+} @{depth}, not proven", score.value),
+        kind @ ScoreKind::Estimate { .. } => {
+            format!("the best estimate, {}, not proven", crate::solver::ValueText { score: score.value, kind })
+        }
         ScoreKind::Wld => format!("a proven {}, not proven best", crate::solver::outcome_word(score.value)),
         ScoreKind::Exact => format!("exact {:+}, not proven best", score.value),
     }

@@ -1,6 +1,6 @@
 //! The one-line bars (title, status, key bar) and the info panel under the board.
 
-use crate::solver::Phase;
+use crate::solver::{Kind, Phase};
 use crate::tui::app::{Mode, Model, SolverState};
 use crate::tui::keys;
 use crate::tui::theme::Theme;
@@ -47,11 +47,11 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
             false,
         ),
         SolverState::Paused { proven, total, depth } => {
-            let known = depth.map_or(String::new(), |d| format!(" · estimated @{d}"));
+            let known = depth.map_or(String::new(), |depth| format!(" · {}", Kind::Estimate { depth }.long_label()));
             (format!("paused (z resumes){known}, exact {proven}/{total}"), Vec::new(), false)
         }
         SolverState::NotSolved { proven, total, depth: Some(d) } => {
-            (format!("estimated @{d}, exact {proven}/{total}"), Vec::new(), false)
+            (format!("{}, exact {proven}/{total}", Kind::Estimate { depth: d }.long_label()), Vec::new(), false)
         }
         SolverState::NotSolved { proven, total, depth: None } => {
             (format!("not solved yet {proven}/{total}"), Vec::new(), false)
@@ -63,7 +63,7 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
 pub fn solving_text(proven: usize, total: usize, phase: Option<Phase>, depth: Option<u32>) -> String {
     match phase {
         Some(Phase::Estimate) => match depth {
-            Some(d) => format!("estimating @{d}"),
+            Some(depth) => format!("estimating {}", Kind::Estimate { depth }.depth_label().unwrap_or_default()),
             None => "estimating".to_string(),
         },
         Some(Phase::Wld) => format!("proving W/L/D · exact {proven}/{total}"),

@@ -90,7 +90,9 @@ impl BoardWidget<'_> {
         });
         match (kinds.iter().all(|k| *k == ScoreKind::Exact), estimates.max()) {
             (true, _) if !kinds.is_empty() => "· ✓ exact ".to_string(),
-            (_, Some(d)) if kinds.iter().all(|k| matches!(k, ScoreKind::Estimate { .. })) => format!("· ≈@{d} "),
+            (_, Some(depth)) if kinds.iter().all(|k| matches!(k, ScoreKind::Estimate { .. })) => {
+                format!("· ≈{} ", ScoreKind::Estimate { depth }.depth_label().unwrap_or_default())
+            }
             (_, Some(_)) => "· ✓ and ≈ ".to_string(),
             _ => String::new(),
         }
@@ -185,7 +187,9 @@ impl BoardWidget<'_> {
                         bottom = match score.kind {
                             ScoreKind::Exact if is_best => (" ★  ".into(), t.best()),
                             ScoreKind::Exact => (" ✓  ".into(), t.exact()),
-                            ScoreKind::Estimate { depth } => (format!("{:<4}", format!("@{depth}")), t.estimate()),
+                            kind @ ScoreKind::Estimate { .. } => {
+                                (format!("{:<4}", kind.depth_label().unwrap_or_default()), t.estimate())
+                            }
                             ScoreKind::Wld => ("    ".into(), t.outcome()),
                         };
                     }

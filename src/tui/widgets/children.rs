@@ -3,7 +3,7 @@
 //! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic), `?` nothing yet.
 
 use crate::Square;
-use crate::solver::outcome_letter;
+use crate::solver::{ValueText, outcome_letter};
 use crate::tui::app::{Model, ScoreKind, SolverState};
 use crate::tui::theme::Theme;
 use crate::tui::tree::Edge;
@@ -123,7 +123,9 @@ impl ChildrenWidget<'_> {
             let (score, score_style) = match row.score.map(|(v, kind)| (m.shown_value(v), kind)) {
                 Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
                 Some((v, ScoreKind::Wld)) => (outcome_letter(v).to_string(), t.outcome()),
-                Some((v, ScoreKind::Estimate { depth })) => (format!("{v:+} @{depth}"), t.estimate()),
+                Some((score, kind @ ScoreKind::Estimate { .. })) => {
+                    (ValueText { score, kind }.to_string(), t.estimate())
+                }
                 None => ("?".to_string(), t.unproven()),
             };
             let star = if row.best && row.score.is_some() { "★" } else { " " };

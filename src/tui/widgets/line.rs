@@ -59,12 +59,17 @@ impl LineWidget<'_> {
                         ("perfect ".to_string(), format!("{moves}  ({:+} exact)", m.shown_value(line.score)))
                     }
                     LineKind::Estimate { depth } => {
-                        (format!("est @{depth} "), format!("{moves}  (≈{:+}, not proven)", m.shown_value(line.score)))
+                        let kind = crate::solver::Kind::Estimate { depth };
+                        (
+                            format!("{} ", kind.label()),
+                            format!("{moves}  (≈{:+}, not proven)", m.shown_value(line.score)),
+                        )
                     }
                 }
             }
             (_, SolverState::Solving { depth: Some(d), .. }) => {
-                ("line ".to_string(), format!("solving… (estimates @{d} meanwhile)"))
+                let label = crate::solver::Kind::Estimate { depth: d }.depth_label().unwrap_or_default();
+                ("line ".to_string(), format!("solving… (estimates {label} meanwhile)"))
             }
             (_, SolverState::Solving { .. }) => ("line ".to_string(), "solving…".to_string()),
             // Every child proven, the line to the end still being followed.
