@@ -1,0 +1,351 @@
+//! The command line of `fit-eval`: its subcommands and their options (clap).
+
+use crate::{selfplay, shards, solved};
+use clap::{Parser, Subcommand};
+use othello_explorer::Size;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "fit-eval", about = "Fit and measure the evaluation weights (docs/eval.md)")]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Generate positions, label them, fit the weights, write data/eval/weights-N.oxev.
+    Fit {
+        /// Board side: 4, 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// Games played (one position per stage from each).
+        #[arg(long, default_value_t = 20_000)]
+        games: usize,
+        /// Stages whose positions all have at most this many empties are labelled exactly
+        /// (default: 12 on 4x4, 15 on 6x6 and 8x8; deeper ones are slow to solve).
+        #[arg(long)]
+        exact: Option<usize>,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads for labelling.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Adam epochs per stage.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// The L2 prior on pattern weights, in samples' worth (default: 3 on 4x4, whose positions
+        /// the games nearly cover, 30 elsewhere).
+        #[arg(long)]
+        prior: Option<f32>,
+        /// Where to write the files.
+        #[arg(long, default_value = "data/eval")]
+        out: PathBuf,
+    },
+    /// Play training games in one shard (docs/eval.md): resumable, deterministic from the seed.
+    Selfplay {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// The run's seed: game g is the same game whatever the shards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (1-based): games g with g mod N = I-1.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Games this shard holds when it is done (a file with fewer is continued).
+        #[arg(long)]
+        games: u64,
+        #[command(flatten)]
+        play: GameArgs,
+        /// Transposition table, MiB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/selfplay")]
+        out: PathBuf,
+    },
+    /// Solve positions of lightly randomised games exactly, in one shard: labels for the late
+    /// stages (resumable, deterministic from the seed).
+    Solved {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// The run's seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (1-based).
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Positions this shard holds when it is done.
+        #[arg(long)]
+        positions: u64,
+        /// The fewest empties.
+        #[arg(long, default_value_t = 4)]
+        min_empties: u32,
+        /// The most empties.
+        #[arg(long, default_value_t = 14)]
+        max_empties: u32,
+        /// How the games are played: `mixed` (random or the stand-in's greedy move) or `search`
+        /// (now and then random, else a 2-ply search of the shipped weights).
+        #[arg(long, value_enum, default_value_t = solved::Play::Mixed)]
+        play: solved::Play,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/selfplay")]
+        out: PathBuf,
+    },
+    /// Play self-play games into one compressed shard (docs/training-data.md): deterministic from
+    /// the seed, resumable, the shard from --shard, a Slurm job array or a Kubernetes Indexed Job.
+    Games {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// The run's seed: game g is the same game whatever the shards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (1-based). Without it: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
+        /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of --shards, or the whole run.
+        #[arg(long)]
+        shard: Option<String>,
+        /// The number of shards, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions).
+        #[arg(long)]
+        shards: Option<u64>,
+        /// Games of the whole run: this shard plays its share of games 0..G.
+        #[arg(long)]
+        games: u64,
+        /// Plies of the estimate search that plays the middle game (default 4).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Empties from which the exact solver plays (default 20 on 8x8, 22 on 6x6).
+        #[arg(long)]
+        exact: Option<u32>,
+        /// Moves within this many discs of the best estimate may be drawn (default 2).
+        #[arg(long)]
+        margin: Option<u32>,
+        /// The softness of the draw among them, in discs (default 1).
+        #[arg(long)]
+        temperature: Option<f64>,
+        /// The longest random opening, in plies (default 12 on 8x8, 8 on 6x6).
+        #[arg(long)]
+        random: Option<u32>,
+        /// Transposition table, MiB (cleared before every game).
+        #[arg(long, default_value_t = 16)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/games")]
+        out: PathBuf,
+    },
+    /// Combine the shards of one `games` run into one file, games in order, a game played twice
+    /// kept once.
+    GamesMerge {
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+    /// Count the games and positions of `games` files, every game replayed and checked.
+    GamesStats {
+        /// The files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Combine the shard files of one self-play run into one file, games in order.
+    Merge {
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The merged file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the weights on self-play games (shard or merged files): all stages at once, with a
+    /// prior and smoothing across stages; writes weights-N.oxev and check-N.txt.
+    Train {
+        /// Board side: 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// Self-play files (shards or merged), or directories holding them.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// Adam epochs.
+        #[arg(long, default_value_t = 300)]
+        epochs: usize,
+        /// L2 prior on each pattern weight, in samples' worth.
+        #[arg(long, default_value_t = 3.0)]
+        prior: f32,
+        /// Pull of each weight towards the neighbouring stages', in samples' worth.
+        #[arg(long, default_value_t = 1000.0)]
+        smooth: f32,
+        /// Empty squares per stage (default 4 on 8x8, 2 on 6x6).
+        #[arg(long)]
+        bucket: Option<usize>,
+        /// Plies of the search that relabels the midgame positions for a second round (0: none).
+        #[arg(long, default_value_t = 3)]
+        bootstrap_depth: usize,
+        /// Relabel by the mean of the searches `bootstrap_depth` and one ply shallower, so the
+        /// odd and the even depth's lean (towards the side that moves last) cancel.
+        #[arg(long)]
+        bootstrap_pair: bool,
+        /// The game result's share of a relabelled midgame label.
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f32,
+        /// From this many empties on, self-play positions also train their colour-swapped twin
+        /// with the opposite label (0: never).
+        #[arg(long, default_value_t = 0)]
+        swap_from: u32,
+        /// Worker threads for the relabelling.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Keep the stages of this many empties and more as they are in `--base` and fit only
+        /// the stages below (0: fit every stage). Must be the first empties of a stage.
+        #[arg(long, default_value_t = 0)]
+        freeze_from: u32,
+        /// The weights the frozen stages come from (a `weights-N.oxev`; its `check-N.txt` beside
+        /// it gives their check positions).
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// Where to write the files.
+        #[arg(long, default_value = "data/eval")]
+        out: PathBuf,
+    },
+    /// Label every position of the first plies by the estimate search, in one shard: resumable,
+    /// deterministic (see opening.rs).
+    Opening {
+        /// Board side: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// The positions of plies 0 to this (twins once).
+        #[arg(long, default_value_t = 4)]
+        plies: u32,
+        /// Each label is the mean of the estimates this deep and one ply shallower.
+        #[arg(long, default_value_t = 14)]
+        depth: u32,
+        /// This shard, I/N (1-based): positions g with g mod N = I-1.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Transposition table, MiB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/opening")]
+        out: PathBuf,
+    },
+    /// Refit the stages that hold only labelled opening positions to their labels; writes
+    /// weights-N.oxev, and check-N.txt when one is beside the weights started from.
+    #[command(name = "opening-fit")]
+    OpeningFit {
+        /// Board side: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// The label files (every shard of one run).
+        #[arg(required = true)]
+        labels: Vec<PathBuf>,
+        /// The weights to start from (default: data/eval/weights-N.oxev).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        /// Pull of each weight towards the weights started from, in samples' worth.
+        #[arg(long, default_value_t = 0.001)]
+        anchor: f64,
+        /// Adam epochs.
+        #[arg(long, default_value_t = 20_000)]
+        epochs: usize,
+        /// Where to write the weights.
+        #[arg(long, default_value = "data/eval")]
+        out: PathBuf,
+    },
+    /// Positions with every move's exact score, from self-play games, in one shard: resumable,
+    /// deterministic from the seed (see checkset.rs).
+    Checkset {
+        /// Board side: 6 or 8.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// The run's seed; keep it apart from the training seeds (1).
+        #[arg(long, default_value_t = 777)]
+        seed: u64,
+        /// This shard, I/N (1-based): games g with g mod N = I-1.
+        #[arg(long, default_value = "1/1")]
+        shard: String,
+        /// Positions this shard holds when it is done (a file with fewer is continued).
+        #[arg(long)]
+        positions: u64,
+        /// The fewest empty squares of a position taken.
+        #[arg(long, default_value_t = 24)]
+        min_empties: u32,
+        /// The most empty squares of a position taken.
+        #[arg(long, default_value_t = 26)]
+        max_empties: u32,
+        #[command(flatten)]
+        play: GameArgs,
+        /// Transposition table of the solver that scores the moves, MiB.
+        #[arg(long, default_value_t = 256)]
+        hash_mb: usize,
+        /// Where the shard files go.
+        #[arg(long, default_value = "target/checkset")]
+        out: PathBuf,
+    },
+    /// Join checkset shard files of one run into a problem file, sorted by game index.
+    #[command(name = "checkset-merge")]
+    CheckMerge {
+        /// The problem file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shard files.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+    },
+    /// Measure weights against exact scores of held-out positions, per stage.
+    Measure {
+        /// Board side: 4, 6 or 8.
+        #[arg(long)]
+        size: usize,
+        /// Games played for held-out positions.
+        #[arg(long, default_value_t = 300)]
+        games: usize,
+        /// Deepest positions solved, in empties (default: 12 on 4x4, 24 on 6x6, 19 on 8x8).
+        #[arg(long)]
+        max_empties: Option<usize>,
+        /// Random seed (keep it apart from the fitting seeds).
+        #[arg(long, default_value_t = 1_000_001)]
+        seed: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// The weights file (default: data/eval/weights-N.oxev).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+}
+
+/// How self-play games are played: `selfplay` and `checkset` share these.
+#[derive(clap::Args)]
+pub(crate) struct GameArgs {
+    /// Plies of the midgame search (default 6 on 8x8, 8 on 6x6).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Empties from which the exact solver plays on (default 20).
+    #[arg(long, default_value_t = 20)]
+    exact: u32,
+    /// The longest random opening, in plies (default 40 on 8x8, 20 on 6x6).
+    #[arg(long)]
+    random: Option<u32>,
+}
+
+impl GameArgs {
+    /// The run's settings: games of `size` from `seed`, shard `shard` (`I/N`).
+    pub(crate) fn settings(&self, size: Size, seed: u64, shard: &str) -> Result<selfplay::Settings, String> {
+        let (index, count) = shards::parse_shard(shard)?;
+        let eight = size == Size::Eight;
+        Ok(selfplay::Settings {
+            size,
+            seed,
+            index,
+            count,
+            depth: self.depth.unwrap_or(if eight { 6 } else { 8 }),
+            exact: self.exact,
+            random: self.random.unwrap_or(if eight { 40 } else { 20 }),
+        })
+    }
+}
