@@ -9,6 +9,7 @@ mod explore;
 pub mod paths;
 mod perft;
 mod reach;
+mod report;
 mod review;
 mod shortest;
 mod show;

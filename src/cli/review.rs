@@ -4,7 +4,8 @@
 //! seconds of the store-backed solver, exact wherever it finishes within them.
 
 use super::args::PositionArgs;
-use super::{CliError, outln, solve};
+use super::report::{Align, Report, Table};
+use super::{CliError, solve};
 use clap::Args;
 use othello_explorer::Size;
 use othello_explorer::analyst::{Analyst, Ask};
@@ -13,6 +14,7 @@ use othello_explorer::review::{self, Judged, Mark, SideSummary};
 use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::textfile::{self, TEXT_LIMIT};
+use serde::Serialize;
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -62,29 +64,117 @@ fn value_text(value: i32, kind: Kind) -> String {
     }
 }
 
-fn side_json(s: &SideSummary) -> Value {
-    let marks: serde_json::Map<String, Value> =
-        Mark::ALL.iter().map(|m| (m.symbol().to_string(), json!(s.marks[*m as usize]))).collect();
-    json!({ "moves": s.moves, "loss": s.loss, "mean_loss": (s.mean_loss() * 100.0).round() / 100.0, "marks": marks })
+/// One side's summary in the JSON form.
+#[derive(Serialize)]
+struct SideJson {
+    moves: usize,
+    loss: i32,
+    mean_loss: f64,
+    marks: serde_json::Map<String, Value>,
 }
 
-fn move_json(j: &Judged) -> Value {
-    let depth = match j.kind {
-        Kind::Estimate { depth } => json!(depth),
-        _ => Value::Null,
-    };
-    json!({
-        "ply": j.ply,
-        "side": j.side.to_string(),
-        "move": j.played.to_string(),
-        "best": j.best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-        "best_value": j.best_value,
-        "played": j.value,
-        "loss": j.loss,
-        "kind": match j.kind { Kind::Exact => "exact", Kind::Wld => "wld", Kind::Estimate { .. } => "estimate" },
-        "depth": depth,
-        "mark": j.mark.map(|m| m.symbol()),
-    })
+impl SideJson {
+    fn new(s: &SideSummary) -> SideJson {
+        let marks = Mark::ALL.iter().map(|m| (m.symbol().to_string(), json!(s.marks[*m as usize]))).collect();
+        SideJson { moves: s.moves, loss: s.loss, mean_loss: (s.mean_loss() * 100.0).round() / 100.0, marks }
+    }
+}
+
+/// One judged move in the JSON form.
+#[derive(Serialize)]
+struct MoveJson {
+    ply: usize,
+    side: String,
+    #[serde(rename = "move")]
+    square: String,
+    best: Vec<String>,
+    best_value: i32,
+    played: i32,
+    loss: i32,
+    kind: &'static str,
+    depth: Option<u32>,
+    mark: Option<&'static str>,
+}
+
+impl MoveJson {
+    fn new(j: &Judged) -> MoveJson {
+        MoveJson {
+            ply: j.ply,
+            side: j.side.to_string(),
+            square: j.played.to_string(),
+            best: j.best.iter().map(|s| s.to_string()).collect(),
+            best_value: j.best_value,
+            played: j.value,
+            loss: j.loss,
+            kind: j.kind.name(),
+            depth: match j.kind {
+                Kind::Estimate { depth } => Some(depth),
+                _ => None,
+            },
+            mark: j.mark.map(|m| m.symbol()),
+        }
+    }
+}
+
+/// Both sides' summaries.
+#[derive(Serialize)]
+struct Summaries {
+    black: SideJson,
+    white: SideJson,
+}
+
+/// What `review` found: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+struct ReviewReport {
+    source: String,
+    size: usize,
+    black_player: Option<String>,
+    white_player: Option<String>,
+    seconds_per_position: f64,
+    threads: usize,
+    complete: bool,
+    moves: Vec<MoveJson>,
+    summary: Summaries,
+    #[serde(skip)]
+    text: ReviewText,
+}
+
+/// What only the text form says.
+struct ReviewText {
+    total: usize,
+    board: Size,
+    table: Table,
+    black: String,
+    white: String,
+    judged: usize,
+    interrupted: bool,
+}
+
+impl std::fmt::Display for ReviewReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let t = &self.text;
+        writeln!(
+            f,
+            "review of {}: {} moves on {}, {:.1}s a position, {} thread{}",
+            self.source,
+            t.total,
+            t.board,
+            self.seconds_per_position,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )?;
+        if let (Some(b), Some(w)) = (&self.black_player, &self.white_player) {
+            writeln!(f, "black {b} · white {w}")?;
+        }
+        write!(f, "{}", t.table)?;
+        writeln!(f, "{}", t.black)?;
+        writeln!(f, "{}", t.white)?;
+        writeln!(f, "marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (or a proven outcome thrown away)")?;
+        if t.judged < t.total && !t.interrupted {
+            writeln!(f, "stopped after {} of {} moves: no value for the next move", t.judged, t.total)?;
+        }
+        Ok(())
+    }
 }
 
 fn summary_line(name: &str, s: &SideSummary) -> String {
@@ -145,52 +235,52 @@ pub fn run(
         (Some(p), n) => format!("{} ({}, game {idx} of {n})", p.display(), game.format.name()),
         (None, _) => "--moves".to_string(),
     };
-    if json {
-        let out = json!({
-            "source": source,
-            "size": game.start.size().n(),
-            "black_player": game.black,
-            "white_player": game.white,
-            "seconds_per_position": time.as_secs_f64(),
-            "threads": threads,
-            "complete": judged.len() == total,
-            "moves": judged.iter().map(move_json).collect::<Vec<_>>(),
-            "summary": { "black": side_json(&black), "white": side_json(&white) },
-        });
-        outln!("{out}");
-    } else {
-        outln!(
-            "review of {source}: {total} moves on {}, {:.1}s a position, {threads} thread{}",
-            game.start.size(),
-            time.as_secs_f64(),
-            if threads == 1 { "" } else { "s" }
-        );
-        if let (Some(b), Some(w)) = (&game.black, &game.white) {
-            outln!("black {b} · white {w}");
-        }
-        outln!(" ply  side   move  value   best                 loss  kind     mark");
-        for j in &judged {
-            let best: Vec<String> = j.best.iter().map(|s| s.to_string()).collect();
-            let best = format!("{} {}", value_text(j.best_value, j.kind), best.join(" "));
-            outln!(
-                "{:>4}  {:<5}  {:<4}  {:>5}   {:<20} {:>4}  {:<7}  {}",
-                j.ply,
-                j.side.to_string(),
-                j.played.to_string(),
-                value_text(j.value, j.kind),
-                best,
-                j.loss,
-                j.kind.label(),
-                j.mark.map_or("", |m| m.symbol())
-            );
-        }
-        outln!("{}", summary_line("black", &black));
-        outln!("{}", summary_line("white", &white));
-        outln!("marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (or a proven outcome thrown away)");
-        if judged.len() < total && !interrupted {
-            outln!("stopped after {} of {total} moves: no value for the next move", judged.len());
-        }
+    let mut table = Table::new(&[
+        ("", 4, Align::Right),
+        ("  ", 5, Align::Left),
+        ("  ", 4, Align::Left),
+        ("  ", 5, Align::Right),
+        ("   ", 20, Align::Left),
+        (" ", 4, Align::Right),
+        ("  ", 7, Align::Left),
+        ("  ", 0, Align::Left),
+    ]);
+    table.line(" ply  side   move  value   best                 loss  kind     mark");
+    for j in &judged {
+        let best: Vec<String> = j.best.iter().map(|s| s.to_string()).collect();
+        let best = format!("{} {}", value_text(j.best_value, j.kind), best.join(" "));
+        table.row(&[
+            j.ply.to_string(),
+            j.side.to_string(),
+            j.played.to_string(),
+            value_text(j.value, j.kind),
+            best,
+            j.loss.to_string(),
+            j.kind.label(),
+            j.mark.map_or("", |m| m.symbol()).to_string(),
+        ]);
     }
+    let report = ReviewReport {
+        source,
+        size: game.start.size().n(),
+        black_player: game.black.clone(),
+        white_player: game.white.clone(),
+        seconds_per_position: time.as_secs_f64(),
+        threads,
+        complete: judged.len() == total,
+        moves: judged.iter().map(MoveJson::new).collect(),
+        summary: Summaries { black: SideJson::new(&black), white: SideJson::new(&white) },
+        text: ReviewText {
+            total,
+            board: game.start.size(),
+            table,
+            black: summary_line("black", &black),
+            white: summary_line("white", &white),
+            judged: judged.len(),
+            interrupted,
+        },
+    };
+    report.print(json);
     if interrupted {
         eprintln!("othello-explorer: interrupted: {} of {total} moves reviewed", judged.len());
         let sig = caught.load(Ordering::SeqCst);

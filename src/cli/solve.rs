@@ -3,12 +3,12 @@
 
 use super::CliError;
 use super::args::Resolved;
-use super::outln;
+use super::report::Report;
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
-use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, outcome_word};
+use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, ValueText, outcome_word};
 use othello_explorer::store::Store;
-use othello_explorer::{Scoring, Size, transcript};
-use serde_json::{Value, json};
+use othello_explorer::{Scoring, Size, Square, transcript};
+use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -47,20 +47,6 @@ fn depth_of(kind: Kind) -> Option<u32> {
         Kind::Estimate { depth } => Some(depth),
         _ => None,
     }
-}
-
-fn child_json(c: &ChildValue, from_store: bool) -> Value {
-    let mut v = json!({
-        "move": c.square.to_string(),
-        "score": c.score,
-        "kind": c.kind.name(),
-        "depth": depth_of(c.kind),
-        "source": if from_store { "store" } else { "search" },
-    });
-    if c.kind == Kind::Wld {
-        v["outcome"] = json!(outcome_word(c.score));
-    }
-    v
 }
 
 /// SIGINT and SIGTERM set the search's stop flag and record which signal came; a second one
@@ -147,10 +133,7 @@ pub fn run(
         None => vec![],
     };
     let pv = verdict.line.as_ref().map(|l| l.moves.clone()).unwrap_or_default();
-    let skip = &verdict.from_store;
     let seconds = start.elapsed().as_secs_f64();
-    let nodes = verdict.nodes;
-    let nps = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
     let signal = caught.load(Ordering::Relaxed);
     let stopped = match signal {
         0 => verdict.stopped.map(|r| r.to_string()),
@@ -160,88 +143,155 @@ pub fn run(
         )),
     };
     let exit = if signal == 0 { ExitCode::SUCCESS } else { ExitCode::from(128 + signal as u8) };
-    let from_store = |c: &ChildValue| skip.contains(&c.square);
-    if json {
-        let mut value = json!({
-            "board": position.to_string(),
-            "to_move": position.to_move().name(),
-            "passed": passed,
-            "scoring": options.scoring.name(),
-            "game_over": position.is_game_over(),
-            "score": score,
-            "kind": match top { Some(t) => t.kind.name(), None => "exact" },
-            "depth": top.and_then(|t| depth_of(t.kind)),
-            "best": best.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "pv": pv.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "children": verdict.children.iter().map(|c| child_json(c, from_store(c))).collect::<Vec<_>>(),
-            "from_store": skip.len(),
-            "store": store_path,
-            "nodes": nodes,
-            "seconds": seconds,
-            "stopped": stopped,
-        });
-        if let Some(t) = top.filter(|t| t.kind == Kind::Wld) {
-            value["outcome"] = json!(outcome_word(t.score));
-        }
-        if top.is_none() && !position.is_game_over() {
-            value["kind"] = Value::Null;
-        }
-        outln!("{value}");
-        return Ok(exit);
-    }
-    if passed {
-        outln!("{} has no legal move and passes.", position.to_move().opponent().name());
-    }
-    outln!(
-        "{} {} ({} empty), {} to move",
-        position.size(),
-        position,
-        position.empty_count(),
-        position.to_move().name()
-    );
-    if let Some(line) = &resolved.line {
-        outln!("moves: {}", transcript::format(&line.moves));
-    }
-    let rule = match options.scoring {
-        Scoring::Standard => "empties to the winner",
-        Scoring::Discs => "discs only",
+    let names = |moves: &[Square]| moves.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let report = SolveReport {
+        board: position.to_string(),
+        to_move: position.to_move().name(),
+        passed,
+        scoring: options.scoring.name(),
+        game_over: position.is_game_over(),
+        score,
+        kind: match top {
+            Some(t) => Some(t.kind.name()),
+            None if position.is_game_over() => Some("exact"),
+            None => None,
+        },
+        depth: top.and_then(|t| depth_of(t.kind)),
+        best: names(&best),
+        pv: names(&pv),
+        children: verdict
+            .children
+            .iter()
+            .map(|c| ChildRow {
+                square: c.square.to_string(),
+                score: c.score,
+                kind: c.kind.name(),
+                depth: depth_of(c.kind),
+                source: if verdict.from_store.contains(&c.square) { "store" } else { "search" },
+                outcome: (c.kind == Kind::Wld).then(|| outcome_word(c.score)),
+                text: c.text(),
+                best: best.contains(&c.square),
+            })
+            .collect(),
+        from_store: verdict.from_store.len(),
+        store: store_path,
+        nodes: verdict.nodes,
+        seconds,
+        stopped,
+        outcome: top.filter(|t| t.kind == Kind::Wld).map(|t| outcome_word(t.score)),
+        text: SolveText {
+            size: position.size(),
+            empties: position.empty_count(),
+            moves: resolved.line.as_ref().map(|l| transcript::format(&l.moves)),
+            top,
+            opponent: position.to_move().opponent().name(),
+        },
     };
-    let side = position.to_move().name();
-    if position.is_game_over() {
-        outln!("game over: final score {:+} for {side} ({rule})", score.unwrap_or(0));
-    } else {
-        match top {
-            Some(t @ ChildValue { kind: Kind::Exact, .. }) => outln!("score: {:+} for {side} ({rule})", t.score),
-            Some(t @ ChildValue { kind: Kind::Wld, .. }) => {
-                outln!("outcome: {} for {side} ({rule})", outcome_word(t.score))
-            }
-            Some(t) => outln!(
-                "estimate: {:+} for {side} at depth {} ({rule}; not proven)",
-                t.score,
-                depth_of(t.kind).unwrap_or(0)
-            ),
-            None => outln!("score: unknown (no move had a value before the stop)"),
-        }
-        if top.is_some() {
-            let names: Vec<String> = best.iter().map(|s| s.to_string()).collect();
-            outln!("best:  {}", names.join(" "));
-            outln!("pv:    {}", transcript::format(&pv));
-            outln!("children:");
-        }
-        for c in &verdict.children {
-            let mark = if best.contains(&c.square) { " *" } else { "" };
-            let source = if from_store(c) { "  (store)" } else { "" };
-            outln!("  {}  {:3}{mark}{source}", c.square, c.text());
-        }
-        if let Some(path) = &store_path
-            && !skip.is_empty()
-        {
-            outln!("from the store: {} of {} moves ({path})", skip.len(), verdict.children.len());
-        }
-    }
-    if let Some(why) = stopped {
-        outln!("stopped: {why}; the values above are the best known");
-    }
-    outln!("nodes: {nodes}  time: {seconds:.3} s  nodes/s: {nps:.0}");
+    report.print(json);
     Ok(exit)
+}
+
+/// What `solve` found: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+struct SolveReport {
+    board: String,
+    to_move: &'static str,
+    passed: bool,
+    scoring: &'static str,
+    game_over: bool,
+    score: Option<i32>,
+    kind: Option<&'static str>,
+    depth: Option<u32>,
+    best: Vec<String>,
+    pv: Vec<String>,
+    children: Vec<ChildRow>,
+    from_store: usize,
+    store: Option<String>,
+    nodes: u64,
+    seconds: f64,
+    stopped: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
+    #[serde(skip)]
+    text: SolveText,
+}
+
+/// What only the text form says.
+struct SolveText {
+    size: Size,
+    empties: u32,
+    moves: Option<String>,
+    top: Option<ChildValue>,
+    opponent: &'static str,
+}
+
+/// One child's value.
+#[derive(Serialize)]
+struct ChildRow {
+    #[serde(rename = "move")]
+    square: String,
+    score: i32,
+    kind: &'static str,
+    depth: Option<u32>,
+    source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
+    #[serde(skip)]
+    text: ValueText,
+    #[serde(skip)]
+    best: bool,
+}
+
+impl std::fmt::Display for SolveReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let t = &self.text;
+        if self.passed {
+            writeln!(f, "{} has no legal move and passes.", t.opponent)?;
+        }
+        writeln!(f, "{} {} ({} empty), {} to move", t.size, self.board, t.empties, self.to_move)?;
+        if let Some(moves) = &t.moves {
+            writeln!(f, "moves: {moves}")?;
+        }
+        let rule = if self.scoring == Scoring::Standard.name() { "empties to the winner" } else { "discs only" };
+        let side = self.to_move;
+        if self.game_over {
+            writeln!(f, "game over: final score {:+} for {side} ({rule})", self.score.unwrap_or(0))?;
+        } else {
+            match t.top {
+                Some(top @ ChildValue { kind: Kind::Exact, .. }) => {
+                    writeln!(f, "score: {:+} for {side} ({rule})", top.score)?
+                }
+                Some(top @ ChildValue { kind: Kind::Wld, .. }) => {
+                    writeln!(f, "outcome: {} for {side} ({rule})", outcome_word(top.score))?
+                }
+                Some(top) => writeln!(
+                    f,
+                    "estimate: {:+} for {side} at depth {} ({rule}; not proven)",
+                    top.score,
+                    depth_of(top.kind).unwrap_or(0)
+                )?,
+                None => writeln!(f, "score: unknown (no move had a value before the stop)")?,
+            }
+            if t.top.is_some() {
+                writeln!(f, "best:  {}", self.best.join(" "))?;
+                writeln!(f, "pv:    {}", self.pv.join(""))?;
+                writeln!(f, "children:")?;
+            }
+            for c in &self.children {
+                let mark = if c.best { " *" } else { "" };
+                let source = if c.source == "store" { "  (store)" } else { "" };
+                writeln!(f, "  {}  {:3}{mark}{source}", c.square, c.text)?;
+            }
+            if let Some(path) = &self.store
+                && self.from_store > 0
+            {
+                writeln!(f, "from the store: {} of {} moves ({path})", self.from_store, self.children.len())?;
+            }
+        }
+        if let Some(why) = &self.stopped {
+            writeln!(f, "stopped: {why}; the values above are the best known")?;
+        }
+        let nps = if self.seconds > 0.0 { self.nodes as f64 / self.seconds } else { 0.0 };
+        writeln!(f, "nodes: {}  time: {:.3} s  nodes/s: {nps:.0}", self.nodes, self.seconds)
+    }
 }
