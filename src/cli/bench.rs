@@ -5,13 +5,14 @@
 
 pub mod lab;
 
-use super::CliError;
-use super::outln;
+use super::report::print_json;
+use super::{CliError, out, outln};
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
 use othello_explorer::store::{Source, Store, Stored};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Position, Scoring, Square};
+use serde::Serialize;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -138,6 +139,135 @@ fn keep(store: Option<&Store>, position: &Position, scoring: Scoring, stored: St
     }
 }
 
+/// One position's row of an exact or an outcome bench: printed as it comes, kept for the JSON.
+#[derive(Serialize)]
+struct Row {
+    index: usize,
+    empties: u32,
+    /// The exact score, or the outcome's sign.
+    score: i32,
+    /// The best move (exact bench), `--` when none is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best: Option<String>,
+    /// The outcome's word (outcome bench).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<&'static str>,
+    seconds: f64,
+    nodes: u64,
+    /// The best score the file lists.
+    expected: Option<i32>,
+    source: &'static str,
+    #[serde(skip)]
+    mismatch: bool,
+}
+
+impl std::fmt::Display for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (index, empties, seconds, nodes) = (self.index, self.empties, self.seconds, self.nodes);
+        match &self.best {
+            Some(best) => write!(f, "{index:>5}  {empties:>7}  {:>+5}  {best:>4}", self.score)?,
+            None => write!(f, "{index:>5}  {empties:>7}  {:>7}", outcome_letter(self.score))?,
+        }
+        write!(f, "  {seconds:>9.3}  {nodes:>14}  {:>12.0}", nodes as f64 / seconds.max(1e-9))?;
+        if let Some(e) = self.expected.filter(|_| self.mismatch) {
+            write!(f, "  MISMATCH: the file says {e:+}")?;
+        }
+        if self.source == "store" {
+            write!(f, "  (store)")?;
+        }
+        Ok(())
+    }
+}
+
+/// An exact or outcome bench: its rows and totals. The text form is the rows (printed as each
+/// comes) and [`Totals`]; the JSON form this value.
+#[derive(Serialize)]
+struct Rows {
+    positions: Vec<Row>,
+    total_seconds: f64,
+    total_nodes: u64,
+    mismatches: Vec<usize>,
+    isa: &'static str,
+}
+
+/// The closing lines of an exact or outcome bench's text.
+struct Totals<'a>(&'a Rows, bool);
+
+impl std::fmt::Display for Totals<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Totals(r, exact) = self;
+        let (s, n) = (r.total_seconds, r.total_nodes);
+        let rate = n as f64 / s.max(1e-9);
+        if *exact {
+            writeln!(f, "total  {:>7}  {:>5}  {:>4}  {s:>9.3}  {n:>14}  {rate:>12.0}", "", "", "")?;
+        } else {
+            writeln!(f, "total  {:>7}  {:>7}  {s:>9.3}  {n:>14}  {rate:>12.0}", "", "")?;
+        }
+        if !r.mismatches.is_empty() {
+            writeln!(f, "mismatches: {:?}", r.mismatches)?;
+        }
+        writeln!(f, "instruction set: {}", r.isa)
+    }
+}
+
+/// Runs `one` on each position (after a forced pass) and reports the rows: the header and each
+/// row printed as they come unless `json`, then the totals (or the JSON).
+fn bench_rows(
+    problems: &[Problem],
+    first: usize,
+    exact: bool,
+    json: bool,
+    mut one: impl FnMut(&Problem, &Position, bool) -> Result<Row, CliError>,
+) -> Result<Rows, CliError> {
+    if !json {
+        if exact {
+            outln!(
+                "{:>5}  {:>7}  {:>5}  {:>4}  {:>9}  {:>14}  {:>12}",
+                "#",
+                "empties",
+                "score",
+                "best",
+                "seconds",
+                "nodes",
+                "nodes/s"
+            );
+        } else {
+            outln!(
+                "{:>5}  {:>7}  {:>7}  {:>9}  {:>14}  {:>12}",
+                "#",
+                "empties",
+                "outcome",
+                "seconds",
+                "nodes",
+                "nodes/s"
+            );
+        }
+    }
+    let mut rows =
+        Rows { positions: Vec::new(), total_seconds: 0.0, total_nodes: 0, mismatches: Vec::new(), isa: isa_level() };
+    for (k, problem) in problems.iter().enumerate() {
+        let (position, passed) = problem.position.after_forced_pass();
+        let mut row = one(problem, &position, passed)?;
+        row.index = first + k;
+        row.empties = position.empty_count();
+        rows.total_seconds += row.seconds;
+        rows.total_nodes += row.nodes;
+        if row.mismatch {
+            rows.mismatches.push(row.index);
+        }
+        if !json {
+            outln!("{row}");
+        }
+        rows.positions.push(row);
+    }
+    if json {
+        print_json(&rows);
+    } else {
+        out!("{}", Totals(&rows, exact));
+    }
+    Ok(rows)
+}
+
 /// Each position solved exactly (`Solver::score`), its score checked against the best listed.
 /// A position whose exact score the store holds is answered from it (`--no-store` measures the
 /// solver on every position).
@@ -151,84 +281,35 @@ fn exact(
 ) -> Result<(), CliError> {
     let mut solver = solver(options.clone())?;
     let limits = Limits::default();
-    if !json {
-        outln!(
-            "{:>5}  {:>7}  {:>5}  {:>4}  {:>9}  {:>14}  {:>12}",
-            "#",
-            "empties",
-            "score",
-            "best",
-            "seconds",
-            "nodes",
-            "nodes/s"
-        );
-    }
-    let (mut total_seconds, mut total_nodes, mut mismatches) = (0.0, 0u64, Vec::new());
-    let mut rows = Vec::new();
-    for (k, problem) in problems.iter().enumerate() {
-        let index = first + k;
-        let (position, _) = problem.position.after_forced_pass();
-        let sign = if position == problem.position { 1 } else { -1 };
+    let rows = bench_rows(problems, first, true, json, |problem, position, passed| {
+        let sign = if passed { -1 } else { 1 };
         let start = Instant::now();
-        let known = stored(store, &position, options.scoring).filter(Stored::is_exact);
+        let known = stored(store, position, options.scoring).filter(Stored::is_exact);
         let (score, best, nodes) = match known {
             Some(s) => (s.lower, s.best, 0),
             None => {
                 let (score, best, nodes) =
-                    solver.score(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?;
-                keep(store, &position, options.scoring, Stored::exact(score, best, Source::Explorer));
+                    solver.score(position, &limits).map_err(|e| CliError::Failed(e.to_string()))?;
+                keep(store, position, options.scoring, Stored::exact(score, best, Source::Explorer));
                 (score, best, nodes)
             }
         };
-        let source = if known.is_some() { "store" } else { "search" };
-        let seconds = start.elapsed().as_secs_f64();
         let score = sign * score;
-        total_seconds += seconds;
-        total_nodes += nodes;
-        let best_name = best.map(|s| s.to_string()).unwrap_or_else(|| "--".into());
         let expected = problem.best_score();
-        let mismatch = expected.is_some_and(|e| e != score);
-        if mismatch {
-            mismatches.push(index);
-        }
-        if json {
-            rows.push(json!({
-                "index": index, "empties": position.empty_count(), "score": score, "best": best_name,
-                "seconds": seconds, "nodes": nodes, "expected": expected, "source": source,
-            }));
-        } else {
-            let mut note = match expected {
-                Some(e) if mismatch => format!("  MISMATCH: the file says {e:+}"),
-                _ => String::new(),
-            };
-            if known.is_some() {
-                note.push_str("  (store)");
-            }
-            outln!(
-                "{index:>5}  {:>7}  {score:>+5}  {best_name:>4}  {seconds:>9.3}  {nodes:>14}  {:>12.0}{note}",
-                position.empty_count(),
-                nodes as f64 / seconds.max(1e-9)
-            );
-        }
-    }
-    if json {
-        outln!(
-            "{}",
-            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches, "isa": isa_level() })
-        );
-    } else {
-        outln!(
-            "total  {:>7}  {:>5}  {:>4}  {total_seconds:>9.3}  {total_nodes:>14}  {:>12.0}",
-            "",
-            "",
-            "",
-            total_nodes as f64 / total_seconds.max(1e-9)
-        );
-        if !mismatches.is_empty() {
-            outln!("mismatches: {mismatches:?}");
-        }
-        outln!("instruction set: {}", isa_level());
-    }
+        Ok(Row {
+            index: 0,
+            empties: 0,
+            score,
+            best: Some(best.map(|s| s.to_string()).unwrap_or_else(|| "--".into())),
+            outcome: None,
+            seconds: start.elapsed().as_secs_f64(),
+            nodes,
+            expected,
+            source: if known.is_some() { "store" } else { "search" },
+            mismatch: expected.is_some_and(|e| e != score),
+        })
+    })?;
+    let mismatches = rows.mismatches;
     if mismatches.is_empty() {
         Ok(())
     } else {
@@ -252,15 +333,9 @@ fn wld(
     let scoring = options.scoring;
     let mut solver = solver(options)?;
     let limits = Limits::default();
-    if !json {
-        outln!("{:>5}  {:>7}  {:>7}  {:>9}  {:>14}  {:>12}", "#", "empties", "outcome", "seconds", "nodes", "nodes/s");
-    }
-    let (mut total_seconds, mut total_nodes, mut mismatches, mut rows) = (0.0, 0u64, Vec::new(), Vec::new());
-    for (k, problem) in problems.iter().enumerate() {
-        let index = first + k;
-        let (position, passed) = problem.position.after_forced_pass();
+    let rows = bench_rows(problems, first, false, json, |problem, position, passed| {
         let start = Instant::now();
-        let known = stored(store, &position, scoring).and_then(|s| match (s.lower, s.upper) {
+        let known = stored(store, position, scoring).and_then(|s| match (s.lower, s.upper) {
             (l, u) if l == u => Some(l.signum()),
             (l, _) if l > 0 => Some(1),
             (_, u) if u < 0 => Some(-1),
@@ -268,57 +343,24 @@ fn wld(
         });
         let (sign, nodes) = match known {
             Some(sign) => (sign, 0),
-            None => solver.wld(&position, &limits).map_err(|e| CliError::Failed(e.to_string()))?,
+            None => solver.wld(position, &limits).map_err(|e| CliError::Failed(e.to_string()))?,
         };
-        let source = if known.is_some() { "store" } else { "search" };
-        let seconds = start.elapsed().as_secs_f64();
         let sign = if passed { -sign } else { sign };
-        total_seconds += seconds;
-        total_nodes += nodes;
-        let expected = problem.best_score().map(i32::signum);
-        let mismatch = expected.is_some_and(|e| e != sign);
-        if mismatch {
-            mismatches.push(index);
-        }
-        let outcome = outcome_word(sign);
-        if json {
-            rows.push(json!({
-                "index": index, "empties": position.empty_count(), "score": sign, "outcome": outcome,
-                "seconds": seconds, "nodes": nodes, "expected": problem.best_score(), "source": source,
-            }));
-        } else {
-            let mut note = match problem.best_score() {
-                Some(e) if mismatch => format!("  MISMATCH: the file says {e:+}"),
-                _ => String::new(),
-            };
-            if known.is_some() {
-                note.push_str("  (store)");
-            }
-            outln!(
-                "{index:>5}  {:>7}  {:>7}  {seconds:>9.3}  {nodes:>14}  {:>12.0}{note}",
-                position.empty_count(),
-                outcome_letter(sign),
-                nodes as f64 / seconds.max(1e-9)
-            );
-        }
-    }
-    if json {
-        outln!(
-            "{}",
-            json!({ "positions": rows, "total_seconds": total_seconds, "total_nodes": total_nodes, "mismatches": mismatches, "isa": isa_level() })
-        );
-    } else {
-        outln!(
-            "total  {:>7}  {:>7}  {total_seconds:>9.3}  {total_nodes:>14}  {:>12.0}",
-            "",
-            "",
-            total_nodes as f64 / total_seconds.max(1e-9)
-        );
-        if !mismatches.is_empty() {
-            outln!("mismatches: {mismatches:?}");
-        }
-        outln!("instruction set: {}", isa_level());
-    }
+        let expected = problem.best_score();
+        Ok(Row {
+            index: 0,
+            empties: 0,
+            score: sign,
+            best: None,
+            outcome: Some(outcome_word(sign)),
+            seconds: start.elapsed().as_secs_f64(),
+            nodes,
+            expected,
+            source: if known.is_some() { "store" } else { "search" },
+            mismatch: expected.map(i32::signum).is_some_and(|e| e != sign),
+        })
+    })?;
+    let mismatches = rows.mismatches;
     if mismatches.is_empty() {
         Ok(())
     } else {

@@ -10,13 +10,19 @@ pub trait Report: Display + Serialize {
     /// Prints the report to standard output: JSON on one line, or the text.
     fn print(&self, json: bool) {
         if json {
-            match serde_json::to_string(self) {
-                Ok(text) => outln!("{text}"),
-                Err(e) => eprintln!("othello-explorer: the report could not be written as JSON: {e}"),
-            }
+            print_json(self);
         } else {
             super::out!("{self}");
         }
+    }
+}
+
+/// Prints `value` as JSON on one line (a report whose text streams out as it is made, such as
+/// `bench`'s rows, prints its JSON form this way at the end).
+pub fn print_json<T: Serialize + ?Sized>(value: &T) {
+    match serde_json::to_string(value) {
+        Ok(text) => outln!("{text}"),
+        Err(e) => eprintln!("othello-explorer: the report could not be written as JSON: {e}"),
     }
 }
 
