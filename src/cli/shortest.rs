@@ -1,10 +1,11 @@
 //! `shortest`: the shortest games that end a given way, or the check of a file of such games.
 
+use super::report::Report;
 use super::{CliError, outln};
 use othello_explorer::shortest::{self, Ending, Limits, Method, Outcome};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Size, transcript};
-use serde_json::json;
+use serde::Serialize;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -92,112 +93,175 @@ pub fn run(args: &ShortestArgs, json: bool) -> Result<ExitCode, CliError> {
     let clock = Instant::now();
     let outcome = shortest::shortest_by(method, size, ending, &limits, &stop);
     let seconds = clock.elapsed().as_secs_f64();
-    match outcome {
+    let head =
+        Head { size: size.n(), ending: ending.name(), moves: None, board: size, ending_text: ending.to_string() };
+    let (report, exit) = match outcome {
         Outcome::Found(found) => {
             let listed =
                 if args.all && found.games <= args.list_max as u64 { Some(found.games(args.list_max)) } else { None };
-            let example = transcript::format(&found.example());
-            if json {
-                let all = listed.as_ref().map(|g| g.iter().map(|m| transcript::format(m)).collect::<Vec<_>>());
-                let finals: Vec<String> = found.finals.iter().map(board_only).collect();
-                outln!(
-                    "{}",
-                    json!({
-                        "size": size.n(),
-                        "ending": ending.name(),
-                        "moves": found.moves,
-                        "games": found.games.to_string(),
-                        "finals": finals,
-                        "finals_up_to_symmetry": found.finals_up_to_symmetry,
-                        "example": example,
-                        "all": all,
-                        "method": found.method.name(),
-                        "layer_sizes": found.layer_sizes,
-                        "seconds": seconds,
-                    })
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            outln!("shortest {ending} on {size}: {} moves", found.moves);
-            outln!("  games of that length: {}", found.games);
-            outln!("  final positions: {} ({} up to symmetry)", found.finals.len(), found.finals_up_to_symmetry);
-            outln!("  example: {example}");
-            match found.method {
-                Method::Layers => outln!("  positions after each move: {}", join(&found.layer_sizes)),
-                Method::Finals => {
-                    outln!("  finished drawn boards looked at for 2, 4, 6, … moves: {}", join(&found.layer_sizes))
-                }
-            }
-            outln!("  {seconds:.2} s");
-            if args.all {
-                match &listed {
-                    Some(games) => {
-                        outln!("");
-                        for g in games {
-                            outln!("{}", transcript::format(g));
-                        }
-                    }
-                    None => outln!(
-                        "  {} games are more than --list-max {}: not listed (one final position each below)",
-                        found.games,
-                        args.list_max
-                    ),
-                }
-                if listed.is_none() {
-                    for f in &found.finals {
-                        outln!("  {}", board_only(f));
-                    }
-                }
-            }
-            Ok(ExitCode::SUCCESS)
+            let report = Found {
+                head: Head { moves: Some(found.moves), ..head },
+                games: found.games.to_string(),
+                finals: found.finals.iter().map(board_only).collect(),
+                finals_up_to_symmetry: found.finals_up_to_symmetry,
+                example: transcript::format(&found.example()),
+                all: listed.as_ref().map(|g| g.iter().map(|m| transcript::format(m)).collect()),
+                method: found.method.name(),
+                layer_sizes: found.layer_sizes.clone(),
+                seconds,
+                list: args.all.then_some(args.list_max),
+                by_layers: found.method == Method::Layers,
+            };
+            (ShortestReport::Found(report), ExitCode::SUCCESS)
         }
         Outcome::NoneWithin { max_moves, layer_sizes } => {
-            if json {
-                outln!(
-                    "{}",
-                    json!({ "size": size.n(), "ending": ending.name(), "moves": null, "max_moves": max_moves, "method": method.name(), "layer_sizes": layer_sizes })
-                );
-            } else {
-                outln!("no game on {size} ends as a {ending} within {max_moves} moves");
-                outln!("  looked at, by length: {}", join(&layer_sizes));
-            }
-            Ok(ExitCode::from(1))
+            let report = NoneWithin { head, max_moves, method: method.name(), layer_sizes };
+            (ShortestReport::NoneWithin(report), ExitCode::from(1))
         }
         Outcome::TooLarge { searched_moves, positions, layer_sizes } => {
-            let text = format!(
+            let reason = format!(
                 "undecided: no game on {size} ends as a {ending} within {searched_moves} moves, and the next layer outgrew \
                  --max-positions {} ({positions} positions held)",
                 args.max_positions
             );
-            if json {
-                outln!(
-                    "{}",
-                    json!({ "size": size.n(), "ending": ending.name(), "moves": null, "searched_moves": searched_moves, "layer_sizes": layer_sizes, "reason": text })
-                );
-            } else {
-                outln!("{text}");
-                outln!("  positions after each move: {}", join(&layer_sizes));
-            }
-            Ok(ExitCode::from(3))
+            let report = TooLarge { head, searched_moves, layer_sizes, reason };
+            (ShortestReport::TooLarge(report), ExitCode::from(3))
         }
         Outcome::Undecided { searched_moves, board } => {
-            let text = format!(
+            let reason = format!(
                 "undecided: no game on {size} ends as a {ending} within {searched_moves} moves, but the game-record \
                  search gave up on the board {board}"
             );
-            if json {
-                outln!(
-                    "{}",
-                    json!({ "size": size.n(), "ending": ending.name(), "moves": null, "searched_moves": searched_moves, "reason": text })
-                );
-            } else {
-                outln!("{text}");
-            }
-            Ok(ExitCode::from(3))
+            (ShortestReport::Undecided(Undecided { head, searched_moves, reason }), ExitCode::from(3))
         }
         Outcome::Cancelled => {
             outln!("interrupted");
-            Ok(ExitCode::from(3))
+            return Ok(ExitCode::from(3));
+        }
+    };
+    report.print(json);
+    Ok(exit)
+}
+
+/// What every answer of `shortest` starts with.
+#[derive(Serialize)]
+struct Head {
+    size: usize,
+    ending: &'static str,
+    /// The shortest length, `null` when none was found.
+    moves: Option<u32>,
+    #[serde(skip)]
+    board: Size,
+    #[serde(skip)]
+    ending_text: String,
+}
+
+/// What `shortest` found: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ShortestReport {
+    Found(Found),
+    NoneWithin(NoneWithin),
+    TooLarge(TooLarge),
+    Undecided(Undecided),
+}
+
+/// The shortest games, found.
+#[derive(Serialize)]
+struct Found {
+    #[serde(flatten)]
+    head: Head,
+    games: String,
+    finals: Vec<String>,
+    finals_up_to_symmetry: usize,
+    example: String,
+    all: Option<Vec<String>>,
+    method: &'static str,
+    layer_sizes: Vec<usize>,
+    seconds: f64,
+    /// `--all`'s `--list-max`, when `--all` was given.
+    #[serde(skip)]
+    list: Option<usize>,
+    #[serde(skip)]
+    by_layers: bool,
+}
+
+/// No such game within the bound.
+#[derive(Serialize)]
+struct NoneWithin {
+    #[serde(flatten)]
+    head: Head,
+    max_moves: u32,
+    method: &'static str,
+    layer_sizes: Vec<usize>,
+}
+
+/// The search outgrew its bound.
+#[derive(Serialize)]
+struct TooLarge {
+    #[serde(flatten)]
+    head: Head,
+    searched_moves: u32,
+    layer_sizes: Vec<usize>,
+    reason: String,
+}
+
+/// The game-record search gave up on a board.
+#[derive(Serialize)]
+struct Undecided {
+    #[serde(flatten)]
+    head: Head,
+    searched_moves: u32,
+    reason: String,
+}
+
+impl std::fmt::Display for ShortestReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShortestReport::Found(r) => {
+                let (size, ending) = (r.head.board, &r.head.ending_text);
+                writeln!(f, "shortest {ending} on {size}: {} moves", r.head.moves.unwrap_or(0))?;
+                writeln!(f, "  games of that length: {}", r.games)?;
+                writeln!(f, "  final positions: {} ({} up to symmetry)", r.finals.len(), r.finals_up_to_symmetry)?;
+                writeln!(f, "  example: {}", r.example)?;
+                if r.by_layers {
+                    writeln!(f, "  positions after each move: {}", join(&r.layer_sizes))?;
+                } else {
+                    writeln!(f, "  finished drawn boards looked at for 2, 4, 6, … moves: {}", join(&r.layer_sizes))?;
+                }
+                writeln!(f, "  {:.2} s", r.seconds)?;
+                if let Some(list_max) = r.list {
+                    match &r.all {
+                        Some(games) => {
+                            writeln!(f)?;
+                            for g in games {
+                                writeln!(f, "{g}")?;
+                            }
+                        }
+                        None => {
+                            writeln!(
+                                f,
+                                "  {} games are more than --list-max {list_max}: not listed (one final position each below)",
+                                r.games
+                            )?;
+                            for board in &r.finals {
+                                writeln!(f, "  {board}")?;
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+            ShortestReport::NoneWithin(r) => {
+                let (size, ending) = (r.head.board, &r.head.ending_text);
+                writeln!(f, "no game on {size} ends as a {ending} within {} moves", r.max_moves)?;
+                writeln!(f, "  looked at, by length: {}", join(&r.layer_sizes))
+            }
+            ShortestReport::TooLarge(r) => {
+                writeln!(f, "{}", r.reason)?;
+                writeln!(f, "  positions after each move: {}", join(&r.layer_sizes))
+            }
+            ShortestReport::Undecided(r) => writeln!(f, "{}", r.reason),
         }
     }
 }
@@ -215,37 +279,78 @@ fn join(v: &[usize]) -> String {
 fn verify(size: Size, ending: Ending, moves: usize, file: &str, json: bool) -> Result<ExitCode, CliError> {
     let text = textfile::read_text(Path::new(file), TEXT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let v = shortest::verify(size, ending, moves, &text);
-    if json {
-        let records: Vec<_> = v
-            .records
-            .iter()
-            .map(|r| {
-                json!({
-                    "line": r.line,
-                    "moves": transcript::format(&r.moves),
-                    "ok": r.result.is_ok(),
-                    "problem": r.result.as_ref().err().map(|e| e.to_string()),
-                    "final": r.result.as_ref().ok().map(board_only),
-                })
-            })
-            .collect();
-        outln!(
-            "{}",
-            json!({ "size": size.n(), "ending": ending.name(), "moves": moves, "passed": v.passed(), "records": records, "finals_up_to_symmetry": v.finals_up_to_symmetry })
-        );
-    } else {
-        for r in &v.records {
-            match &r.result {
-                Ok(end) => outln!("{file}:{}: ok, {} moves, ends {}", r.line, r.moves.len(), board_only(end)),
-                Err(e) => outln!("{file}:{}: refused: {e}", r.line),
+    let records: Vec<Record> = v
+        .records
+        .iter()
+        .map(|r| Record {
+            line: r.line,
+            moves: transcript::format(&r.moves),
+            ok: r.result.is_ok(),
+            problem: r.result.as_ref().err().map(|e| e.to_string()),
+            end: r.result.as_ref().ok().map(board_only),
+            count: r.moves.len(),
+        })
+        .collect();
+    let report = VerifyReport {
+        size: size.n(),
+        ending: ending.name(),
+        moves,
+        passed: v.passed(),
+        records,
+        finals_up_to_symmetry: v.finals_up_to_symmetry,
+        file: file.to_string(),
+        board: size,
+    };
+    report.print(json);
+    Ok(if v.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// What `shortest --verify-only` found of each record.
+#[derive(Serialize)]
+struct VerifyReport {
+    size: usize,
+    ending: &'static str,
+    moves: usize,
+    passed: bool,
+    records: Vec<Record>,
+    finals_up_to_symmetry: usize,
+    #[serde(skip)]
+    file: String,
+    #[serde(skip)]
+    board: Size,
+}
+
+/// One record checked.
+#[derive(Serialize)]
+struct Record {
+    line: usize,
+    moves: String,
+    ok: bool,
+    problem: Option<String>,
+    #[serde(rename = "final")]
+    end: Option<String>,
+    #[serde(skip)]
+    count: usize,
+}
+
+impl std::fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let file = &self.file;
+        for r in &self.records {
+            match (&r.end, &r.problem) {
+                (Some(end), _) => writeln!(f, "{file}:{}: ok, {} moves, ends {end}", r.line, r.count)?,
+                (None, problem) => writeln!(f, "{file}:{}: refused: {}", r.line, problem.as_deref().unwrap_or(""))?,
             }
         }
-        let good = v.records.iter().filter(|r| r.result.is_ok()).count();
-        outln!(
-            "{good} of {} records are legal games of exactly {moves} moves ending as a {ending} on {size}; {} distinct final positions up to symmetry",
-            v.records.len(),
-            v.finals_up_to_symmetry
-        );
+        let good = self.records.iter().filter(|r| r.ok).count();
+        writeln!(
+            f,
+            "{good} of {} records are legal games of exactly {} moves ending as a {} on {}; {} distinct final positions up to symmetry",
+            self.records.len(),
+            self.moves,
+            self.ending,
+            self.board,
+            self.finals_up_to_symmetry
+        )
     }
-    Ok(if v.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
