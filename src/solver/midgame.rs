@@ -34,7 +34,7 @@
 //!   board. [`Searcher::estimate`] computes the root's.
 
 use super::regime::{Estimate, Exact};
-use super::search::{Searcher, raise};
+use super::search::{Node, Searcher, Window, raise};
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed};
 use crate::geometry::full_mask;
@@ -87,9 +87,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             self.nodes += 1;
             Self::final_score(p, o)
         } else if beta == alpha + 1 {
-            self.nws::<Exact>(p, o, &(), alpha, n, n)
+            self.nws::<Exact>(Node { p, o, x: &(), depth: n, n }, alpha)
         } else {
-            self.pvs::<Exact>(p, o, &(), alpha, beta, n, n)
+            self.pvs::<Exact>(Node { p, o, x: &(), depth: n, n }, Window { alpha, beta })
         }
     }
 
@@ -144,6 +144,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     pub fn estimate(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
         let n = (!(p | o) & full_mask(N)).count_ones();
         let ix = Indexes::new(self.layout, p, o);
-        self.pvs::<Estimate>(p, o, &ix, alpha, beta, depth, n)
+        self.pvs::<Estimate>(Node { p, o, x: &ix, depth, n }, Window { alpha, beta })
     }
 }

@@ -16,7 +16,7 @@
 
 use super::ordering::Move;
 use super::regime::Regime;
-use super::search::Searcher;
+use super::search::{Node, Searcher};
 use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -76,21 +76,16 @@ pub(super) fn on_threads(pool: Option<&rayon::ThreadPool>, threads: usize, work:
 }
 
 impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
-    /// The younger brothers `rest` of a null-window node (window `alpha`, `alpha + 1`; `x`,
-    /// `depth`, `n`: the node's) shared between the pool's threads, once the eldest has not cut:
-    /// raises `best` and `best_move` with their values. The first to beat alpha aborts the
-    /// others. Stops this searcher when the search stops, or a split point above is aborted.
+    /// The younger brothers `rest` of a null-window `node` (window `alpha`, `alpha + 1`) shared
+    /// between the pool's threads, once the eldest has not cut: raises `best` and `best_move` with
+    /// their values. The first to beat alpha aborts the others. Stops this searcher when the
+    /// search stops, or a split point above is aborted.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn split_nws<R: Regime>(
         &mut self,
-        p: u64,
-        o: u64,
-        x: &R::State,
+        node: Node<'_, R::State>,
         rest: &[Move],
         alpha: i32,
-        depth: u32,
-        n: u32,
         best: &mut i32,
         best_move: &mut u8,
     ) {
@@ -103,8 +98,8 @@ impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
             s.abort = Some(&abort);
             while !abort.flag.load(Ordering::Relaxed) {
                 let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                let child = R::child(x, s.layout, m);
-                let v = -s.nws::<R>(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), &child, -alpha - 1, depth - 1, n - 1);
+                let x = R::child(node.x, s.layout, m);
+                let v = -s.nws::<R>(node.child(m, &x), -alpha - 1);
                 if s.stopped {
                     break;
                 }
