@@ -8,6 +8,7 @@
 use crate::isa::{Cpu, Isa, Level};
 use crate::{Position, Scoring, Size, Square};
 use search::{Control, Searcher};
+use settings::THREAD_STACK;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
@@ -22,21 +23,26 @@ mod ordering;
 mod parallel;
 mod regime;
 mod search;
+mod settings;
 mod stability;
 pub mod table;
 
-pub use midgame::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, pv_solved};
+pub use midgame::pv_solved;
+pub use settings::{
+    DEFAULT_HASH_MB, EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, QUICK_DEPTH, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
+    WLD_SPEEDUP,
+};
 pub use stability::stable_discs;
 
 pub use analysis::{
-    Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
-    WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes, rank, rank_key,
+    Analysis, ChildValue, Kind, Phase, Plan, Report, SearchMode, exact_empties, outcome_letter, outcome_word, plan,
+    predicted_exact_nodes, rank, rank_key,
 };
 
 /// How a [`Solver`] is built.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
-    /// Memory for the transposition table, in MiB (default 256; at least 1).
+    /// Memory for the transposition table, in MiB (default [`DEFAULT_HASH_MB`], 256; at least 1).
     pub hash_mb: usize,
     /// How a finished game is scored.
     pub scoring: Scoring,
@@ -50,7 +56,7 @@ pub struct SolverOptions {
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { hash_mb: 256, scoring: Scoring::Standard, threads: 1, pv_extension: true }
+        SolverOptions { hash_mb: DEFAULT_HASH_MB, scoring: Scoring::Standard, threads: 1, pv_extension: true }
     }
 }
 
@@ -197,10 +203,6 @@ pub struct Solver {
     /// The search threads, with more than one (`parallel.rs`).
     pool: Option<rayon::ThreadPool>,
 }
-
-/// The stack of each search thread: a search 60 plies deep, with split points and the work a
-/// waiting thread takes from others on top of each other.
-const THREAD_STACK: usize = 32 << 20;
 
 impl Solver {
     /// A solver with a table of `options.hash_mb` MiB.
@@ -419,8 +421,8 @@ impl Solver {
     }
 }
 
-/// The search of one entry point, run by [`Solver::run_search`]: the part that differs from one entry
-/// point to another, compiled for every board size, scoring rule and instruction set.
+/// The search of one entry point, run by [`Solver::run_search`]: the part that differs from one
+/// entry point to another, compiled for every board size, scoring rule and instruction set.
 trait EntrySearch: Send {
     /// Whether it begins a new search (a new table generation), not a follow-up of the last.
     const FRESH: bool = true;

@@ -7,21 +7,24 @@
 //!   [`EVAL_SORT_MIN`] three plies of the fitted evaluation (four from [`EVAL_SORT_DEEPER`], five
 //!   from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the
 //!   hand-written rough one if the weights cannot be read). Deep null-window nodes also look
-//!   their children up in the table first (enhanced transposition cutoff, from [`ETC_MIN`]).
+//!   their children up in the table first (enhanced transposition cutoff, from
+//!   [`ETC_MIN`](super::settings::ETC_MIN)).
 //! - The estimate search ([`Searcher::mid_sorted_moves`]): the table's move, a wipe-out, then
 //!   (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
 //!   breaking ties.
+//!
+//! The thresholds and depths, with what was measured to choose them, are in `settings.rs`.
 
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
 use super::search::{Node, Searcher, Window, raise};
+use super::settings::{
+    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_MIN, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+};
 use super::table::hash;
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, SCALE, Weights, evaluate_fine_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
-
-/// Empties from which null-window nodes look up their children in the table first.
-pub(super) const ETC_MIN: u32 = 11;
 
 /// A rough evaluation for move ordering only (never a score): corner-weighted mobility,
 /// corners and potential mobility, from `p`'s side.
@@ -72,23 +75,6 @@ fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32,
     best
 }
 
-/// Empties from which moves are ordered by a shallow search of the rough evaluation.
-const SORT_SEARCH_MIN: u32 = 14;
-
-/// Empties from which moves are ordered by a search of the evaluation instead, [`EVAL_SORT_DEPTH`]
-/// plies deep (when the weights can be read).
-const EVAL_SORT_MIN: u32 = 18;
-
-/// The plies of that search: 3, 4 from [`EVAL_SORT_DEEPER`] empties and 5 from
-/// [`EVAL_SORT_DEEPEST`].
-const EVAL_SORT_DEPTH: u32 = 3;
-
-/// Empties from which the ordering search looks one ply deeper.
-const EVAL_SORT_DEEPER: u32 = 22;
-
-/// Empties from which it looks one ply deeper again.
-const EVAL_SORT_DEEPEST: u32 = 25;
-
 /// A move with its flips and sort key.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Move {
@@ -122,11 +108,6 @@ struct EvalNode<'a> {
     pm: u64,
     depth: u32,
 }
-
-/// Plies left from which an estimate node sorts its moves by the evaluation of each child. Below
-/// it the fewest replies alone order them: evaluating every child of a node two, three or four
-/// plies above the leaves cost more time than the nodes it saved (docs/eval.md, "Speed").
-const SORT_BY_EVAL_DEPTH: u32 = 5;
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The value of a leaf of [`Self::eval_search`] in 1/[`SCALE`] of a disc, from `p`'s side:

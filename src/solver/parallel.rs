@@ -1,9 +1,9 @@
 //! The exact search on more than one thread: young brothers wait, in null-window nodes. A
-//! null-window node from [`SPLIT_NWS`] empties up whose first move did not cut (the
-//! null-window routine in `search.rs` decides) shares its other moves between the threads of the
-//! solver's pool ([`Searcher::split_nws`]), each taking the next one not yet taken. The first
-//! move to beat alpha aborts the others ([`Abort`]): every searcher of that split point and of
-//! the split points below it stops within a node.
+//! null-window node from [`SPLIT_NWS`](super::settings::SPLIT_NWS) empties up whose first move
+//! did not cut (the null-window routine in `search.rs` decides) shares its other moves between
+//! the threads of the solver's pool ([`Searcher::split_nws`]), each taking the next one not yet
+//! taken. The first move to beat alpha aborts the others ([`Abort`]): every searcher of that
+//! split point and of the split points below it stops within a node.
 //!
 //! Principal-variation nodes are not split: their later moves, tested in parallel against an
 //! alpha that the earlier ones were still raising, cost more nodes than the threads gained
@@ -21,8 +21,6 @@ use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Empties from which null-window nodes are split between threads.
-pub(super) const SPLIT_NWS: u32 = 10;
 /// A split point's stop flag, and the split point above it: a searcher stops when either is set.
 pub(super) struct Abort<'a> {
     pub(super) flag: AtomicBool,

@@ -12,10 +12,10 @@
 //!
 //! A regime is a type, never a value: the routines are compiled once per regime.
 
-use super::endgame::SHALLOW;
 use super::midgame::solved_within;
-use super::ordering::{ETC_MIN, Move};
+use super::ordering::Move;
 use super::search::{Node, Searcher, Window};
+use super::settings::{ETC_MIN, SHALLOW};
 use super::table::{EXACT, Entry};
 use crate::eval::Indexes;
 use crate::eval::pattern::Layout;

@@ -32,8 +32,9 @@
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
 
 use super::ordering::Move;
-use super::parallel::{Abort, SPLIT_NWS, in_a_pool};
+use super::parallel::{Abort, in_a_pool};
 use super::regime::{Exact, Regime};
+use super::settings::{CHECK_EVERY, SPLIT_NWS};
 use super::table::{NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::eval::Weights;
@@ -43,9 +44,6 @@ use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-
-/// Nodes between two looks at the stop flag and the limits.
-const CHECK_EVERY: u64 = 4096;
 
 /// What the threads of one search share: the limits and the stop state.
 pub struct Control {
