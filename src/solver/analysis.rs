@@ -29,6 +29,9 @@
 
 use super::root::{Job, Task};
 use super::search::Control;
+use super::settings::{
+    BUDGET_SHARE, NODES_PER_SECOND, QUICK_DEPTH, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
+};
 use super::{Limits, Solver, StopReason};
 use crate::{Position, Size, Square};
 use std::cmp::Reverse;
@@ -257,10 +260,6 @@ pub struct Analysis {
     pub stopped: Option<StopReason>,
 }
 
-/// The depth to which [`SearchMode::Auto`] estimates before it considers proofs: a few
-/// milliseconds on any 8x8 position.
-pub const QUICK_DEPTH: u32 = 6;
-
 /// The search under way: its control and the position analysed.
 struct Run<'a> {
     control: &'a Control,
@@ -292,10 +291,6 @@ impl Child {
     }
 }
 
-/// The predicted nodes up to which [`SearchMode::Auto`] proves the children when it has no time
-/// or node limit: about 15 seconds on one thread for a typical position.
-pub const UNLIMITED_PROOF_NODES: f64 = 3.0e8;
-
 /// Empties at or below which [`SearchMode::Auto`] proves the children with no time or node limit
 /// (the most whose predicted cost is within [`UNLIMITED_PROOF_NODES`]): 22 on 8x8, 26 on 6x6,
 /// every 4x4 position.
@@ -324,19 +319,6 @@ pub fn predicted_exact_nodes(size: Size, empties: u32) -> f64 {
     };
     nodes * f64::powf(growth, empties as f64 - at)
 }
-
-/// A win/loss/draw proof is about this many times cheaper than the exact score (the median ratio
-/// of nodes on FFO #40-#49; 1.5 for the draw, #41, up to 146).
-pub const WLD_SPEEDUP: f64 = 5.0;
-
-/// Empties from which a win/loss/draw proof is worth running before the exact one.
-pub const WLD_MIN_EMPTIES: u32 = 14;
-
-/// Nodes per second assumed per thread when a time limit is weighed against a proof.
-const NODES_PER_SECOND: f64 = 20.0e6;
-
-/// A proof is attempted when its predicted cost is at most this share of what is left.
-const BUDGET_SHARE: f64 = 0.25;
 
 /// What [`SearchMode::Auto`] does after the quick estimates on a position of `size` with `empties`
 /// empty squares, given what is left of the limits: with no time or node limit, proofs at and

@@ -1,7 +1,7 @@
-//! The exact search's one specialised endgame path: the last [`SHALLOW`] empties without table,
-//! allocation or sort ([`Searcher::shallow`]), the last 2 to 4 ([`Searcher::small`]) and the last
-//! one ([`Searcher::last1`], flips only counted), and the stability cutoff the null-window
-//! nodes try.
+//! The exact search's one specialised endgame path: the last
+//! [`SHALLOW`](super::settings::SHALLOW) empties without table, allocation or sort
+//! ([`Searcher::shallow`]), the last 2 to 4 ([`Searcher::small`]) and the last one
+//! ([`Searcher::last1`], flips only counted), and the stability cutoff the null-window nodes try.
 //!
 //! Every function is fail-soft, scores from the side to move, as in [`super::search`].
 
@@ -10,9 +10,6 @@ use super::masks::{Masks, odd_quadrants};
 use super::search::Searcher;
 use crate::geometry::full_mask;
 use crate::isa::Isa;
-
-/// Empties at and below which the search leaves the table and sorting behind.
-pub const SHALLOW: u32 = 7;
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact score with one empty square `sq` left (bit index): the flips are only counted.

@@ -32,37 +32,17 @@
 //! - The evaluation's pattern indexes travel with the position ([`Indexes`]): each move updates
 //!   them from the squares it changes ([`Indexes::play`]), so no node computes an index from the
 //!   board. [`Searcher::estimate`] computes the root's.
+//!
+//! [`EXACT_MARGIN`], [`PV_EXTENSION`] and [`PV_EXTENSION_MAX`] are set in `settings.rs`, with what
+//! was measured to choose them.
 
 use super::regime::{Estimate, Exact};
-use super::search::{Searcher, raise};
+use super::search::{Node, Searcher, Window, raise};
+use super::settings::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX};
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
-
-/// How many more empties than plies left a node of the estimate search may have and still be
-/// solved exactly instead (see the module docs). A position with `n` empties is solved by its
-/// estimate of depth `n - EXACT_MARGIN` and deeper.
-///
-/// Why 6: an 8x8 leaf with 6 empties is solved in about a hundred nodes, a few microseconds, and
-/// the evaluation is off by about 5 discs there (`docs/eval.md`). On the 200 positions of
-/// `tests/data/estimates-14-20.obf` at depth 10, a margin of 6 solves the 69 with 14-16 empties
-/// and roughly doubles the nodes; the 131 with 17-20 empties are searched as before
-/// (`docs/eval.md`, "Measures").
-pub const EXACT_MARGIN: u32 = 6;
-
-/// How many more empties than the depth of the estimate a principal-variation node of it may have
-/// and be solved exactly (see the module docs and [`pv_solved`]).
-///
-/// Why 2: measured at depths 9 to 14 on the three estimate sets of `tests/data`
-/// (`docs/eval.md`, "The principal variation solved to the end"), 2 finds more best moves in less
-/// time than the plain search one ply deeper, where 1 gains less and 3 costs more than it gains.
-pub const PV_EXTENSION: u32 = 2;
-
-/// The most empties a principal-variation node solved by the extension may have: 16, reached at
-/// depth 14, the deepest the rule was measured at (its cost there was still 1.4 times the plain
-/// search's), and Edax's cap too. The rule is not extrapolated beyond.
-pub const PV_EXTENSION_MAX: u32 = 16;
 
 /// The empties up to which the principal-variation nodes of an estimate of depth `depth` are
 /// solved exactly: `depth` + [`PV_EXTENSION`], at most [`PV_EXTENSION_MAX`].
@@ -87,9 +67,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             self.nodes += 1;
             Self::final_score(p, o)
         } else if beta == alpha + 1 {
-            self.nws::<Exact>(p, o, &(), alpha, n, n)
+            self.nws::<Exact>(Node { p, o, x: &(), depth: n, n }, alpha)
         } else {
-            self.pvs::<Exact>(p, o, &(), alpha, beta, n, n)
+            self.pvs::<Exact>(Node { p, o, x: &(), depth: n, n }, Window { alpha, beta })
         }
     }
 
@@ -144,6 +124,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     pub fn estimate(&mut self, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
         let n = (!(p | o) & full_mask(N)).count_ones();
         let ix = Indexes::new(self.layout, p, o);
-        self.pvs::<Estimate>(p, o, &ix, alpha, beta, depth, n)
+        self.pvs::<Estimate>(Node { p, o, x: &ix, depth, n }, Window { alpha, beta })
     }
 }

@@ -5,9 +5,10 @@
 //! [`Scoring`] the solver was built with. A search can be stopped at any moment through a shared
 //! flag or by node and time limits; a stopped search returns what it had proven, never a guess.
 
-use crate::isa::{Cpu, Level};
-use crate::{Position, Scoring, Square};
+use crate::isa::{Cpu, Isa, Level};
+use crate::{Position, Scoring, Size, Square};
 use search::{Control, Searcher};
+use settings::THREAD_STACK;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
@@ -22,22 +23,26 @@ mod ordering;
 mod parallel;
 mod regime;
 mod search;
+mod settings;
 mod stability;
 pub mod table;
 
-pub use midgame::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, pv_solved};
+pub use midgame::pv_solved;
+pub use settings::{
+    DEFAULT_HASH_MB, EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, QUICK_DEPTH, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
+    WLD_SPEEDUP,
+};
 pub use stability::stable_discs;
 
 pub use analysis::{
-    Analysis, ChildValue, Kind, Phase, Plan, QUICK_DEPTH, Report, SearchMode, UNLIMITED_PROOF_NODES, ValueText,
-    WLD_MIN_EMPTIES, WLD_SPEEDUP, exact_empties, outcome_letter, outcome_word, plan, predicted_exact_nodes, rank,
-    rank_key,
+    Analysis, ChildValue, Kind, Phase, Plan, Report, SearchMode, ValueText, exact_empties, outcome_letter,
+    outcome_word, plan, predicted_exact_nodes, rank, rank_key,
 };
 
 /// How a [`Solver`] is built.
 #[derive(Clone, Debug)]
 pub struct SolverOptions {
-    /// Memory for the transposition table, in MiB (default 256; at least 1).
+    /// Memory for the transposition table, in MiB (default [`DEFAULT_HASH_MB`], 256; at least 1).
     pub hash_mb: usize,
     /// How a finished game is scored.
     pub scoring: Scoring,
@@ -51,7 +56,7 @@ pub struct SolverOptions {
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { hash_mb: 256, scoring: Scoring::Standard, threads: 1, pv_extension: true }
+        SolverOptions { hash_mb: DEFAULT_HASH_MB, scoring: Scoring::Standard, threads: 1, pv_extension: true }
     }
 }
 
@@ -199,10 +204,6 @@ pub struct Solver {
     pool: Option<rayon::ThreadPool>,
 }
 
-/// The stack of each search thread: a search 60 plies deep, with split points and the work a
-/// waiting thread takes from others on top of each other.
-const THREAD_STACK: usize = 32 << 20;
-
 impl Solver {
     /// A solver with a table of `options.hash_mb` MiB.
     ///
@@ -288,6 +289,34 @@ impl Solver {
         (value, nodes, control.reason())
     }
 
+    /// The steps every entry point's own search shares: [`Solver::searched`] (a new table
+    /// generation unless the search is a follow-up), on the pool where the search asks for it, a
+    /// [`Searcher`] for a board of `size` with the solver's scoring and instruction set, and its
+    /// nodes flushed at the end. Returns what the search found with the nodes searched, or
+    /// [`Stopped`] (nothing proven) when it was stopped.
+    fn run_search<S: EntrySearch>(
+        &mut self,
+        size: Size,
+        limits: &Limits,
+        search: S,
+    ) -> Result<(S::Output, u64), Stopped> {
+        let (value, nodes, stopped) = self.searched(limits, S::FRESH, |solver, control| {
+            let body = || {
+                specialised!(size, solver.options.scoring, solver.cpu, N, D, isa => {
+                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
+                    let value = search.search(&mut searcher);
+                    searcher.flush_nodes();
+                    value
+                })
+            };
+            if S::POOLED { parallel::in_pool(solver.pool.as_ref(), body) } else { body() }
+        });
+        match stopped {
+            Some(reason) => Err(Stopped { reason, proven: vec![], nodes }),
+            None => Ok((value, nodes)),
+        }
+    }
+
     /// The exact score of every legal move, each reported to `on_child` as soon as it is proven
     /// (from the calling thread). Returns them best first, ties in reading order. A position whose
     /// side to move must pass, or a finished game, has no children.
@@ -345,31 +374,7 @@ impl Solver {
         if pos.is_game_over() {
             return Ok(Solution { score: position.score(self.options.scoring), best: vec![], pv: vec![], nodes: 0 });
         }
-        let (p, o) = pos.raw();
-        let (result, nodes, stopped) = self.searched(limits, true, |solver, control| {
-            parallel::in_pool(solver.pool.as_ref(), || {
-                specialised!(pos.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
-                    let score = searcher.exact(p, o);
-                    let mut best = Vec::new();
-                    if !searcher.stopped {
-                        // Every move that reaches the score: its child is at most -score.
-                        for square in pos.legal_moves().reading_order() {
-                            let (cp, co) = pos.play(square).expect("a legal move").raw();
-                            if searcher.above(cp, co, -score) <= -score && !searcher.stopped {
-                                best.push(square);
-                            }
-                        }
-                    }
-                    searcher.flush_nodes();
-                    (score, best)
-                })
-            })
-        });
-        if let Some(reason) = stopped {
-            return Err(Stopped { reason, proven: vec![], nodes });
-        }
-        let (score, best) = result;
+        let ((score, best), nodes) = self.run_search(pos.size(), limits, ScoreAndBest(&pos))?;
         let pv = self.principal_variation(&pos, limits)?;
         Ok(Solution { score: sign * score, best, pv, nodes })
     }
@@ -378,15 +383,9 @@ impl Solver {
     /// work that settles a position (what `bench` measures). The side to move must have a move
     /// or the game must be over.
     pub fn score(&mut self, position: &Position, limits: &Limits) -> Result<(i32, Option<Square>, u64), Stopped> {
-        let (p, o) = position.raw();
-        let (score, nodes) = self.root_window(position, limits, None)?;
-        let best = self
-            .table
-            .probe(table::hash(position.size().n(), p, o))
-            .and_then(|e| Square::from_bit(position.size(), e.best as u32))
-            .filter(|&sq| position.legal_moves().contains(sq));
+        let (score, nodes) = self.run_search(position.size(), limits, Windowed { position, window: None })?;
         // Near the end the search skips the table: find a move that keeps the score.
-        let best = match best {
+        let best = match table_move(&self.table, position) {
             Some(sq) => Some(sq),
             None => self.solve(position, limits)?.best.first().copied(),
         };
@@ -397,36 +396,8 @@ impl Solver {
     /// exact search with the window (-1, 1), cheaper than the exact score. A side to move that
     /// must pass is answered from its side.
     pub fn wld(&mut self, position: &Position, limits: &Limits) -> Result<(i32, u64), Stopped> {
-        let (value, nodes) = self.root_window(position, limits, Some((-1, 1)))?;
+        let (value, nodes) = self.run_search(position.size(), limits, Windowed { position, window: Some((-1, 1)) })?;
         Ok((value.signum(), nodes))
-    }
-
-    /// The exact search of `position` with `window` (`None`: the full window), on the pool, with
-    /// nodes searched: what [`Solver::score`] and [`Solver::wld`] share.
-    fn root_window(
-        &mut self,
-        position: &Position,
-        limits: &Limits,
-        window: Option<(i32, i32)>,
-    ) -> Result<(i32, u64), Stopped> {
-        let (p, o) = position.raw();
-        let (value, nodes, stopped) = self.searched(limits, true, |solver, control| {
-            parallel::in_pool(solver.pool.as_ref(), || {
-                specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-                    let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
-                    let value = match window {
-                        Some((alpha, beta)) => searcher.window(p, o, alpha, beta),
-                        None => searcher.exact(p, o),
-                    };
-                    searcher.flush_nodes();
-                    value
-                })
-            })
-        });
-        match stopped {
-            Some(reason) => Err(Stopped { reason, proven: vec![], nodes }),
-            None => Ok((value, nodes)),
-        }
     }
 
     /// The line the table expects from `position`: at each step the best move it holds (from
@@ -436,15 +407,7 @@ impl Solver {
         let mut line = Vec::new();
         let (mut pos, _) = position.after_forced_pass();
         while line.len() < max_len && !pos.is_game_over() {
-            let (p, o) = pos.raw();
-            let Some(square) = self
-                .table
-                .probe(table::hash(pos.size().n(), p, o))
-                .and_then(|e| Square::from_bit(pos.size(), e.best as u32))
-                .filter(|&sq| pos.legal_moves().contains(sq))
-            else {
-                break;
-            };
+            let Some(square) = table_move(&self.table, &pos) else { break };
             line.push(square);
             pos = pos.play(square).expect("a legal move").after_forced_pass().0;
         }
@@ -454,53 +417,121 @@ impl Solver {
     /// A principal variation from `position` to the end of the game (passes not written): at each
     /// step a move that keeps the exact score, the table's best move tried first.
     pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
-        // A follow-up of the search that scored the position: the same table generation.
-        let (pv, nodes, stopped) = self.searched(limits, false, |solver, control| {
-            let table = &solver.table;
-            specialised!(position.size(), solver.options.scoring, solver.cpu, N, D, isa => {
-            let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
-            let mut pv = Vec::new();
-            let (mut pos, _) = position.after_forced_pass();
-            let (p, o) = pos.raw();
-            let mut value = searcher.exact(p, o);
-            while !searcher.stopped && !pos.is_game_over() {
-                let mut moves = pos.legal_moves().reading_order();
-                let (p, o) = pos.raw();
-                if let Some(e) = table.probe(table::hash(pos.size().n(), p, o))
-                    && let Some(i) = moves.iter().position(|m| m.bit(pos.size()) == e.best as u32)
-                {
-                    moves[..=i].rotate_right(1);
+        Ok(self.run_search(position.size(), limits, Line(position))?.0)
+    }
+}
+
+/// The search of one entry point, run by [`Solver::run_search`]: the part that differs from one
+/// entry point to another, compiled for every board size, scoring rule and instruction set.
+trait EntrySearch: Send {
+    /// Whether it begins a new search (a new table generation), not a follow-up of the last.
+    const FRESH: bool = true;
+    /// Whether it runs on the pool (`parallel.rs`), where its null-window nodes may split.
+    const POOLED: bool = true;
+    /// What it finds.
+    type Output: Send;
+    /// Searches with `s`.
+    fn search<const N: usize, const D: bool, I: Isa>(self, s: &mut Searcher<'_, N, D, I>) -> Self::Output;
+}
+
+/// [`Solver::solve`]'s search of a position whose side to move has a move: its exact score and
+/// every move that reaches it.
+struct ScoreAndBest<'a>(&'a Position);
+
+impl EntrySearch for ScoreAndBest<'_> {
+    type Output = (i32, Vec<Square>);
+
+    fn search<const N: usize, const D: bool, I: Isa>(self, s: &mut Searcher<'_, N, D, I>) -> (i32, Vec<Square>) {
+        let pos = self.0;
+        let (p, o) = pos.raw();
+        let score = s.exact(p, o);
+        let mut best = Vec::new();
+        if !s.stopped {
+            // Every move that reaches the score: its child is at most -score.
+            for square in pos.legal_moves().reading_order() {
+                let (cp, co) = pos.play(square).expect("a legal move").raw();
+                if s.above(cp, co, -score) <= -score && !s.stopped {
+                    best.push(square);
                 }
-                let mut found = None;
-                for square in moves {
-                    let child = pos.play(square).expect("a legal move");
-                    let (cp, co) = child.raw();
-                    if searcher.above(cp, co, -value) <= -value {
-                        found = Some((square, child));
-                        break;
-                    }
-                    if searcher.stopped {
-                        break;
-                    }
-                }
-                let Some((square, child)) = found else { break };
-                pv.push(square);
-                value = -value;
-                let (next, passed) = child.after_forced_pass();
-                if passed {
-                    value = -value;
-                }
-                pos = next;
             }
-            searcher.flush_nodes();
-            pv
-            })
-        });
-        match stopped {
-            Some(reason) => Err(Stopped { reason, proven: vec![], nodes }),
-            None => Ok(pv),
+        }
+        (score, best)
+    }
+}
+
+/// The exact search of `position` with `window` (`None`: the full window): what [`Solver::score`]
+/// and [`Solver::wld`] search.
+struct Windowed<'a> {
+    position: &'a Position,
+    window: Option<(i32, i32)>,
+}
+
+impl EntrySearch for Windowed<'_> {
+    type Output = i32;
+
+    fn search<const N: usize, const D: bool, I: Isa>(self, s: &mut Searcher<'_, N, D, I>) -> i32 {
+        let (p, o) = self.position.raw();
+        match self.window {
+            Some((alpha, beta)) => s.window(p, o, alpha, beta),
+            None => s.exact(p, o),
         }
     }
+}
+
+/// [`Solver::principal_variation`]'s search: at each step a move that keeps the exact score, the
+/// table's best move tried first. A follow-up of the search that scored the position (the same
+/// table generation), on the calling thread.
+struct Line<'a>(&'a Position);
+
+impl EntrySearch for Line<'_> {
+    const FRESH: bool = false;
+    const POOLED: bool = false;
+    type Output = Vec<Square>;
+
+    fn search<const N: usize, const D: bool, I: Isa>(self, s: &mut Searcher<'_, N, D, I>) -> Vec<Square> {
+        let mut pv = Vec::new();
+        let (mut pos, _) = self.0.after_forced_pass();
+        let (p, o) = pos.raw();
+        let mut value = s.exact(p, o);
+        while !s.stopped && !pos.is_game_over() {
+            let mut moves = pos.legal_moves().reading_order();
+            if let Some(best) = table_move(s.table, &pos)
+                && let Some(i) = moves.iter().position(|&m| m == best)
+            {
+                moves[..=i].rotate_right(1);
+            }
+            let mut found = None;
+            for square in moves {
+                let child = pos.play(square).expect("a legal move");
+                let (cp, co) = child.raw();
+                if s.above(cp, co, -value) <= -value {
+                    found = Some((square, child));
+                    break;
+                }
+                if s.stopped {
+                    break;
+                }
+            }
+            let Some((square, child)) = found else { break };
+            pv.push(square);
+            value = -value;
+            let (next, passed) = child.after_forced_pass();
+            if passed {
+                value = -value;
+            }
+            pos = next;
+        }
+        pv
+    }
+}
+
+/// The best move `table` holds for `position` (from either search), if it is a legal move there.
+fn table_move(table: &Table, position: &Position) -> Option<Square> {
+    let (p, o) = position.raw();
+    table
+        .probe(table::hash(position.size().n(), p, o))
+        .and_then(|e| Square::from_bit(position.size(), e.best as u32))
+        .filter(|&sq| position.legal_moves().contains(sq))
 }
 
 /// The moves grouped by their child's canonical key, in the order given: each group's children

@@ -7,21 +7,24 @@
 //!   [`EVAL_SORT_MIN`] three plies of the fitted evaluation (four from [`EVAL_SORT_DEEPER`], five
 //!   from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the
 //!   hand-written rough one if the weights cannot be read). Deep null-window nodes also look
-//!   their children up in the table first (enhanced transposition cutoff, from [`ETC_MIN`]).
+//!   their children up in the table first (enhanced transposition cutoff, from
+//!   [`ETC_MIN`](super::settings::ETC_MIN)).
 //! - The estimate search ([`Searcher::mid_sorted_moves`]): the table's move, a wipe-out, then
 //!   (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
 //!   breaking ties.
+//!
+//! The thresholds and depths, with what was measured to choose them, are in `settings.rs`.
 
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
-use super::search::{Searcher, raise};
+use super::search::{Node, Searcher, Window, raise};
+use super::settings::{
+    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_MIN, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+};
 use super::table::hash;
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, SCALE, Weights, evaluate_fine_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
-
-/// Empties from which null-window nodes look up their children in the table first.
-pub(super) const ETC_MIN: u32 = 11;
 
 /// A rough evaluation for move ordering only (never a score): corner-weighted mobility,
 /// corners and potential mobility, from `p`'s side.
@@ -72,23 +75,6 @@ fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32,
     best
 }
 
-/// Empties from which moves are ordered by a shallow search of the rough evaluation.
-const SORT_SEARCH_MIN: u32 = 14;
-
-/// Empties from which moves are ordered by a search of the evaluation instead, [`EVAL_SORT_DEPTH`]
-/// plies deep (when the weights can be read).
-const EVAL_SORT_MIN: u32 = 18;
-
-/// The plies of that search: 3, 4 from [`EVAL_SORT_DEEPER`] empties and 5 from
-/// [`EVAL_SORT_DEEPEST`].
-const EVAL_SORT_DEPTH: u32 = 3;
-
-/// Empties from which the ordering search looks one ply deeper.
-const EVAL_SORT_DEEPER: u32 = 22;
-
-/// Empties from which it looks one ply deeper again.
-const EVAL_SORT_DEEPEST: u32 = 25;
-
 /// A move with its flips and sort key.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Move {
@@ -112,10 +98,16 @@ fn sort_by_key(list: &mut [Move]) {
     }
 }
 
-/// Plies left from which an estimate node sorts its moves by the evaluation of each child. Below
-/// it the fewest replies alone order them: evaluating every child of a node two, three or four
-/// plies above the leaves cost more time than the nodes it saved (docs/eval.md, "Speed").
-const SORT_BY_EVAL_DEPTH: u32 = 5;
+/// A node of the ordering search ([`Searcher::eval_search`]): the position (`p` to move against
+/// `o`), its pattern indexes, `p`'s legal moves and the plies left.
+#[derive(Clone, Copy)]
+struct EvalNode<'a> {
+    p: u64,
+    o: u64,
+    ix: &'a Indexes,
+    pm: u64,
+    depth: u32,
+}
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The value of a leaf of [`Self::eval_search`] in 1/[`SCALE`] of a disc, from `p`'s side:
@@ -128,42 +120,21 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// The ordering search (Edax's `search_eval_1`, `search_eval_2` and shallow search): the
-    /// value of (`p`, `o`) after `depth` plies of alpha-beta over the evaluation `w`, in
-    /// 1/[`SCALE`] of a disc, fail-soft. `ix`: the position's pattern indexes, `pm`: `p`'s legal
-    /// moves. No table, no move order, and its positions are not counted as nodes: it only sorts
-    /// the exact search's moves, never gives a score.
-    #[allow(clippy::too_many_arguments)]
-    fn eval_search(
-        &self,
-        w: &Weights,
-        p: u64,
-        o: u64,
-        ix: &Indexes,
-        pm: u64,
-        depth: u32,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
+    /// value of `node` after its `depth` plies of alpha-beta over the evaluation `w` with window
+    /// `window`, in 1/[`SCALE`] of a disc, fail-soft. No table, no move order, and its positions
+    /// are not counted as nodes: it only sorts the exact search's moves, never gives a score.
+    fn eval_search(&self, w: &Weights, node: EvalNode<'_>, window: Window) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.eval_search_body(w, p, o, ix, pm, depth, alpha, beta),
+            move || self.eval_search_body(w, node, window),
         )
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn eval_search_body(
-        &self,
-        w: &Weights,
-        p: u64,
-        o: u64,
-        ix: &Indexes,
-        pm: u64,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+    fn eval_search_body(&self, w: &Weights, node: EvalNode<'_>, window: Window) -> i32 {
+        let EvalNode { p, o, ix, pm, depth } = node;
+        let Window { mut alpha, beta } = window;
         if depth == 0 {
             return self.eval_leaf(w, p, o, &ix.own, pm);
         }
@@ -172,7 +143,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             if om == 0 {
                 return Self::final_score(p, o) * SCALE;
             }
-            return -self.eval_search(w, o, p, &ix.pass(), om, depth, -beta, -alpha);
+            return -self.eval_search(w, EvalNode { p: o, o: p, ix: &ix.pass(), pm: om, depth }, window.negated());
         }
         let mut best = -i32::MAX;
         let mut rest = pm;
@@ -186,7 +157,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 // The children are leaves: only their own indexes are needed.
                 -self.eval_leaf(w, np, no, &ix.play_own(self.layout, sq, f), replies)
             } else {
-                -self.eval_search(w, np, no, &ix.play(self.layout, sq, f), replies, depth - 1, -beta, -alpha)
+                let child = EvalNode { p: np, o: no, ix: &ix.play(self.layout, sq, f), pm: replies, depth: depth - 1 };
+                -self.eval_search(w, child, Window { alpha, beta }.negated())
             };
             if raise(v, &mut best, &mut alpha, beta) {
                 break;
@@ -281,8 +253,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                         // How the position looks `eval_depth` plies on, in discs, by the
                         // evaluation; fastest-first breaks ties. (One ply cost a third more
                         // nodes than the rough search on FFO #40-#49; see docs/solver.md.)
-                        let child = ix.play(self.layout, m.sq, m.flips);
-                        let v = self.eval_search(w, np, no, &child, r, eval_depth, -i32::MAX, i32::MAX);
+                        let ix = ix.play(self.layout, m.sq, m.flips);
+                        let child = EvalNode { p: np, o: no, ix: &ix, pm: r, depth: eval_depth };
+                        let v = self.eval_search(w, child, Window { alpha: -i32::MAX, beta: i32::MAX });
                         ((-v + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)
                     } else if n >= SORT_SEARCH_MIN {
                         // How the position looks after the opponent's best reply, by the rough
@@ -301,22 +274,19 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         Ok(count)
     }
 
-    /// The legal moves of `p` with their flips, best first: the table's move, a wipe-out, then
-    /// (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
-    /// breaking ties. `depth`: the node's plies left; from 3 the children will probe the table,
-    /// so their buckets are prefetched.
+    /// The legal `moves` of an estimate node with their flips, best first: the table's move
+    /// (`tt_move`), a wipe-out, then (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of
+    /// each child, fewest replies breaking ties. From 3 plies left the children will probe the
+    /// table, so their buckets are prefetched.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn mid_sorted_moves(
         &self,
-        p: u64,
-        o: u64,
-        ix: &Indexes,
+        node: Node<'_, Indexes>,
         moves: u64,
         tt_move: u8,
-        depth: u32,
         list: &mut [Move; 64],
     ) -> usize {
+        let Node { p, o, x: ix, depth, .. } = node;
         let corners = Masks::<N>::CORNERS;
         let probes = depth > 2;
         let mut count = 0;

@@ -1,9 +1,9 @@
 //! The exact search on more than one thread: young brothers wait, in null-window nodes. A
-//! null-window node from [`SPLIT_NWS`] empties up whose first move did not cut (the
-//! null-window routine in `search.rs` decides) shares its other moves between the threads of the
-//! solver's pool ([`Searcher::split_nws`]), each taking the next one not yet taken. The first
-//! move to beat alpha aborts the others ([`Abort`]): every searcher of that split point and of
-//! the split points below it stops within a node.
+//! null-window node from [`SPLIT_NWS`](super::settings::SPLIT_NWS) empties up whose first move
+//! did not cut (the null-window routine in `search.rs` decides) shares its other moves between
+//! the threads of the solver's pool ([`Searcher::split_nws`]), each taking the next one not yet
+//! taken. The first move to beat alpha aborts the others ([`Abort`]): every searcher of that
+//! split point and of the split points below it stops within a node.
 //!
 //! Principal-variation nodes are not split: their later moves, tested in parallel against an
 //! alpha that the earlier ones were still raising, cost more nodes than the threads gained
@@ -16,13 +16,11 @@
 
 use super::ordering::Move;
 use super::regime::Regime;
-use super::search::Searcher;
+use super::search::{Node, Searcher};
 use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// Empties from which null-window nodes are split between threads.
-pub(super) const SPLIT_NWS: u32 = 10;
 /// A split point's stop flag, and the split point above it: a searcher stops when either is set.
 pub(super) struct Abort<'a> {
     pub(super) flag: AtomicBool,
@@ -76,21 +74,16 @@ pub(super) fn on_threads(pool: Option<&rayon::ThreadPool>, threads: usize, work:
 }
 
 impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
-    /// The younger brothers `rest` of a null-window node (window `alpha`, `alpha + 1`; `x`,
-    /// `depth`, `n`: the node's) shared between the pool's threads, once the eldest has not cut:
-    /// raises `best` and `best_move` with their values. The first to beat alpha aborts the
-    /// others. Stops this searcher when the search stops, or a split point above is aborted.
+    /// The younger brothers `rest` of a null-window `node` (window `alpha`, `alpha + 1`) shared
+    /// between the pool's threads, once the eldest has not cut: raises `best` and `best_move` with
+    /// their values. The first to beat alpha aborts the others. Stops this searcher when the
+    /// search stops, or a split point above is aborted.
     #[inline(never)]
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn split_nws<R: Regime>(
         &mut self,
-        p: u64,
-        o: u64,
-        x: &R::State,
+        node: Node<'_, R::State>,
         rest: &[Move],
         alpha: i32,
-        depth: u32,
-        n: u32,
         best: &mut i32,
         best_move: &mut u8,
     ) {
@@ -103,8 +96,8 @@ impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
             s.abort = Some(&abort);
             while !abort.flag.load(Ordering::Relaxed) {
                 let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
-                let child = R::child(x, s.layout, m);
-                let v = -s.nws::<R>(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), &child, -alpha - 1, depth - 1, n - 1);
+                let x = R::child(node.x, s.layout, m);
+                let v = -s.nws::<R>(node.child(m, &x), -alpha - 1);
                 if s.stopped {
                     break;
                 }

@@ -12,10 +12,10 @@
 //!
 //! A regime is a type, never a value: the routines are compiled once per regime.
 
-use super::endgame::SHALLOW;
 use super::midgame::solved_within;
-use super::ordering::{ETC_MIN, Move};
-use super::search::Searcher;
+use super::ordering::Move;
+use super::search::{Node, Searcher, Window};
+use super::settings::{ETC_MIN, SHALLOW};
 use super::table::{EXACT, Entry};
 use crate::eval::Indexes;
 use crate::eval::pattern::Layout;
@@ -29,50 +29,34 @@ pub(super) trait Regime {
     /// Whether null-window nodes may be split between threads (`parallel.rs`).
     const SPLITS: bool;
 
-    /// The node's value if the regime's frontier is reached (before the node is counted; `PV`: a
-    /// principal-variation node).
-    #[allow(clippy::too_many_arguments)]
+    /// The node's value if the regime's frontier is reached, entered with window `w` (before the
+    /// node is counted; `PV`: a principal-variation node).
     fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        x: &Self::State,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        n: u32,
+        node: Node<'_, Self::State>,
+        w: Window,
     ) -> Option<i32>;
 
     /// The node's value by a cutoff tried once it has `moves`, before the table (`PV`: a
     /// principal-variation node).
-    #[allow(clippy::too_many_arguments)]
     fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        x: &Self::State,
-        alpha: i32,
-        beta: i32,
+        node: Node<'_, Self::State>,
+        w: Window,
         moves: u64,
-        depth: u32,
-        n: u32,
     ) -> Option<i32>;
 
     /// Whether entry `e`'s bounds hold for a node with `depth` plies left.
     fn trusts(e: &Entry, depth: u32) -> bool;
 
-    /// The moves into `list`, best first; `Err` settles the node at once. `etc`: in null-window
-    /// nodes, alpha and the best score so far, for enhanced transposition cutoffs.
-    #[allow(clippy::too_many_arguments)]
+    /// The node's `moves` into `list`, best first (`tt_move`: the table's); `Err` settles the
+    /// node at once. `etc`: in null-window nodes, alpha and the best score so far, for enhanced
+    /// transposition cutoffs.
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        x: &Self::State,
+        node: Node<'_, Self::State>,
         moves: u64,
         tt_move: u8,
-        depth: u32,
-        n: u32,
         list: &mut [Move; 64],
         etc: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32>;
@@ -97,30 +81,20 @@ impl Regime for Exact {
     #[inline(always)]
     fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        _: &(),
-        alpha: i32,
-        beta: i32,
-        _: u32,
-        n: u32,
+        node: Node<'_, ()>,
+        w: Window,
     ) -> Option<i32> {
-        (n <= SHALLOW).then(|| s.shallow(p, o, alpha, beta, n))
+        (node.n <= SHALLOW).then(|| s.shallow(node.p, node.o, w.alpha, w.beta, node.n))
     }
 
     #[inline(always)]
     fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        _: &(),
-        alpha: i32,
-        _: i32,
+        node: Node<'_, ()>,
+        w: Window,
         _: u64,
-        _: u32,
-        n: u32,
     ) -> Option<i32> {
-        if PV { None } else { s.stability_cutoff(p, o, alpha, n) }
+        if PV { None } else { s.stability_cutoff(node.p, node.o, w.alpha, node.n) }
     }
 
     #[inline(always)]
@@ -131,17 +105,13 @@ impl Regime for Exact {
     #[inline(always)]
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        _: &(),
+        node: Node<'_, ()>,
         moves: u64,
         tt_move: u8,
-        _: u32,
-        n: u32,
         list: &mut [Move; 64],
         etc: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32> {
-        s.sorted_moves(p, o, moves, tt_move, list, etc.filter(|_| n >= ETC_MIN))
+        s.sorted_moves(node.p, node.o, moves, tt_move, list, etc.filter(|_| node.n >= ETC_MIN))
     }
 
     #[inline(always)]
@@ -166,16 +136,12 @@ impl Regime for Estimate {
     #[inline(always)]
     fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        ix: &Indexes,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        n: u32,
+        node: Node<'_, Indexes>,
+        w: Window,
     ) -> Option<i32> {
+        let Node { p, o, x: ix, depth, n } = node;
         if solved_within(n, depth) || (PV && n <= s.pv_solved) {
-            Some(s.exact_window(p, o, alpha, beta, n))
+            Some(s.exact_window(p, o, w.alpha, w.beta, n))
         } else if depth == 0 {
             Some(s.leaf(p, o, &ix.own))
         } else {
@@ -186,16 +152,11 @@ impl Regime for Estimate {
     #[inline(always)]
     fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
         s: &mut Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        ix: &Indexes,
-        alpha: i32,
-        beta: i32,
+        node: Node<'_, Indexes>,
+        w: Window,
         moves: u64,
-        depth: u32,
-        _: u32,
     ) -> Option<i32> {
-        (depth == 1).then(|| s.mid_last_ply(p, o, ix, alpha, beta, moves))
+        (node.depth == 1).then(|| s.mid_last_ply(node.p, node.o, node.x, w.alpha, w.beta, moves))
     }
 
     #[inline(always)]
@@ -206,17 +167,13 @@ impl Regime for Estimate {
     #[inline(always)]
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,
-        p: u64,
-        o: u64,
-        ix: &Indexes,
+        node: Node<'_, Indexes>,
         moves: u64,
         tt_move: u8,
-        depth: u32,
-        _: u32,
         list: &mut [Move; 64],
         _: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32> {
-        Ok(s.mid_sorted_moves(p, o, ix, moves, tt_move, depth, list))
+        Ok(s.mid_sorted_moves(node, moves, tt_move, list))
     }
 
     #[inline(always)]

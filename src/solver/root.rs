@@ -7,14 +7,12 @@ use super::analysis::Kind;
 use super::midgame::{pv_solved, solved_within};
 use super::parallel::on_threads;
 use super::search::{Control, Searcher};
+use super::settings::ASPIRATION;
 use super::{Scoring, Solver};
 use crate::Size;
 use crate::isa::Isa;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
-
-/// Half the width of the aspiration window around a child's previous estimate, in discs.
-const ASPIRATION: i32 = 4;
 
 /// A child's search job in one phase.
 #[derive(Clone, Copy, Debug)]

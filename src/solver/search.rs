@@ -17,6 +17,9 @@
 //!    re-searched when they beat it; NWS stops at the first that beats alpha ([`raise`]).
 //! 4. [`Searcher::close`]: the bounds stored ([`bounds`]), with the regime's depth.
 //!
+//! A node travels as a [`Node`] (the position, what the regime keeps with it, the plies left and
+//! the empties) and its bounds as a [`Window`]: small `Copy` values passed by value.
+//!
 //! On more than one thread, a null-window node whose first move did not cut may share its other
 //! moves between the threads (a split point, `parallel.rs`); it opens and closes as any node.
 //!
@@ -29,8 +32,9 @@
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
 
 use super::ordering::Move;
-use super::parallel::{Abort, SPLIT_NWS, in_a_pool};
+use super::parallel::{Abort, in_a_pool};
 use super::regime::{Exact, Regime};
+use super::settings::{CHECK_EVERY, SPLIT_NWS};
 use super::table::{NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::eval::Weights;
@@ -40,9 +44,6 @@ use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
-
-/// Nodes between two looks at the stop flag and the limits.
-const CHECK_EVERY: u64 = 4096;
 
 /// What the threads of one search share: the limits and the stop state.
 pub struct Control {
@@ -138,31 +139,89 @@ pub(crate) fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool 
     false
 }
 
-/// What a table entry's bounds (`lower`, `upper`) settle for a node with window (`alpha`,
-/// `beta`): a lower bound at or above `beta` or an exact value is the result, an upper bound at
-/// or below `alpha` too.
+/// What a table entry's bounds (`lower`, `upper`) settle for a node with window `w`: a lower
+/// bound at or above `beta` or an exact value is the result, an upper bound at or below `alpha`
+/// too.
 #[inline(always)]
-pub(super) fn table_cutoff(lower: i32, upper: i32, alpha: i32, beta: i32) -> Option<i32> {
-    if lower >= beta || lower == upper {
+pub(super) fn table_cutoff(lower: i32, upper: i32, w: Window) -> Option<i32> {
+    if lower >= w.beta || lower == upper {
         Some(lower)
-    } else if upper <= alpha {
+    } else if upper <= w.alpha {
         Some(upper)
     } else {
         None
     }
 }
 
-/// The bounds a node's fail-soft result `best` proves, with window (`alpha`, `beta`) as the node
-/// was entered: a lower bound when it reached `beta`, an upper bound when it stayed at or below
-/// `alpha`, else the exact value. `max`: the largest score.
+/// The bounds a node's fail-soft result `best` proves, with window `w` as the node was entered: a
+/// lower bound when it reached `beta`, an upper bound when it stayed at or below `alpha`, else
+/// the exact value. `max`: the largest score.
 #[inline(always)]
-pub(super) fn bounds(best: i32, alpha: i32, beta: i32, max: i8) -> (i8, i8) {
-    if best >= beta {
+pub(super) fn bounds(best: i32, w: Window, max: i8) -> (i8, i8) {
+    if best >= w.beta {
         (best as i8, max)
-    } else if best <= alpha {
+    } else if best <= w.alpha {
         (-max, best as i8)
     } else {
         (best as i8, best as i8)
+    }
+}
+
+/// A node of the search: the position (`p` to move against `o`), what the regime keeps with it
+/// (`x`, [`Regime::State`]: the estimate's pattern indexes), the plies left (`depth`; the exact
+/// regime passes the empties) and the empties (`n`). Small and `Copy`: the node routines pass it
+/// by value.
+pub(super) struct Node<'x, S> {
+    pub p: u64,
+    pub o: u64,
+    pub x: &'x S,
+    pub depth: u32,
+    pub n: u32,
+}
+
+// By hand: derived, they would ask `S: Copy` of what is only borrowed.
+impl<S> Clone for Node<'_, S> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Node<'_, S> {}
+
+impl<S> Node<'_, S> {
+    /// The same node after a pass: the other side to move, `x` what travels with it then; a pass
+    /// uses no ply.
+    #[inline(always)]
+    pub fn passed(self, x: &S) -> Node<'_, S> {
+        Node { p: self.o, o: self.p, x, depth: self.depth, n: self.n }
+    }
+
+    /// The child that move `m` reaches, `x` what travels with it: one ply and one empty fewer.
+    #[inline(always)]
+    pub fn child<'y>(self, m: &Move, x: &'y S) -> Node<'y, S> {
+        Node { p: self.o ^ m.flips, o: self.p ^ m.flips ^ (1 << m.sq), x, depth: self.depth - 1, n: self.n - 1 }
+    }
+}
+
+/// An alpha-beta window: a value at or below `alpha` fails low, at or above `beta` high.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Window {
+    pub alpha: i32,
+    pub beta: i32,
+}
+
+impl Window {
+    /// The null window above `alpha`: (`alpha`, `alpha + 1`).
+    #[inline(always)]
+    pub fn null(alpha: i32) -> Window {
+        Window { alpha, beta: alpha + 1 }
+    }
+
+    /// The window from the other side: (`-beta`, `-alpha`).
+    #[inline(always)]
+    pub fn negated(self) -> Window {
+        Window { alpha: -self.beta, beta: -self.alpha }
     }
 }
 
@@ -241,21 +300,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if DISCS { p.count_ones() as i32 - o.count_ones() as i32 } else { crate::rules::final_score::<N>(p, o) }
     }
 
-    /// The first steps of every node (the module documentation's step 1); `depth`: the plies
-    /// left (the exact regime passes the empties), `n`: the empties.
+    /// The first steps of every node (the module documentation's step 1), entered with window
+    /// `w`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn open<R: Regime, const PV: bool>(
-        &mut self,
-        p: u64,
-        o: u64,
-        x: &R::State,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        n: u32,
-    ) -> Open {
-        if let Some(v) = R::frontier::<N, DISCS, I, PV>(self, p, o, x, alpha, beta, depth, n) {
+    pub(super) fn open<R: Regime, const PV: bool>(&mut self, node: Node<'_, R::State>, w: Window) -> Open {
+        if let Some(v) = R::frontier::<N, DISCS, I, PV>(self, node, w) {
             return Open::Done(v);
         }
         self.nodes += 1;
@@ -268,6 +317,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             self.stopped = true;
             return Open::Done(0);
         }
+        let (p, o) = (node.p, node.o);
         let moves = self.isa.legal_moves::<N>(p, o);
         if moves == 0 {
             if self.isa.legal_moves::<N>(o, p) == 0 {
@@ -275,14 +325,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             }
             return Open::Pass;
         }
-        if let Some(v) = R::shortcut::<N, DISCS, I, PV>(self, p, o, x, alpha, beta, moves, depth, n) {
+        if let Some(v) = R::shortcut::<N, DISCS, I, PV>(self, node, w, moves) {
             return Open::Done(v);
         }
         let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(h) {
-            if R::trusts(&e, depth)
-                && let Some(v) = table_cutoff(e.lower as i32, e.upper as i32, alpha, beta)
+            if R::trusts(&e, node.depth)
+                && let Some(v) = table_cutoff(e.lower as i32, e.upper as i32, w)
             {
                 return Open::Done(v);
             }
@@ -292,50 +342,49 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// The last step of every node: the bounds its result `best` proves, stored with the
-    /// regime's depth (`alpha`, `beta`: the window it was entered with).
+    /// regime's depth (`w`: the window it was entered with; `h`: its hash).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn close<R: Regime>(&self, h: u64, best: i32, alpha: i32, beta: i32, best_move: u8, depth: u32, n: u32) {
-        let (lower, upper) = bounds(best, alpha, beta, Self::MAX as i8);
-        self.table.store(h, lower, upper, best_move, n as u8, R::stored_depth(depth));
+    pub(super) fn close<R: Regime>(&self, node: Node<'_, R::State>, w: Window, h: u64, best: i32, best_move: u8) {
+        let (lower, upper) = bounds(best, w, Self::MAX as i8);
+        self.table.store(h, lower, upper, best_move, node.n as u8, R::stored_depth(node.depth));
     }
 
-    /// The null-window search: is the value above `alpha`? (`beta = alpha + 1`.) `x`: what the
-    /// regime keeps with the position, `depth`: plies left, `n`: empties.
+    /// The null-window search of `node`: is its value above `alpha`? (`beta = alpha + 1`.)
     #[inline(always)]
-    pub(super) fn nws<R: Regime>(&mut self, p: u64, o: u64, x: &R::State, alpha: i32, depth: u32, n: u32) -> i32 {
+    pub(super) fn nws<R: Regime>(&mut self, node: Node<'_, R::State>, alpha: i32) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.nws_body::<R>(p, o, x, alpha, depth, n),
+            move || self.nws_body::<R>(node, alpha),
         )
     }
 
     #[inline(always)]
-    fn nws_body<R: Regime>(&mut self, p: u64, o: u64, x: &R::State, alpha: i32, depth: u32, n: u32) -> i32 {
-        let (moves, h, tt_move) = match self.open::<R, false>(p, o, x, alpha, alpha + 1, depth, n) {
+    fn nws_body<R: Regime>(&mut self, node: Node<'_, R::State>, alpha: i32) -> i32 {
+        let w = Window::null(alpha);
+        let (moves, h, tt_move) = match self.open::<R, false>(node, w) {
             Open::Done(v) => return v,
-            Open::Pass => return -self.nws::<R>(o, p, &R::pass(x), -alpha - 1, depth, n),
+            Open::Pass => return -self.nws::<R>(node.passed(&R::pass(node.x)), -alpha - 1),
             Open::Moves { moves, h, tt_move } => (moves, h, tt_move),
         };
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let count = match R::sort(self, p, o, x, moves, tt_move, depth, n, &mut list, Some((alpha, &mut best))) {
+        let count = match R::sort(self, node, moves, tt_move, &mut list, Some((alpha, &mut best))) {
             Ok(count) => count,
             Err(cut) => return cut,
         };
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
-            if i == 1 && R::SPLITS && n >= SPLIT_NWS && count > 2 && self.control.splits && in_a_pool() {
+            if i == 1 && R::SPLITS && node.n >= SPLIT_NWS && count > 2 && self.control.splits && in_a_pool() {
                 // The eldest brother did not cut: the others may be shared.
-                self.split_nws::<R>(p, o, x, &list[1..count], alpha, depth, n, &mut best, &mut best_move);
+                self.split_nws::<R>(node, &list[1..count], alpha, &mut best, &mut best_move);
                 if self.stopped {
                     return 0;
                 }
                 break;
             }
-            let child = R::child(x, self.layout, m);
-            let v = -self.nws::<R>(o ^ m.flips, p ^ m.flips ^ (1 << m.sq), &child, -alpha - 1, depth - 1, n - 1);
+            let x = R::child(node.x, self.layout, m);
+            let v = -self.nws::<R>(node.child(m, &x), -alpha - 1);
             if self.stopped {
                 return 0;
             }
@@ -347,61 +396,41 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
             }
         }
-        self.close::<R>(h, best, alpha, alpha + 1, best_move, depth, n);
+        self.close::<R>(node, w, h, best, best_move);
         best
     }
 
-    /// The principal-variation search with window (`alpha`, `beta`); arguments as [`Self::nws`].
+    /// The principal-variation search of `node` with window `w`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn pvs<R: Regime>(
-        &mut self,
-        p: u64,
-        o: u64,
-        x: &R::State,
-        alpha: i32,
-        beta: i32,
-        depth: u32,
-        n: u32,
-    ) -> i32 {
+    pub(super) fn pvs<R: Regime>(&mut self, node: Node<'_, R::State>, w: Window) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.pvs_body::<R>(p, o, x, alpha, beta, depth, n),
+            move || self.pvs_body::<R>(node, w),
         )
     }
 
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn pvs_body<R: Regime>(
-        &mut self,
-        p: u64,
-        o: u64,
-        x: &R::State,
-        mut alpha: i32,
-        beta: i32,
-        depth: u32,
-        n: u32,
-    ) -> i32 {
-        let (moves, h, tt_move) = match self.open::<R, true>(p, o, x, alpha, beta, depth, n) {
+    fn pvs_body<R: Regime>(&mut self, node: Node<'_, R::State>, w: Window) -> i32 {
+        let (moves, h, tt_move) = match self.open::<R, true>(node, w) {
             Open::Done(v) => return v,
-            Open::Pass => return -self.pvs::<R>(o, p, &R::pass(x), -beta, -alpha, depth, n),
+            Open::Pass => return -self.pvs::<R>(node.passed(&R::pass(node.x)), w.negated()),
             Open::Moves { moves, h, tt_move } => (moves, h, tt_move),
         };
-        let alpha0 = alpha;
+        let Window { mut alpha, beta } = w;
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let count = R::sort(self, p, o, x, moves, tt_move, depth, n, &mut list, None).unwrap_or_default();
+        let count = R::sort(self, node, moves, tt_move, &mut list, None).unwrap_or_default();
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
-            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-            let child = R::child(x, self.layout, m);
+            let x = R::child(node.x, self.layout, m);
+            let child = node.child(m, &x);
             let v = if i == 0 {
-                -self.pvs::<R>(np, no, &child, -beta, -alpha, depth - 1, n - 1)
+                -self.pvs::<R>(child, Window { alpha, beta }.negated())
             } else {
-                let v = -self.nws::<R>(np, no, &child, -alpha - 1, depth - 1, n - 1);
+                let v = -self.nws::<R>(child, -alpha - 1);
                 if v > alpha && v < beta && !self.stopped {
-                    -self.pvs::<R>(np, no, &child, -beta, -alpha, depth - 1, n - 1)
+                    -self.pvs::<R>(child, Window { alpha, beta }.negated())
                 } else {
                     v
                 }
@@ -420,7 +449,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
             }
         }
-        self.close::<R>(h, best, alpha0, beta, best_move, depth, n);
+        self.close::<R>(node, w, h, best, best_move);
         best
     }
 
@@ -430,7 +459,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if n == 0 {
             return Self::final_score(p, o);
         }
-        self.pvs::<Exact>(p, o, &(), alpha, beta, n, n)
+        self.pvs::<Exact>(Node { p, o, x: &(), depth: n, n }, Window { alpha, beta })
     }
 
     /// The exact score of a position (full window).
@@ -444,6 +473,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if n == 0 {
             return Self::final_score(p, o);
         }
-        self.nws::<Exact>(p, o, &(), alpha, n, n)
+        self.nws::<Exact>(Node { p, o, x: &(), depth: n, n }, alpha)
     }
 }

@@ -1,0 +1,170 @@
+//! The search's tunables in one place, as Edax keeps its own in `settings.h`: each with what it
+//! sets and what was measured when its value was chosen, or that no measurement is recorded. The
+//! code that uses each one is named with it. Constants the rules or the board fix (masks, the
+//! table's layout, the largest score) stay with the code they describe.
+//!
+//! Node counts are the stable measure of a change here (`bench --no-store … --threads 1`: the
+//! same positions searched the same way give the same count); times are indicative
+//! (`docs/solver.md`, "What each technique bought").
+
+// The exact search.
+
+/// Empties at and below which the exact search leaves the table and sorting behind: the endgame
+/// path of `endgame.rs`, the frontier of the exact regime (`regime.rs`).
+///
+/// Why 7: below eight empties the table costs more than it saves. Up to 7 empties instead of 6,
+/// FFO #40-#42 took 9.89 s of CPU instead of 10.55 s although the nodes rose from 230 M to 292 M;
+/// up to 8 instead of 7, the every-child solve of #43 took 1.00 of the time (`docs/solver.md`,
+/// "What each technique bought").
+pub(super) const SHALLOW: u32 = 7;
+
+/// Empties from which null-window nodes look up their children in the table first (enhanced
+/// transposition cutoffs, `ordering.rs`).
+///
+/// Why 11: from 14 empties the cutoffs took FFO #40-#44 from 457 M to 433 M nodes, from 11 to
+/// 418 M. Later, from 14 instead of 11, the every-child solve of #43 took 0.99 of the time with 5%
+/// more nodes, and 11 stayed (`docs/solver.md`, "What each technique bought").
+pub(super) const ETC_MIN: u32 = 11;
+
+/// Empties from which the exact search orders its moves by a one-ply search of the rough
+/// evaluation, the fastest-first key breaking ties (`ordering.rs`; from [`EVAL_SORT_MIN`] the
+/// fitted evaluation takes its place).
+///
+/// Why 14: on FFO #41-#46, 14 empties beat 12, 16 and 20, and one ply beat two; it took #41-#44
+/// and #46 from 801 M to 443 M nodes (`docs/solver.md`, "Move ordering: fastest-first"; measured
+/// before the ordering by the evaluation).
+pub(super) const SORT_SEARCH_MIN: u32 = 14;
+
+/// Empties from which the exact search orders its moves by a search of the fitted evaluation
+/// instead, [`EVAL_SORT_DEPTH`] plies deep, when the weights can be read (`ordering.rs`).
+///
+/// The ordering schedule (this and the three below) was chosen on FFO #40-#49, one thread, with
+/// the weights of the time (`docs/solver.md`, "Move ordering by the evaluation"), and is worth
+/// measuring again whenever the weights are refitted. Why 18: the same plies from 16 or 17
+/// empties took 113.0 s and 104.7 s against 85.9 s from 18, and the kept schedule from 19 took
+/// 70.5 s against 69.5 s: below 18 the ordering search costs more than it saves. Later, from 17
+/// or 19 instead of 18, the every-child solves of #40-#44 took 1.06 and 1.03 of the time.
+pub(super) const EVAL_SORT_MIN: u32 = 18;
+
+/// The plies of that ordering search: 3, one more from [`EVAL_SORT_DEEPER`] empties and another
+/// from [`EVAL_SORT_DEEPEST`].
+///
+/// Why 3: 2 plies (3 from 22, 4 from 25) searched 1.79 G nodes in 77.9 s against 1.44 G in
+/// 69.5 s, and 4 plies (5 from 22) 1.43 G nodes in 115.1 s. Later, 2 plies from 18 to 21 empties
+/// took 0.91 of the time on FFO #40-#49 but 1.03 on the every-child solves of #40-#44, the
+/// explorer's work, and 3 stayed (`docs/solver.md`, "Side by side with the peers").
+pub(super) const EVAL_SORT_DEPTH: u32 = 3;
+
+/// Empties from which the ordering search looks one ply deeper.
+///
+/// Why 22: with the fifth ply from 25, from 23 instead searched 1.40 G nodes but took 70.7 s
+/// against 69.5 s. (From 21 was measured only without the fifth ply: 1.58 G nodes and 85.1 s
+/// against 1.61 G and 85.9 s from 22.)
+pub(super) const EVAL_SORT_DEEPER: u32 = 22;
+
+/// Empties from which the ordering search looks one ply deeper again.
+///
+/// Why 25: from 24 instead 1.52 G nodes and 90.3 s, from 26 1.61 G and 79.7 s, against 1.44 G
+/// and 69.5 s.
+pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
+
+// The estimate search.
+
+/// Plies left from which an estimate node sorts its moves by the evaluation of each child
+/// (`ordering.rs`). Below it the fewest replies alone order them: evaluating every child of a
+/// node two, three or four plies above the leaves cost more time than the nodes it saved
+/// (`docs/eval.md`, "Speed").
+pub(super) const SORT_BY_EVAL_DEPTH: u32 = 5;
+
+/// How many more empties than plies left a node of the estimate search may have and still be
+/// solved exactly instead (`midgame.rs`). A position with `n` empties is solved by its estimate of
+/// depth `n - EXACT_MARGIN` and deeper.
+///
+/// Why 6: an 8x8 leaf with 6 empties is solved in about a hundred nodes, a few microseconds, and
+/// the evaluation is off by about 5 discs there (`docs/eval.md`). On the 200 positions of
+/// `tests/data/estimates-14-20.obf` at depth 10, a margin of 6 solves the 69 with 14-16 empties
+/// and roughly doubles the nodes; the 131 with 17-20 empties are searched as before
+/// (`docs/eval.md`, "Measures").
+pub const EXACT_MARGIN: u32 = 6;
+
+/// How many more empties than the depth of the estimate a principal-variation node of it may have
+/// and be solved exactly (`midgame.rs` and [`pv_solved`](super::pv_solved)).
+///
+/// Why 2: measured at depths 9 to 14 on the three estimate sets of `tests/data`
+/// (`docs/eval.md`, "The principal variation solved to the end"), 2 finds more best moves in less
+/// time than the plain search one ply deeper, where 1 gains less and 3 costs more than it gains.
+pub const PV_EXTENSION: u32 = 2;
+
+/// The most empties a principal-variation node solved by the extension may have: 16, reached at
+/// depth 14, the deepest the rule was measured at (its cost there was still 1.4 times the plain
+/// search's), and Edax's cap too. The rule is not extrapolated beyond.
+pub const PV_EXTENSION_MAX: u32 = 16;
+
+/// Half the width of the aspiration window around a child's previous estimate at the root, in
+/// discs (`root.rs`).
+///
+/// Why 4: for the estimates it barely matters (depth 12: 17,338,755 nodes, against 17,315,337
+/// with the full window and 17,771,641 with 2); for a child the margin hands to the exact search,
+/// a window around its last estimate searched 4.7% and 2.4% fewer nodes than the full window on
+/// the positions with 14-16 empties of `estimates-14-20` and its held-out set at depth 10
+/// (`docs/solver.md`, "The estimate search" and "Iterative deepening at the root").
+pub(super) const ASPIRATION: i32 = 4;
+
+// Threads and stopping.
+
+/// Empties from which null-window nodes are split between threads (`parallel.rs`). Chosen with
+/// the split points (FFO #40-#49 on two threads 1.81 times as fast as one, `docs/solver.md`,
+/// "Side by side with the peers"); no measurement of another value is recorded.
+pub(super) const SPLIT_NWS: u32 = 10;
+
+/// The stack of each search thread: a search 60 plies deep, with split points and the work a
+/// waiting thread takes from others on top of each other (`mod.rs`). No measurement is recorded.
+pub(super) const THREAD_STACK: usize = 32 << 20;
+
+/// Nodes between two looks at the stop flag and the limits (`search.rs`): a stop is seen a
+/// fraction of a millisecond after it is asked for at the exact search's 10 to 40 M nodes per
+/// second. No measurement of another value is recorded.
+pub(super) const CHECK_EVERY: u64 = 4096;
+
+// The table.
+
+/// The default size of the transposition table, in MiB ([`SolverOptions`](super::SolverOptions)).
+///
+/// Why 256: the size the peers are given when they are compared. A smaller table was faster on
+/// the every-child solve of FFO #43 (16 MiB 12.7 s, 64 MiB 12.8 s, 256 MiB 13.6 s, one run each;
+/// `docs/solver.md`, "What each technique bought"). The process holds the table and a few MB
+/// more (265 MB at 256 MiB, solving `fforum-1-19` on two threads).
+pub const DEFAULT_HASH_MB: usize = 256;
+
+// The auto policy (`analysis.rs`).
+
+/// The depth to which [`SearchMode::Auto`](super::SearchMode::Auto) estimates before it considers
+/// proofs: a few milliseconds on any 8x8 position.
+pub const QUICK_DEPTH: u32 = 6;
+
+/// The predicted nodes up to which [`SearchMode::Auto`](super::SearchMode::Auto) proves the
+/// children when it has no time or node limit: about 15 seconds on one thread for a typical
+/// position.
+pub const UNLIMITED_PROOF_NODES: f64 = 3.0e8;
+
+/// A win/loss/draw proof is about this many times cheaper than the exact score (the median ratio
+/// of nodes on FFO #40-#49; 1.5 for the draw, #41, up to 146).
+pub const WLD_SPEEDUP: f64 = 5.0;
+
+/// Empties from which a win/loss/draw proof is worth running before the exact one. Below it the
+/// exact proof is cheap itself (solving every child of an 8x8 position with 14 empties took a
+/// median of 0.27 M nodes, `docs/solver.md`, "The auto policy"); no measurement of another value
+/// is recorded.
+pub const WLD_MIN_EMPTIES: u32 = 14;
+
+/// Nodes per second assumed per thread when a time limit is weighed against a proof: the lower
+/// end of what the every-child solves ran at when the cost model was refitted (8x8 FFO #40-#44:
+/// 25.5 M; 6x6 at 26 empties: 24 M; two solves at once on the two cores: 18 M; `docs/solver.md`,
+/// "The auto policy").
+pub(super) const NODES_PER_SECOND: f64 = 20.0e6;
+
+/// A proof is attempted when its predicted cost is at most this share of what is left: the
+/// prediction is a median, and hard positions take several times more
+/// ([`predicted_exact_nodes`](super::predicted_exact_nodes)). No measurement of another value is
+/// recorded.
+pub(super) const BUDGET_SHARE: f64 = 0.25;
