@@ -1,10 +1,11 @@
 //! `reach`: a transcript from the start to a board, or the proof that none exists.
 
+use super::CliError;
 use super::args::PositionArgs;
-use super::{CliError, outln};
+use super::report::Report;
 use othello_explorer::reach::{self, Limits, Outcome};
 use othello_explorer::transcript;
-use serde_json::json;
+use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -36,41 +37,65 @@ pub fn run(position: &PositionArgs, args: &ReachArgs, json: bool) -> Result<Exit
         }
         Outcome::Cancelled { nodes } => (None, None, *nodes, Some(format!("interrupted after {nodes} positions")), 3),
     };
-    if json {
-        outln!(
-            "{}",
-            json!({
-                "board": target.to_string(),
-                "reachable": reachable,
-                "moves": moves,
-                "nodes": nodes,
-                "seconds": seconds,
-                "reason": reason,
-            })
-        );
-    } else {
-        let over = if target.is_game_over() {
+    let report = ReachReport {
+        board: target.to_string(),
+        reachable,
+        moves,
+        nodes,
+        seconds,
+        reason,
+        size: target.size(),
+        discs,
+        over: if target.is_game_over() {
             "game over".to_string()
         } else {
             format!("{} to move", target.to_move().name())
-        };
-        outln!(
-            "reach: {} board, {discs} discs ({} moves from the start), {over}",
-            target.size(),
-            discs.saturating_sub(4)
-        );
-        match (&outcome, moves) {
-            (Outcome::Found { .. }, Some(m)) => {
-                let m = if m.is_empty() { "(the start itself: no move)".to_string() } else { m };
-                outln!("reachable: {m}");
-            }
-            _ => outln!(
-                "{}: {}",
-                if reachable == Some(false) { "unreachable" } else { "undecided" },
-                reason.unwrap_or_default()
-            ),
-        }
-        outln!("{nodes} positions searched in {seconds:.3} s");
-    }
+        },
+    };
+    report.print(json);
     Ok(ExitCode::from(code))
+}
+
+/// What `reach` found: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+struct ReachReport {
+    board: String,
+    /// `true` with a game, `false` with a proof there is none, `null` when undecided.
+    reachable: Option<bool>,
+    moves: Option<String>,
+    nodes: u64,
+    seconds: f64,
+    reason: Option<String>,
+    #[serde(skip)]
+    size: othello_explorer::Size,
+    #[serde(skip)]
+    discs: usize,
+    #[serde(skip)]
+    over: String,
+}
+
+impl std::fmt::Display for ReachReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let discs = self.discs;
+        writeln!(
+            f,
+            "reach: {} board, {discs} discs ({} moves from the start), {}",
+            self.size,
+            discs.saturating_sub(4),
+            self.over
+        )?;
+        match (self.reachable, &self.moves) {
+            (Some(true), Some(m)) => {
+                let m = if m.is_empty() { "(the start itself: no move)" } else { m };
+                writeln!(f, "reachable: {m}")?;
+            }
+            _ => writeln!(
+                f,
+                "{}: {}",
+                if self.reachable == Some(false) { "unreachable" } else { "undecided" },
+                self.reason.as_deref().unwrap_or_default()
+            )?,
+        }
+        writeln!(f, "{} positions searched in {:.3} s", self.nodes, self.seconds)
+    }
 }
