@@ -2,44 +2,75 @@
 
 use super::CliError;
 use super::args::Resolved;
-use super::{out, outln};
+use super::report::Report;
 use othello_explorer::{Bitboard, Position, Scoring, opening, transcript};
-use serde_json::json;
+use serde::Serialize;
 
 pub fn run(resolved: &Resolved, json: bool) -> Result<(), CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
-    if json {
-        outln!("{}", to_json(&position, passed, resolved));
-    } else {
-        out!("{}", to_text(&position, passed, resolved));
-    }
+    let game_over = position.is_game_over();
+    let report = ShowReport {
+        size: position.size().n(),
+        board: position.to_string(),
+        transcript: resolved.line.as_ref().map(|l| transcript::format(&l.moves)),
+        opening: opening_name(resolved),
+        to_move: position.to_move().name(),
+        passed,
+        black: position.black().hex(),
+        white: position.white().hex(),
+        empty: position.empty().hex(),
+        legal: position.legal_moves().hex(),
+        moves: moves_with_flips(&position)
+            .into_iter()
+            .map(|(sq, flips)| MoveFlips { square: sq.to_string(), flips: flips.hex() })
+            .collect(),
+        black_discs: position.black().count(),
+        white_discs: position.white().count(),
+        empties: position.empty_count(),
+        game_over,
+        score: game_over.then(|| position.black_score(Scoring::Standard)),
+        position,
+    };
+    report.print(json);
     Ok(())
 }
 
-fn to_json(position: &Position, passed: bool, resolved: &Resolved) -> serde_json::Value {
-    let game_over = position.is_game_over();
-    let moves: Vec<_> = moves_with_flips(position)
-        .into_iter()
-        .map(|(sq, flips)| json!({ "move": sq.to_string(), "flips": flips.hex() }))
-        .collect();
-    json!({
-        "size": position.size().n(),
-        "board": position.to_string(),
-        "transcript": resolved.line.as_ref().map(|l| transcript::format(&l.moves)),
-        "opening": opening_name(resolved),
-        "to_move": position.to_move().name(),
-        "passed": passed,
-        "black": position.black().hex(),
-        "white": position.white().hex(),
-        "empty": position.empty().hex(),
-        "legal": position.legal_moves().hex(),
-        "moves": moves,
-        "black_discs": position.black().count(),
-        "white_discs": position.white().count(),
-        "empties": position.empty_count(),
-        "game_over": game_over,
-        "score": if game_over { Some(position.black_score(Scoring::Standard)) } else { None },
-    })
+/// A position shown: as text (the diagram, the masks side by side, every move's flips), or with
+/// `--json` as one JSON object.
+#[derive(Serialize)]
+struct ShowReport {
+    size: usize,
+    board: String,
+    transcript: Option<String>,
+    opening: Option<&'static str>,
+    to_move: &'static str,
+    passed: bool,
+    black: String,
+    white: String,
+    empty: String,
+    legal: String,
+    moves: Vec<MoveFlips>,
+    black_discs: u32,
+    white_discs: u32,
+    empties: u32,
+    game_over: bool,
+    score: Option<i32>,
+    #[serde(skip)]
+    position: Position,
+}
+
+/// A legal move and its flip mask.
+#[derive(Serialize)]
+struct MoveFlips {
+    #[serde(rename = "move")]
+    square: String,
+    flips: String,
+}
+
+impl std::fmt::Display for ShowReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&to_text(&self.position, self.passed, self.transcript.as_deref(), self.opening))
+    }
 }
 
 /// The opening name: the deepest named position along the `--moves` line, else the position's own.
@@ -55,7 +86,7 @@ pub fn moves_with_flips(position: &Position) -> Vec<(othello_explorer::Square, B
     position.legal_moves().reading_order().into_iter().map(|sq| (sq, position.flips(sq))).collect()
 }
 
-fn to_text(position: &Position, passed: bool, resolved: &Resolved) -> String {
+fn to_text(position: &Position, passed: bool, moves: Option<&str>, opening: Option<&str>) -> String {
     let mut out = String::new();
     let size = position.size();
     let (b, w) = (position.black().count(), position.white().count());
@@ -75,10 +106,10 @@ fn to_text(position: &Position, passed: bool, resolved: &Resolved) -> String {
     };
     out.push_str(&format!("{size}, {state}; black {b}, white {w}, {} empty\n", position.empty_count()));
     out.push_str(&format!("board: {position}\n"));
-    if let Some(line) = &resolved.line {
-        out.push_str(&format!("moves: {}\n", transcript::format(&line.moves)));
+    if let Some(moves) = moves {
+        out.push_str(&format!("moves: {moves}\n"));
     }
-    if let Some(name) = opening_name(resolved) {
+    if let Some(name) = opening {
         out.push_str(&format!("opening: {name}\n"));
     }
     out.push('\n');
