@@ -2,12 +2,13 @@
 //! sample against the solver, and its text form for sharing.
 
 use super::paths::StoreArgs;
+use super::report::Report;
 use super::{CliError, outln};
 use clap::Subcommand;
 use othello_explorer::solver::SolverOptions;
 use othello_explorer::store::{ExportError, ImportError, Source, Store, StoreError};
 use othello_explorer::textfile::{self, IMPORT_LIMIT};
-use serde_json::json;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 #[derive(Subcommand, Debug)]
@@ -182,36 +183,65 @@ fn import(store: &Store, file: &Path) -> Result<(), CliError> {
 
 fn stats(store: &Store, json: bool) -> Result<(), CliError> {
     let stats = store.stats().map_err(|e| CliError::Usage(e.to_string()))?;
-    if json {
-        let rows: Vec<_> = stats
+    let report = StatsReport {
+        path: store.path().display().to_string(),
+        entries: stats.total(),
+        file_bytes: stats.file_bytes,
+        by_size: stats
             .rows
             .iter()
-            .map(|r| {
-                let mut sources = serde_json::Map::new();
-                for s in Source::ALL {
-                    sources.insert(s.name().into(), json!(r.by_source[s.code() as usize]));
-                }
-                json!({
-                    "size": r.size.to_string(),
-                    "scoring": r.scoring.name(),
-                    "exact": r.exact,
-                    "bounds": r.bounds,
-                    "sources": sources,
-                })
+            .map(|r| StatsLine {
+                size: r.size.to_string(),
+                scoring: r.scoring.name(),
+                exact: r.exact,
+                bounds: r.bounds,
+                sources: Source::ALL.iter().map(|s| (s.name(), r.by_source[s.code() as usize])).collect(),
             })
-            .collect();
-        outln!(
-            "{}",
-            json!({ "path": store.path().display().to_string(), "entries": stats.total(), "file_bytes": stats.file_bytes, "by_size": rows })
-        );
-        return Ok(());
-    }
-    outln!("store: {} ({} bytes)", store.path().display(), stats.file_bytes);
-    outln!("entries: {}", stats.total());
-    for r in &stats.rows {
-        let sources: Vec<String> =
-            Source::ALL.iter().map(|s| format!("{} {}", s.name(), r.by_source[s.code() as usize])).collect();
-        outln!("  {} {}: {} exact, {} bounds ({})", r.size, r.scoring.name(), r.exact, r.bounds, sources.join(", "));
-    }
+            .collect(),
+    };
+    report.print(json);
     Ok(())
+}
+
+/// What `store stats` says: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+struct StatsReport {
+    path: String,
+    entries: u64,
+    file_bytes: u64,
+    by_size: Vec<StatsLine>,
+}
+
+/// The entries of one size and scoring.
+#[derive(Serialize)]
+struct StatsLine {
+    size: String,
+    scoring: &'static str,
+    exact: u64,
+    bounds: u64,
+    /// Entries by source, in the order of `Source::ALL`.
+    #[serde(serialize_with = "as_map")]
+    sources: Vec<(&'static str, u64)>,
+}
+
+/// Pairs as a JSON object, in their order.
+fn as_map<S: serde::Serializer>(pairs: &[(&'static str, u64)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(pairs.len()))?;
+    for (k, v) in pairs {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+impl std::fmt::Display for StatsReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "store: {} ({} bytes)", self.path, self.file_bytes)?;
+        writeln!(f, "entries: {}", self.entries)?;
+        for r in &self.by_size {
+            let sources: Vec<String> = r.sources.iter().map(|(name, n)| format!("{name} {n}")).collect();
+            writeln!(f, "  {} {}: {} exact, {} bounds ({})", r.size, r.scoring, r.exact, r.bounds, sources.join(", "))?;
+        }
+        Ok(())
+    }
 }
