@@ -29,35 +29,30 @@
 //! assert_eq!(after.to_string(), format!("{}---OX------XXX--{} O", "-".repeat(24), "-".repeat(24)));
 //! ```
 
+// The floors of the house, bottom up: the board and its rules; notation and files; the solver and
+// the evaluation (with the store of proven results and the one analysis every front end calls);
+// the studies built on them; the terminal app. `docs/architecture.md` says which file to open.
+pub mod board;
+pub mod notation;
+
 #[cfg(feature = "store")]
 pub mod analyst;
-pub mod bitboard;
 pub mod eval;
-pub mod finals;
-pub mod gamefile;
-pub mod geometry;
-pub mod isa;
-pub mod lab;
-pub mod obf;
-pub mod opening;
-pub mod perft;
-pub mod position;
-pub mod reach;
-pub mod review;
-pub mod rules;
-pub mod shortest;
-pub mod size;
 pub mod solver;
-pub mod square;
 pub mod store;
-pub mod symmetry;
-#[cfg(test)]
-mod testing;
-pub mod textfile;
-pub mod trace;
-pub mod transcript;
+
+pub mod studies;
+
 #[cfg(feature = "tui")]
 pub mod tui;
+
+#[cfg(test)]
+mod testing;
+
+// Each module also at the top, where users of the library (and the docs) have always found it.
+pub use board::{bitboard, geometry, isa, perft, position, rules, size, square, symmetry};
+pub use notation::{gamefile, obf, opening, textfile, transcript};
+pub use studies::{finals, lab, reach, review, shortest, trace};
 
 pub use bitboard::Bitboard;
 pub use position::{Color, IllegalMove, Position, PositionError, Scoring};

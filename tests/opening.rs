@@ -1,4 +1,4 @@
-//! The 8x8 opening names (`src/opening.rs`, `data/openings-8x8.txt`) against facts found here
+//! The 8x8 opening names (`src/notation/opening.rs`, `data/openings-8x8.txt`) against facts found here
 //! without the library: the table is replayed on the square-by-square reference board of
 //! `tests/reference`, symmetric images are computed from its coordinates, and transpositions are
 //! found by comparing reference boards. Then `show` of the real binary prints the name.

@@ -112,7 +112,7 @@ fn select<'a>(path: &str, problems: &'a [Problem], range: Option<&str>) -> Resul
     Ok((first, &problems[first - 1..last]))
 }
 
-/// The instruction-set level the solver runs at (`src/isa.rs`): part of what a figure means.
+/// The instruction-set level the solver runs at (`src/board/isa.rs`): part of what a figure means.
 fn isa_level() -> &'static str {
     othello_explorer::isa::Cpu::detect().level().name()
 }

@@ -41,7 +41,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// The table, as written in `data/openings-8x8.txt`.
-const DATA: &str = include_str!("../data/openings-8x8.txt");
+const DATA: &str = include_str!("../../data/openings-8x8.txt");
 
 /// What a named position is looked up by: its canonical discs and the side to move.
 type Key = ((u64, u64), Color);
