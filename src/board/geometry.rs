@@ -27,7 +27,7 @@ pub const fn bit(n: usize, col: usize, row: usize) -> u32 {
 }
 
 /// Every square of column `col` (0 = `a`).
-pub const fn column_mask(n: usize, col: usize) -> u64 {
+pub(crate) const fn column_mask(n: usize, col: usize) -> u64 {
     let mut m = 0;
     let mut row = 0;
     while row < n {
@@ -38,7 +38,7 @@ pub const fn column_mask(n: usize, col: usize) -> u64 {
 }
 
 /// Every square of row `row` (0 = row 1).
-pub const fn row_mask(n: usize, row: usize) -> u64 {
+pub(crate) const fn row_mask(n: usize, row: usize) -> u64 {
     let mut m = 0;
     let mut col = 0;
     while col < n {
@@ -103,7 +103,7 @@ impl Direction {
     }
 
     /// Whether a step is a left shift (toward `a1`, the higher bits).
-    pub const fn is_left(&self) -> bool {
+    pub(crate) const fn is_left(&self) -> bool {
         self.delta(8) < 0
     }
 
@@ -122,7 +122,7 @@ impl Direction {
     /// The mask the opponent's discs are ANDed with before each step, so no run wraps from one
     /// edge column to the other: the inner columns for horizontal and diagonal steps, the whole
     /// board for vertical ones.
-    pub const fn edge_mask(&self, n: usize) -> u64 {
+    pub(crate) const fn edge_mask(&self, n: usize) -> u64 {
         if self.dcol == 0 { full_mask(n) } else { inner_columns(n) }
     }
 }
@@ -204,7 +204,7 @@ pub const fn rays(n: usize) -> [[u64; 8]; 64] {
     table
 }
 
-/// Rays of the 4x4 board.
+/// Rays of the 4x4 board (the table the teaching traces name; the kernels read [`rays_of`]).
 pub static RAYS_4: [[u64; 8]; 64] = rays(4);
 /// Rays of the 6x6 board.
 pub static RAYS_6: [[u64; 8]; 64] = rays(6);
@@ -223,7 +223,7 @@ static ALIGNED_RAYS_8: CacheAligned = CacheAligned(rays(8));
 /// The ray table of the `n x n` board (the same rays as [`RAYS_8`] and its kin, aligned to cache
 /// lines).
 #[inline(always)]
-pub fn rays_of(n: usize) -> &'static [[u64; 8]; 64] {
+pub(crate) fn rays_of(n: usize) -> &'static [[u64; 8]; 64] {
     match n {
         4 => &ALIGNED_RAYS_4.0,
         6 => &ALIGNED_RAYS_6.0,

@@ -36,7 +36,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 /// The name of the environment variable that lowers the level chosen.
-pub const ENV: &str = "OTHELLO_EXPLORER_ISA";
+pub(crate) const ENV: &str = "OTHELLO_EXPLORER_ISA";
 
 /// An instruction-set level, lowest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -45,7 +45,7 @@ pub fn perft_on<const N: usize>(cpu: Cpu, p: u64, o: u64, depth: u32) -> u64 {
 }
 
 /// Perft one node at a time, with no vector batch: the plain level, and the twin of the batch.
-pub fn perft_unbatched<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32) -> u64 {
+pub(crate) fn perft_unbatched<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32) -> u64 {
     isa.enter(
         #[inline(always)]
         || perft_unbatched_body::<N, I>(isa, p, o, depth),

@@ -143,7 +143,7 @@ pub fn legal_moves_x4<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
 
 /// [`legal_moves_x4`] as four calls of [`legal_moves_scalar`]: its plain twin.
 #[inline(always)]
-pub fn legal_moves_x4_scalar<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
+pub(crate) fn legal_moves_x4_scalar<const N: usize>(p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
     std::array::from_fn(|i| legal_moves_scalar::<N>(p[i], o[i]))
 }
 

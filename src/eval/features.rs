@@ -21,10 +21,6 @@ use crate::rules::legal_moves;
 /// The number of scalar features.
 pub const SCALARS: usize = 7;
 
-/// The scalar features' names, in order.
-pub const SCALAR_NAMES: [&str; SCALARS] =
-    ["bias", "mobility", "opponent mobility", "potential mobility", "opponent potential mobility", "parity", "discs"];
-
 /// The squares next to a disc of `x` (the eight one-step shifts, nothing wrapping from one edge
 /// column to the other).
 #[inline(always)]
@@ -38,7 +34,7 @@ pub fn neighbours<const N: usize>(x: u64) -> u64 {
 /// The scalar features, given both sides' legal moves (`pm` of `p`, `om` of `o`), which the
 /// search has at hand.
 #[inline(always)]
-pub fn scalars_with_moves<const N: usize>(p: u64, o: u64, pm: u64, om: u64) -> [i32; SCALARS] {
+pub(crate) fn scalars_with_moves<const N: usize>(p: u64, o: u64, pm: u64, om: u64) -> [i32; SCALARS] {
     let empty = full_mask(N) & !(p | o);
     let count = |x: u64| x.count_ones() as i32;
     [

@@ -93,7 +93,7 @@ impl Indexes {
     /// [`Self::play`]'s `own` alone: all the evaluation of the child reads (half the work, for
     /// children that are only evaluated).
     #[inline(always)]
-    pub fn play_own(&self, layout: &Layout, sq: u32, flips: u64) -> Row {
+    pub(crate) fn play_own(&self, layout: &Layout, sq: u32, flips: u64) -> Row {
         let deltas = &layout.deltas[..];
         let mut own = self.theirs;
         let placed = &deltas[sq as usize];

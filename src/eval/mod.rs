@@ -55,7 +55,7 @@ pub fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
 
 /// [`evaluate`] with the kernels of `isa`: what the search calls, inside its own compiled code.
 #[inline(always)]
-pub fn evaluate_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
+pub(crate) fn evaluate_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
     match weights::shipped(N) {
         Ok(w) => {
             let max = (N * N) as i32;
@@ -82,7 +82,7 @@ pub fn evaluate_fine_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
 
 /// [`evaluate_fine_with`] with the kernels of `isa`.
 #[inline(always)]
-pub fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u64, o: u64) -> i32 {
+pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u64, o: u64) -> i32 {
     debug_assert_eq!(w.n(), N, "weights for another board size");
     let pm = isa.legal_moves::<N>(p, o);
     let om = isa.legal_moves::<N>(o, p);
@@ -114,7 +114,7 @@ pub fn evaluate_indexed<const N: usize>(w: &Weights, own: &Row, p: u64, o: u64, 
 
 /// [`evaluate_indexed`] in 1/[`SCALE`] of a disc, unclamped.
 #[inline(always)]
-pub fn evaluate_fine_indexed<const N: usize>(w: &Weights, own: &Row, p: u64, o: u64, pm: u64, om: u64) -> i32 {
+pub(crate) fn evaluate_fine_indexed<const N: usize>(w: &Weights, own: &Row, p: u64, o: u64, pm: u64, om: u64) -> i32 {
     debug_assert_eq!(w.n(), N, "weights for another board size");
     debug_assert!(pm | om != 0, "a finished game has its exact score");
     let empties = (full_mask(N) & !(p | o)).count_ones() as usize;

@@ -123,7 +123,7 @@ const DIAG_4: [(u8, u8); 4] = diagonal::<4>();
 const DIAG_3: [(u8, u8); 3] = diagonal::<3>();
 
 /// The 8x8 set: 46 placements.
-pub const PATTERNS_8: &[Pattern] = &[
+pub(crate) const PATTERNS_8: &[Pattern] = &[
     Pattern { name: "edge+2X", squares: &EDGE_X_8 },
     Pattern { name: "corner 3x3", squares: &CORNER_3X3 },
     Pattern { name: "corner 5x2", squares: &CORNER_5X2 },
@@ -138,7 +138,7 @@ pub const PATTERNS_8: &[Pattern] = &[
 ];
 
 /// The 6x6 set: 38 placements.
-pub const PATTERNS_6: &[Pattern] = &[
+pub(crate) const PATTERNS_6: &[Pattern] = &[
     Pattern { name: "edge+2X", squares: &EDGE_X_6 },
     Pattern { name: "corner 3x3", squares: &CORNER_3X3 },
     Pattern { name: "corner 4x2", squares: &CORNER_4X2 },
@@ -151,7 +151,7 @@ pub const PATTERNS_6: &[Pattern] = &[
 ];
 
 /// The 4x4 set: 14 placements. Two rows are half the board, so the table sees the centre too.
-pub const PATTERNS_4: &[Pattern] = &[
+pub(crate) const PATTERNS_4: &[Pattern] = &[
     Pattern { name: "rows 1-2", squares: &ROWS_4X2 },
     Pattern { name: "corner 3x3", squares: &CORNER_3X3 },
     Pattern { name: "diagonal 4", squares: &DIAG_4 },
@@ -168,7 +168,7 @@ pub const fn patterns(n: usize) -> &'static [Pattern] {
 }
 
 /// The largest pattern, in squares.
-pub const MAX_SQUARES: usize = 10;
+pub(crate) const MAX_SQUARES: usize = 10;
 
 /// `TERNARY[b]`: the base-3 number whose digits are the bits of `b` (`0b101` -> `1 + 9 = 10`).
 pub static TERNARY: [u16; 1 << MAX_SQUARES] = ternary_table();
@@ -211,7 +211,7 @@ pub fn ternary_index(p: u64, o: u64, mask: u64) -> usize {
 
 /// [`ternary_index`] with the `pext` of `isa`.
 #[inline(always)]
-pub fn ternary_index_on<I: Isa>(isa: I, p: u64, o: u64, mask: u64) -> usize {
+pub(crate) fn ternary_index_on<I: Isa>(isa: I, p: u64, o: u64, mask: u64) -> usize {
     // The masks have at most MAX_SQUARES bits: the `&` only spares the bounds checks.
     const LOW: usize = (1 << MAX_SQUARES) - 1;
     TERNARY[isa.pext(p, mask) as usize & LOW] as usize + 2 * TERNARY[isa.pext(o, mask) as usize & LOW] as usize

@@ -28,9 +28,6 @@ pub const TEXT_LIMIT: u64 = 64 * 1024 * 1024;
 /// The most bytes read from a `store import` file: 256 MiB (some three million entries).
 pub const IMPORT_LIMIT: u64 = 256 * 1024 * 1024;
 
-/// The UTF-8 byte-order mark some editors put at the start of a file.
-pub const BOM: char = '\u{feff}';
-
 /// Why a file could not be read. The message names the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadError {

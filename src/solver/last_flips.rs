@@ -55,7 +55,7 @@ const fn build_table() -> [[u8; 256]; 8] {
 pub struct Lines<const N: usize>;
 
 impl<const N: usize> Lines<N> {
-    pub const MASKS: [[(u64, u8); 4]; 64] = lines(N);
+    pub(crate) const MASKS: [[(u64, u8); 4]; 64] = lines(N);
 }
 
 const fn lines(n: usize) -> [[(u64, u8); 4]; 64] {

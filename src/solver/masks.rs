@@ -15,12 +15,12 @@ impl<const N: usize> Masks<N> {
     /// The squares touching a corner (the C and X squares): played last in the shallow search.
     pub(super) const NEXT_TO_CORNER: u64 = neighbours(N, Self::CORNERS);
     /// The four quadrants (every size is even, so they are equal).
-    pub const QUADRANTS: [u64; 4] = quadrants(N);
+    pub(crate) const QUADRANTS: [u64; 4] = quadrants(N);
     /// The squares beside a corner along an edge (the C squares).
-    pub const EDGE_NEIGHBOURS_OF_CORNERS_MASK: u64 = c_squares(N);
+    pub(crate) const EDGE_NEIGHBOURS_OF_CORNERS_MASK: u64 = c_squares(N);
     /// For each square (by bit), its neighbours: a move there flips nothing unless one of them
     /// holds an opponent disc.
-    pub const NEIGHBOURS: [u64; 64] = neighbour_table(N);
+    pub(crate) const NEIGHBOURS: [u64; 64] = neighbour_table(N);
 }
 
 const fn neighbours(n: usize, m: u64) -> u64 {

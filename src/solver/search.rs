@@ -78,7 +78,7 @@ impl Control {
     }
 
     /// Stops every thread of the search for `reason` (the first reason stays).
-    pub fn halt(&self, reason: StopReason) {
+    pub(crate) fn halt(&self, reason: StopReason) {
         let mut r = self.reason.lock().unwrap_or_else(|e| e.into_inner());
         r.get_or_insert(reason);
         self.halt.store(true, Ordering::Relaxed);
@@ -288,7 +288,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// Adds the nodes not yet reported to the shared total (at the end of a search).
-    pub fn flush_nodes(&mut self) {
+    pub(crate) fn flush_nodes(&mut self) {
         let new = self.nodes + CHECK_EVERY - self.next_check;
         self.next_check = self.nodes + CHECK_EVERY;
         self.control.nodes.fetch_add(new, Ordering::Relaxed);

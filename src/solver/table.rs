@@ -261,7 +261,7 @@ impl Table {
     }
 
     /// Starts a new generation: entries of earlier searches become the first to be replaced.
-    pub fn new_generation(&self) {
+    pub(crate) fn new_generation(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -283,7 +283,7 @@ impl Table {
     /// Asks the CPU to bring the bucket of hash `h` into the cache, so that a probe soon after
     /// does not wait for memory (a hint: nothing happens where the CPU has no such instruction).
     #[inline(always)]
-    pub fn prefetch(&self, h: u64) {
+    pub(crate) fn prefetch(&self, h: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let bucket: *const Bucket = self.bucket(h);

@@ -396,7 +396,7 @@ impl Store {
     }
 
     /// [`Store::put_many`] for [`Entry`] values.
-    pub fn put_entries(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
+    pub(crate) fn put_entries(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
         let mut summary = PutSummary::default();
         let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
         {
@@ -544,7 +544,7 @@ impl Store {
     }
 
     /// Stores entries a few hundred per transaction.
-    pub fn put_in_chunks(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
+    pub(crate) fn put_in_chunks(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
         let mut summary = PutSummary::default();
         for chunk in entries.chunks(IMPORT_CHUNK) {
             summary.add(self.put_entries(chunk)?);

@@ -170,7 +170,7 @@ pub fn all_games(
 }
 
 /// The cheap arguments of the module documentation, in order.
-pub fn cheap_refusal(target: &Position) -> Option<Refusal> {
+pub(crate) fn cheap_refusal(target: &Position) -> Option<Refusal> {
     let size = target.size();
     let n = size.n();
     let (black, white) = (target.black().bits(), target.white().bits());

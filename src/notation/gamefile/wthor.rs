@@ -19,7 +19,7 @@ const HEADER: usize = 16;
 const RECORD: usize = 68;
 
 /// Whether `bytes` look like a WTHOR game database: a header whose game count matches the length.
-pub fn looks_like(bytes: &[u8]) -> bool {
+pub(crate) fn looks_like(bytes: &[u8]) -> bool {
     bytes.len() >= HEADER
         && matches!(bytes[12], 0 | 8)
         && (bytes.len() - HEADER).is_multiple_of(RECORD)

@@ -207,7 +207,7 @@ impl Budget {
     }
 
     /// Whether it sets no limit.
-    pub const fn is_unlimited(&self) -> bool {
+    pub(crate) const fn is_unlimited(&self) -> bool {
         self.time.is_none() && self.nodes.is_none()
     }
 }

@@ -14,7 +14,7 @@ use crate::{Bitboard, Position, with_size};
 
 /// Why a direction's opponent discs are masked as they are; `first` gives the full reason, later
 /// directions of the same kind a short reminder.
-pub fn edge_note(d: &Direction, n: usize, first: bool) -> String {
+pub(crate) fn edge_note(d: &Direction, n: usize, first: bool) -> String {
     let last = (b'a' + n as u8 - 1) as char;
     let before_last = (b'a' + n as u8 - 2) as char;
     match (d.dcol == 0, first) {

@@ -193,7 +193,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// The low `N*N` bits of `bits` in binary, most significant first, a space between fields of
 /// `field` bits counted from bit 0.
-pub fn word_binary(bits: u64, field: u32, size: Size) -> String {
+pub(crate) fn word_binary(bits: u64, field: u32, size: Size) -> String {
     let width = size.squares() as u32;
     let mut s = String::new();
     for b in (0..width).rev() {
@@ -281,7 +281,7 @@ impl fmt::Display for TraceError {
 impl std::error::Error for TraceError {}
 
 /// The move a topic traces: `square` if given, else the first legal move in reading order.
-pub fn default_move(position: &Position, square: Option<Square>) -> Result<Square, TraceError> {
+pub(crate) fn default_move(position: &Position, square: Option<Square>) -> Result<Square, TraceError> {
     match square {
         Some(sq) => Ok(sq),
         None => position.legal_moves().reading_order().first().copied().ok_or(TraceError::NoMove),
