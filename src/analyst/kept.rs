@@ -56,8 +56,14 @@ pub fn known_children(store: &Store, position: &Position, scoring: Scoring) -> R
 }
 
 /// Writes what a search proved about `position`'s children, and the position's own exact score
-/// and best move when every child is exact. Estimates are not kept: they are not proofs.
-pub fn keep(store: &Store, position: &Position, scoring: Scoring, children: &[ChildValue]) -> Result<(), String> {
+/// and best move when every child is exact, with the source `source`. Estimates are not kept: they are not proofs.
+pub fn keep(
+    store: &Store,
+    position: &Position,
+    scoring: Scoring,
+    children: &[ChildValue],
+    source: Source,
+) -> Result<(), String> {
     let max = position.size().squares() as i32;
     let mut entries = Vec::new();
     for c in children {
@@ -70,13 +76,13 @@ pub fn keep(store: &Store, position: &Position, scoring: Scoring, children: &[Ch
             Kind::Wld => (0, 0),
             Kind::Estimate { .. } => continue,
         };
-        entries.push((child, scoring, Stored { lower, upper, best: None, source: Source::Explorer }));
+        entries.push((child, scoring, Stored { lower, upper, best: None, source }));
     }
     let moves = position.legal_moves().count() as usize;
     let exact: Vec<&ChildValue> = children.iter().filter(|c| c.kind == Kind::Exact).collect();
     if moves > 0 && exact.len() == moves {
         let best = exact.iter().max_by_key(|c| (c.score, std::cmp::Reverse(c.square))).expect("a move");
-        let stored = Stored::exact(best.score, Some(best.square), Source::Explorer);
+        let stored = Stored::exact(best.score, Some(best.square), source);
         entries.push((*position, scoring, stored));
     }
     if entries.is_empty() {

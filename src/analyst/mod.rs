@@ -22,10 +22,11 @@
 //! on without it. Scores are from the side to move at the analysed position, as everywhere in the
 //! solver.
 
+pub mod book;
 pub mod kept;
 
 use crate::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, StopReason};
-use crate::store::Store;
+use crate::store::{Source, Store};
 use crate::{Position, Scoring, Square};
 
 /// When a call looks for the principal variation.
@@ -126,12 +127,20 @@ impl Verdict {
 pub struct Analyst {
     solver: Solver,
     store: Option<Store>,
+    /// The source what is kept is written with.
+    source: Source,
 }
 
 impl Analyst {
     /// An analyst with `solver` and `store`.
     pub fn new(solver: Solver, store: Option<Store>) -> Analyst {
-        Analyst { solver, store }
+        Analyst { solver, store, source: Source::Explorer }
+    }
+
+    /// The same analyst, keeping what it proves with the source `source` (the book's builder
+    /// keeps [`Source::Book`]; everything else [`Source::Explorer`]).
+    pub fn keeping_as(self, source: Source) -> Analyst {
+        Analyst { source, ..self }
     }
 
     /// The solver, for what is not an analysis of children (a score, a perft of the table).
@@ -211,7 +220,8 @@ impl Analyst {
             .solver
             .analyse_known(position, mode, ask.max_depth, &ask.limits, &known, &mut |r| on_event(Event::Report(r)));
         // 4. Everything proven, kept.
-        self.with_store(|store, scoring| kept::keep(store, position, scoring, &analysis.children), on_event);
+        let source = self.source;
+        self.with_store(|store, scoring| kept::keep(store, position, scoring, &analysis.children, source), on_event);
         let mut verdict = Verdict {
             children: analysis.children,
             from_store,

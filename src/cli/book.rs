@@ -4,8 +4,8 @@
 use super::paths::StoreArgs;
 use super::{CliError, SolverArgs, outln};
 use othello_explorer::Size;
+use othello_explorer::analyst::book::{self, BookError, BookOptions};
 use othello_explorer::solver::Limits;
-use othello_explorer::store::book::{self, BookError, BookOptions};
 
 pub fn run(
     size: u8,
@@ -30,10 +30,11 @@ pub fn run(
         options.solver.hash_mb,
         store.path().display()
     );
+    let store_path = store.path().display().to_string();
     // A line per position would flood the log while following the lines: one a second at most,
     // and the last of each stage.
     let mut last = std::time::Instant::now() - std::time::Duration::from_secs(2);
-    let summary = book::build(&store, &options, &mut |p| {
+    let summary = book::build(store, &options, &mut |p| {
         if last.elapsed().as_secs_f64() < 1.0 && p.done < p.total {
             return;
         }
@@ -42,6 +43,7 @@ pub fn run(
     })
     .map_err(|e| match e {
         BookError::Store(e) => CliError::Usage(e.to_string()),
+        BookError::Kept(e) => CliError::Usage(format!("{store_path}: {e}")),
         BookError::Table(e) => CliError::Usage(format!("--hash-mb: {e}")),
         e => CliError::Failed(e.to_string()),
     })?;
