@@ -31,9 +31,10 @@ pub struct Score {
     pub kind: ScoreKind,
 }
 
-/// What the solver knows about one position: filed under that position, shown nowhere else.
+/// What the explorer knows of one position's moves (the cache's entry; one search's result is a
+/// [`crate::solver::Analysis`]): filed under that position, shown nowhere else.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Analysis {
+pub struct PositionValues {
     /// The best value known for each child so far, one entry per move (estimates, proven
     /// outcomes or exact scores; a value is only replaced by one at least as strong).
     pub children: Vec<ChildValue>,
@@ -66,7 +67,7 @@ pub struct ChildEstimates {
     pub values: Vec<i32>,
 }
 
-impl Analysis {
+impl PositionValues {
     /// The key `c` ranks by among the children, best highest ([`crate::solver::rank_key`]).
     pub fn rank_key(&self, c: &ChildValue) -> (i32, Vec<i32>) {
         let e = self.estimates.iter().find(|e| e.square == c.square).map_or(&[][..], |e| &e.values[..]);
@@ -106,7 +107,7 @@ impl Analysis {
 
     /// The child the values rank best (an exact score or an estimate by its score, a proven
     /// win above every draw and a draw above every loss), equal ones by the deepest earlier
-    /// estimate that tells them apart ([`Analysis::rank_key`]), then in reading order.
+    /// estimate that tells them apart ([`PositionValues::rank_key`]), then in reading order.
     pub fn best_child(&self) -> Option<ChildValue> {
         self.children.iter().max_by_key(|c| (self.rank_key(c), std::cmp::Reverse(c.square))).copied()
     }
@@ -286,7 +287,7 @@ pub struct Model {
     /// The board cursor.
     pub cursor: Square,
     /// What the solver has proven, per position.
-    pub cache: HashMap<Position, Analysis>,
+    pub cache: HashMap<Position, PositionValues>,
     /// The search for the position on screen, if one runs.
     pub job: Option<Job>,
     pub(super) next_job: u64,
@@ -827,7 +828,7 @@ impl Model {
     }
 
     /// What is proven about the position on screen.
-    pub fn analysis(&self) -> Option<&Analysis> {
+    pub fn analysis(&self) -> Option<&PositionValues> {
         self.target().and_then(|t| self.cache.get(&t))
     }
 
