@@ -8,7 +8,10 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `model.rs` | the types of the state, the messages, the effects, and the queries of the view |
+//! | `model.rs` | the state (`Model`) and the small types it is made of; the constructors |
+//! | `msg.rs` | the messages (`Msg`) and the effects (`Effect`) |
+//! | `known.rs` | what is known of each position (`PositionValues`, `Score`, `Known`) |
+//! | `queries.rs` | what the view and the update ask of the model (`contexts`, `values_hidden`, `shown_line`, ...) |
 //! | `on_key.rs` | a key press: the contexts' dispatch through the key table, then each action |
 //! | `on_mouse.rs` | a click or a scroll |
 //! | `on_solver.rs` | the solver's and the search lab's reports |
@@ -25,17 +28,23 @@ mod auto;
 pub mod drill;
 pub mod edit;
 pub mod game;
+mod known;
 mod line_review;
 mod model;
+mod msg;
 mod navigate;
 mod on_files;
 mod on_key;
 mod on_mouse;
 mod on_solver;
+mod queries;
 mod reach;
 mod teaching;
 
+pub use known::*;
 pub use model::*;
+pub use msg::*;
+pub use queries::*;
 
 use crate::{Color, Position};
 
