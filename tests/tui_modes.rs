@@ -8,7 +8,7 @@ mod common;
 mod reference;
 
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
-use othello_explorer::tui::app::{Config, Effect, Mode, Model, Msg, update};
+use othello_explorer::tui::app::{Config, Effect, Model, Msg, Overlay, update};
 use othello_explorer::tui::keys::Context;
 use othello_explorer::tui::view;
 use othello_explorer::tui::worker::{EventKind, SolverEvent};
@@ -106,7 +106,7 @@ fn each_mode_has_its_contexts() {
     assert_eq!(m.contexts(), [Context::Command]);
     // Keys of the board type into the command line.
     send(&mut m, [ch('q'), ch('b')]);
-    assert_eq!(m.mode, Mode::Command("qb".into()));
+    assert_eq!(m.overlay, Overlay::Command("qb".into()));
     assert!(!m.quit);
     send(&mut m, [key(KeyCode::Esc)]);
     command(&mut m, "play black");
@@ -307,7 +307,7 @@ fn snapshots_of_the_key_bar_and_the_help_in_every_mode() {
             bars.push_str(&format!("{mode:<9}{bar}\n"));
             if mode != "command" {
                 send(&mut m, [ch('?')]);
-                assert_eq!(m.mode, Mode::Help, "{mode}: ? opens the help");
+                assert_eq!(m.overlay, Overlay::Help, "{mode}: ? opens the help");
                 insta::assert_snapshot!(format!("help_in_{mode}_{w}x{h}"), screen(&mut m, w, h));
             }
         }

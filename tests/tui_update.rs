@@ -4,7 +4,7 @@
 use othello_explorer::solver::{
     ChildScore, ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions,
 };
-use othello_explorer::tui::app::{Config, Effect, Focus, LineKind, Mode, Model, Msg, SolverState, update};
+use othello_explorer::tui::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
 use othello_explorer::tui::tree::Edge;
 use othello_explorer::tui::worker::{EventKind, SolverEvent};
 use othello_explorer::{Position, Size, Square, transcript};
@@ -228,9 +228,9 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
     assert_eq!(m.position(), before_pos);
     // Esc leaves the command line without running it; Backspace edits.
     send(&mut m, [ch(':'), ch('n'), ch('e'), ch('x'), key(KeyCode::Backspace), ch('w')]);
-    assert_eq!(m.mode, Mode::Command("new".into()));
+    assert_eq!(m.overlay, Overlay::Command("new".into()));
     send(&mut m, [key(KeyCode::Esc)]);
-    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.overlay, Overlay::None);
     assert_eq!(m.position(), before_pos);
 }
 
@@ -636,14 +636,14 @@ fn best_waits_for_the_solver() {
 fn quitting_help_and_yank() {
     let (mut m, _) = model(Size::Eight);
     send(&mut m, [ch('?')]);
-    assert_eq!(m.mode, Mode::Help);
+    assert_eq!(m.overlay, Overlay::Help);
     send(&mut m, [key(KeyCode::Esc)]);
-    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.overlay, Overlay::None);
     assert!(!m.quit);
     send(&mut m, [ch('o')]);
-    assert!(m.overlay.is_some());
+    assert!(m.drawn_mask.is_some());
     send(&mut m, [key(KeyCode::Esc)]);
-    assert!(m.overlay.is_none() && !m.quit);
+    assert!(m.drawn_mask.is_none() && !m.quit);
     command(&mut m, "moves f5");
     let effects = send(&mut m, [ch('y')]);
     let board = Position::start(Size::Eight).play(sq("f5")).unwrap().to_string();

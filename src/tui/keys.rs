@@ -104,7 +104,7 @@ pub enum Action {
     /// Auto-play slower.
     Slower,
     /// Draw the next mask onto the board (off, black, white, empty, legal, flips).
-    Overlay,
+    Mask,
     /// Move the focus between the board and the history.
     Focus,
     /// Open the command line.

@@ -11,7 +11,7 @@
 //!
 //! Below 80x24 only a "terminal too small" message is drawn.
 
-use super::app::{Hits, Mode, Model};
+use super::app::{Hits, Model, Overlay};
 use super::theme::Theme;
 use super::widgets::bitboards::{self, BitboardsWidget};
 use super::widgets::board::{BoardWidget, Zoom, board_extent};
@@ -116,7 +116,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     };
     bars::status(model, t, a.status, buf);
     bars::key_bar(model, t, a.keys, buf);
-    if model.mode == Mode::Help {
+    if model.overlay == Overlay::Help {
         help::render(t, &model.help_contexts(), model.help_scroll, area, buf);
         return Hits::default();
     }

@@ -112,7 +112,7 @@ impl Model {
         self.auto = None;
         self.auto_line = None;
         self.teach = None;
-        self.overlay = None;
+        self.drawn_mask = None;
         self.say("editing: x black · o white · . empty · Space cycles · s side to move · Enter explores · Esc cancels");
         self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default()
     }

@@ -16,7 +16,7 @@ use ratatui::layout::{Position as Point, Rect};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-/// A mask the overlay draws onto the board.
+/// A mask drawn onto the board (`o`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mask {
     /// Black's discs.
@@ -47,11 +47,14 @@ impl Mask {
     }
 }
 
-/// What the keyboard is talking to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The board and the tree.
-    Normal,
+/// What takes every key over the board, if anything: the help or the command line (the one
+/// open at a time). The teaching view is not an overlay but a panel ([`Model::teach`]): the help
+/// and the command line open over it, and it stays when they close.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Overlay {
+    /// Nothing: the board's contexts have the keys.
+    #[default]
+    None,
     /// The help overlay is open.
     Help,
     /// The command line is open with this text.
@@ -189,12 +192,12 @@ pub struct Model {
     pub drill: Option<Drill>,
     /// The board editor, while it is open (`E`, `:edit`): the board shows its position.
     pub edit: Option<Editor>,
-    /// The keyboard mode.
-    pub mode: Mode,
+    /// The help or the command line, when one is open over the board.
+    pub overlay: Overlay,
     /// Where the arrows go.
     pub focus: Focus,
     /// The mask drawn onto the board, if any.
-    pub overlay: Option<Mask>,
+    pub drawn_mask: Option<Mask>,
     /// How far the help is scrolled.
     pub help_scroll: u16,
     /// The status line's message.
@@ -278,9 +281,9 @@ impl Model {
             reviewed: std::collections::HashSet::new(),
             drill: None,
             edit: None,
-            mode: Mode::Normal,
+            overlay: Overlay::None,
             focus: Focus::Board,
-            overlay: None,
+            drawn_mask: None,
             help_scroll: 0,
             status: None,
             auto: None,

@@ -1,7 +1,7 @@
 //! A click or a scroll: the view's hit rectangles ([`super::Hits`]) say what was under it.
 
 use super::super::tree::Edge;
-use super::{Effect, Focus, Mode, Model};
+use super::{Effect, Focus, Model, Overlay};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position as Point;
 
@@ -10,11 +10,11 @@ impl Model {
         let (x, y) = (ev.column, ev.row);
         match ev.kind {
             MouseEventKind::Down(MouseButton::Left) => {
-                if self.mode == Mode::Help {
-                    self.mode = Mode::Normal;
+                if self.overlay == Overlay::Help {
+                    self.overlay = Overlay::None;
                     return Vec::new();
                 }
-                if matches!(self.mode, Mode::Command(_)) {
+                if matches!(self.overlay, Overlay::Command(_)) {
                     return Vec::new();
                 }
                 let size = self.position().size();
@@ -57,7 +57,7 @@ impl Model {
                 }
                 Vec::new()
             }
-            _ if self.edit.is_some() || self.mode != Mode::Normal => Vec::new(),
+            _ if self.edit.is_some() || self.overlay != Overlay::None => Vec::new(),
             MouseEventKind::ScrollUp => self.step_back(),
             MouseEventKind::ScrollDown => self.step_forward(),
             _ => Vec::new(),

@@ -5,7 +5,7 @@
 use super::super::keys::Context;
 use super::super::teach::{Lesson, lesson_trace};
 use super::super::tree::{Edge, NodeId};
-use super::{Focus, Known, Mask, Mode, Model, PositionValues, Score, ScoreKind};
+use super::{Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
 use crate::solver::Phase;
 use crate::{Bitboard, Color, Position, Square};
 use std::time::Duration;
@@ -199,10 +199,10 @@ impl Model {
 
     /// The active key contexts, the most specific first (see [`super::super::keys`]).
     pub fn contexts(&self) -> Vec<Context> {
-        match self.mode {
-            Mode::Help => return vec![Context::Help],
-            Mode::Command(_) => return vec![Context::Command],
-            Mode::Normal => {}
+        match self.overlay {
+            Overlay::Help => return vec![Context::Help],
+            Overlay::Command(_) => return vec![Context::Command],
+            Overlay::None => {}
         }
         self.board_contexts()
     }
@@ -402,7 +402,7 @@ impl Model {
     }
 
     /// The mask drawn onto the board: the teaching view's current step when it is open, else
-    /// the overlay chosen with `o`.
+    /// the mask chosen with `o`.
     pub fn board_mask(&self) -> Option<Bitboard> {
         match self.teach {
             Some(teach) => match teach.lesson() {
@@ -413,7 +413,7 @@ impl Model {
                 }
                 Lesson::Lab => None,
             },
-            None => self.overlay.map(|mask| self.mask(mask)),
+            None => self.drawn_mask.map(|mask| self.mask(mask)),
         }
     }
 

@@ -288,7 +288,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         contexts: BOARD,
         keys: &[c('o', "o")],
-        action: Action::Overlay,
+        action: Action::Mask,
         bar: Some("mask"),
         help: "draw a mask on the board (cycles through)",
     },

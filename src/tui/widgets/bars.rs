@@ -1,7 +1,7 @@
 //! The one-line bars (title, status, key bar) and the info panel under the board.
 
 use crate::solver::{Kind, Phase};
-use crate::tui::app::{Mode, Model, SolverState};
+use crate::tui::app::{Model, Overlay, SolverState};
 use crate::tui::keys;
 use crate::tui::theme::Theme;
 use crate::{Color, Position};
@@ -184,12 +184,12 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         None => "auto-play off".to_string(),
     };
     lines.push(Line::from(Span::styled(auto, t.dim())));
-    let overlay = match (m.teach, m.overlay) {
+    let mask = match (m.teach, m.drawn_mask) {
         (Some(_), _) => "mask: the step's".to_string(),
         (None, Some(mask)) => format!("mask on board: {}", mask.name()),
         (None, None) => "mask on board: off".to_string(),
     };
-    lines.push(Line::from(Span::styled(overlay, t.dim())));
+    lines.push(Line::from(Span::styled(mask, t.dim())));
     for (i, line) in lines.iter().enumerate() {
         if i as u16 >= inner.height {
             break;
@@ -201,7 +201,7 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
 /// The status line: the command line while it is open, else the last message (errors marked
 /// `✗`), else a hint.
 pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
-    if let Mode::Command(text) = &m.mode {
+    if let Overlay::Command(text) = &m.overlay {
         let line =
             Line::from(vec![Span::styled(":", t.heading()), Span::raw(text.clone()), Span::styled("█", t.text())]);
         buf.set_line(area.x, area.y, &line, area.width);
