@@ -102,7 +102,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     bars::title(model, t, a.title, buf);
     let geometry = BoardWidget { model, theme: t, zoom: a.zoom }.render(a.board, buf);
     bars::info(model, t, a.info, buf);
-    let (children, history, graph) = if model.teach.is_some() {
+    let (children, history, graph) = if model.teach().is_some() {
         // The teaching view takes the place of the moves, bitboards and line panels.
         let right = Rect::new(a.children.x, a.children.y, area.right() - a.children.x, a.children.height);
         let right = right.intersection(area);

@@ -6,14 +6,12 @@
 
 use super::super::teach::{LabState, Teach};
 use super::super::tree::{Edge, NodeId, Tree};
-use super::drill::Drill;
-use super::edit::Editor;
-use super::game::{Game, Strength};
-use super::{Effect, LineKind, PositionValues};
+use super::game::Strength;
+use super::{Activity, Effect, Overlay, PositionValues};
 use crate::solver::Phase;
 use crate::{Color, Position, Scoring, Size, Square};
 use ratatui::layout::{Position as Point, Rect};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// A mask drawn onto the board (`o`).
@@ -45,20 +43,6 @@ impl Mask {
             Mask::Flips => "flips",
         }
     }
-}
-
-/// What takes every key over the board, if anything: the help or the command line (the one
-/// open at a time). The teaching view is not an overlay but a panel ([`Model::teach`]): the help
-/// and the command line open over it, and it stays when they close.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Overlay {
-    /// Nothing: the board's contexts have the keys.
-    #[default]
-    None,
-    /// The help overlay is open.
-    Help,
-    /// The command line is open with this text.
-    Command(String),
 }
 
 /// Where the arrow keys go.
@@ -181,17 +165,15 @@ pub struct Model {
     pub replaced: Vec<Tree>,
     /// Values are shown from black's side (`v`), not from the side to move's.
     pub black_view: bool,
-    /// The game against the engine, while one is on (`--play`, `:play`).
-    pub game: Option<Game>,
-    /// The review of the line shown is on (`:review`): every position along it is analysed in
-    /// turn for [`REVIEW_BUDGET`], the marks and the graph fill in.
-    pub reviewing: bool,
-    /// The positions the review has analysed (each once).
-    pub(super) reviewed: std::collections::HashSet<Position>,
-    /// The drill, while it is on (`:drill`).
-    pub drill: Option<Drill>,
-    /// The board editor, while it is open (`E`, `:edit`): the board shows its position.
-    pub edit: Option<Editor>,
+    /// What the user is doing: exploring (auto-play with it), a game, a drill or the editor. Read
+    /// with [`Model::activity`] and the accessors ([`Model::game`], ...); changed only by
+    /// [`Model::set_activity`].
+    pub(super) activity: Activity,
+    /// The review of the line shown, while it is on (`:review`; [`Model::reviewing`]): every
+    /// position along it is analysed in turn for [`REVIEW_BUDGET`], the marks and the graph fill
+    /// in. It holds the positions analysed so far (each once). It goes on through every activity
+    /// (a game's end offers it), and waits while the editor is open.
+    pub(super) review: Option<HashSet<Position>>,
     /// The help or the command line, when one is open over the board.
     pub overlay: Overlay,
     /// Where the arrows go.
@@ -202,11 +184,6 @@ pub struct Model {
     pub help_scroll: u16,
     /// The status line's message.
     pub status: Option<Status>,
-    /// When auto-play last stepped, while it is on.
-    pub auto: Option<Instant>,
-    /// The line auto-play is playing: the one the line panel printed when auto-play took it, so
-    /// that `p` plays exactly what was shown; the panel shows it while it lasts.
-    pub auto_line: Option<AutoLine>,
     /// The time of the last tick.
     pub clock: Instant,
     /// Settings.
@@ -215,8 +192,9 @@ pub struct Model {
     pub quit: bool,
     /// What the last frame drew where.
     pub hits: Hits,
-    /// The teaching view, while it is open.
-    pub teach: Option<Teach>,
+    /// The teaching view, while it is open ([`Model::teach()`]): a panel in place of the moves,
+    /// bitboards and line panels, over exploring, a game or a drill (never the editor).
+    pub(super) teach: Option<Teach>,
     /// The search lab's last run, if any.
     pub lab: Option<LabState>,
     pub(super) next_lab_job: u64,
@@ -230,19 +208,6 @@ pub struct Model {
     /// Whether the status line holds what [`Model::announce`] said at the start and no key or
     /// mouse event came since: the background threads' notices are added to it, not put instead.
     pub(super) announced: bool,
-}
-
-/// The line auto-play is stepping through, taken from the line panel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AutoLine {
-    /// The position the next move is played from.
-    pub at: Position,
-    /// The moves still to play (forced passes are played as they come).
-    pub moves: std::collections::VecDeque<Square>,
-    /// The line's value from black's side (it does not change along the line).
-    pub black_score: i32,
-    /// What the line is.
-    pub kind: LineKind,
 }
 
 /// How long the review analyses each position of the line.
@@ -276,18 +241,13 @@ impl Model {
             paused: false,
             replaced: Vec::new(),
             black_view: false,
-            game: None,
-            reviewing: false,
-            reviewed: std::collections::HashSet::new(),
-            drill: None,
-            edit: None,
+            activity: Activity::EXPLORE,
+            review: None,
             overlay: Overlay::None,
             focus: Focus::Board,
             drawn_mask: None,
             help_scroll: 0,
             status: None,
-            auto: None,
-            auto_line: None,
             clock: now,
             config,
             quit: false,
@@ -330,7 +290,7 @@ impl Model {
         if !self.config.session {
             return None;
         }
-        let seat = self.game.as_ref().map(|g| g.human);
+        let seat = self.seat();
         let mark = (self.tree_generation, self.tree.revision(), seat);
         if self.session_mark == Some(mark) {
             return None;

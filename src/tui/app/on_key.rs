@@ -3,7 +3,7 @@
 
 use super::super::keys::{self, Action};
 use super::super::tree::Edge;
-use super::{Effect, Focus, Known, MAX_DELAY, MIN_DELAY, Mask, Model, Overlay, unproven_text};
+use super::{Activity, Effect, Focus, Known, MAX_DELAY, MIN_DELAY, Mask, Model, Overlay, unproven_text};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 impl Model {
@@ -200,20 +200,23 @@ impl Model {
 
     /// `p`: auto-play on or off.
     fn auto_key(&mut self) -> Vec<Effect> {
-        if self.auto.take().is_some() {
-            self.auto_line = None;
-            self.say("auto-play off");
-        } else if self.game.is_some() {
-            self.say("a game is on: :play both lets the engine play both sides, :play off ends it");
-        } else if self.position().is_game_over() {
-            self.say("the game is over: nothing to play");
-        } else {
-            // The first step comes after one delay, so it can be seen coming; the line played
-            // is the one shown now.
-            self.auto = Some(self.clock);
-            self.auto_line = None;
-            self.take_auto_line();
-            self.say(format!("auto-play on: a move every {:.1}s (p stops, + and - change speed)", self.delay()));
+        match self.activity {
+            Activity::Explore { auto: Some(_) } => {
+                self.stop_auto();
+                self.say("auto-play off");
+            }
+            Activity::Game(_) => {
+                self.say("a game is on: :play both lets the engine play both sides, :play off ends it")
+            }
+            Activity::Drill(_) => self.say("a drill is on: you choose the moves · :drill off ends it"),
+            Activity::Edit(_) => {}
+            Activity::Explore { auto: None } if self.position().is_game_over() => {
+                self.say("the game is over: nothing to play")
+            }
+            Activity::Explore { auto: None } => {
+                self.start_auto();
+                self.say(format!("auto-play on: a move every {:.1}s (p stops, + and - change speed)", self.delay()));
+            }
         }
         Vec::new()
     }

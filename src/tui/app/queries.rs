@@ -5,7 +5,7 @@
 use super::super::keys::Context;
 use super::super::teach::{Lesson, lesson_trace};
 use super::super::tree::{Edge, NodeId};
-use super::{Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
+use super::{Activity, Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
 use crate::solver::Phase;
 use crate::{Bitboard, Color, Position, Square};
 use std::time::Duration;
@@ -98,7 +98,7 @@ pub enum SolverState {
 impl Model {
     /// The position on screen: the tree's current node, or the editor's board while it is open.
     pub fn position(&self) -> Position {
-        match &self.edit {
+        match self.editor() {
             Some(e) => e.position(),
             None => self.tree.position(),
         }
@@ -146,7 +146,7 @@ impl Model {
     /// The name of the 8x8 opening the line to the position on screen last reached, if any (see
     /// [`crate::opening`]).
     pub fn opening(&self) -> Option<&'static str> {
-        if self.edit.is_some() {
+        if self.editor().is_some() {
             return crate::opening::name(&self.position());
         }
         crate::opening::name_along(&self.tree.position_of(self.tree.root()), &self.tree.moves())
@@ -154,25 +154,26 @@ impl Model {
 
     /// Why the values are hidden, for the panel that would show the line.
     pub fn hidden_text(&self) -> String {
-        if self.edit.is_some() {
-            "nothing is analysed while the editor is open".to_string()
-        } else if self.drill.is_some() {
-            "the values show once you choose a move (Enter or a click)".to_string()
-        } else {
-            "the values are hidden while you play: x shows them".to_string()
+        match self.activity {
+            Activity::Edit(_) => "nothing is analysed while the editor is open".to_string(),
+            Activity::Drill(_) => "the values show once you choose a move (Enter or a click)".to_string(),
+            Activity::Game(_) | Activity::Explore { .. } => {
+                "the values are hidden while you play: x shows them".to_string()
+            }
         }
     }
 
     /// The game's, the drill's or the editor's state in a word and a line, while one is on.
     pub fn mode_text(&self) -> Option<(&'static str, String)> {
-        if let Some(e) = &self.edit {
-            return Some(("edit", e.summary()));
-        }
-        if let Some(d) = &self.drill {
-            let last = d.last.as_ref().map_or(String::new(), |v| format!("last: {} · ", v.text()));
-            return Some(("drill", format!("{last}{}", d.tally_text())));
-        }
-        let g = self.game.as_ref()?;
+        let g = match &self.activity {
+            Activity::Explore { .. } => return None,
+            Activity::Edit(e) => return Some(("edit", e.editor.summary())),
+            Activity::Drill(d) => {
+                let last = d.last.as_ref().map_or(String::new(), |v| format!("last: {} · ", v.text()));
+                return Some(("drill", format!("{last}{}", d.tally_text())));
+            }
+            Activity::Game(g) => g,
+        };
         let who = match g.human {
             Some(c) => format!("you play {c} against the engine ({})", self.config.strength),
             None => format!("engine against engine ({})", self.config.strength),
@@ -216,21 +217,19 @@ impl Model {
 
     /// The contexts of the board, the overlays aside.
     fn board_contexts(&self) -> Vec<Context> {
-        if self.edit.is_some() {
-            return vec![Context::Edit];
-        }
+        let activity = match self.activity {
+            Activity::Edit(_) => return vec![Context::Edit],
+            Activity::Drill(_) => Some(Context::Drill),
+            Activity::Game(_) => Some(Context::Play),
+            Activity::Explore { .. } => None,
+        };
         let mut out = Vec::new();
         if self.teach.is_some() {
             out.push(Context::Teaching);
         } else if self.focus == Focus::History {
             out.push(Context::History);
         }
-        if self.drill.is_some() {
-            out.push(Context::Drill);
-        }
-        if self.game.is_some() {
-            out.push(Context::Play);
-        }
+        out.extend(activity);
         out.push(Context::Normal);
         out
     }
@@ -238,19 +237,18 @@ impl Model {
     /// Whether the values are hidden: in a game until `x` shows them, in a drill until a move
     /// is chosen here, in the editor (nothing is analysed).
     pub fn values_hidden(&self) -> bool {
-        if self.edit.is_some() {
-            return true;
+        match &self.activity {
+            Activity::Explore { .. } => false,
+            Activity::Game(g) => !g.show_values,
+            Activity::Drill(d) => d.chosen_at(&self.position()).is_none(),
+            Activity::Edit(_) => true,
         }
-        if self.game.as_ref().is_some_and(|g| !g.show_values) {
-            return true;
-        }
-        self.drill.as_ref().is_some_and(|d| d.chosen_at(&self.position()).is_none())
     }
 
     /// The position the solver analyses for the one on screen: itself, or after the forced pass;
     /// `None` when the game is over.
     pub fn target(&self) -> Option<Position> {
-        if self.edit.is_some() {
+        if self.editor().is_some() {
             return None;
         }
         let p = self.position();
@@ -321,8 +319,7 @@ impl Model {
             return None;
         }
         let from_black = |v: i32| if p.to_move() == Color::Black { v } else { -v };
-        if let Some(auto) = self.auto_line.as_ref().filter(|a| self.auto.is_some() && a.at == p && !a.moves.is_empty())
-        {
+        if let Some(auto) = self.auto().and_then(|a| a.line.as_ref()).filter(|a| a.at == p && !a.moves.is_empty()) {
             let moves = auto.moves.iter().copied().collect();
             return Some(ShownLine { moves, score: from_black(auto.black_score), kind: auto.kind });
         }

@@ -29,7 +29,7 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 /// The solver's state in words: the state (`exact ✓`, `solving 2/4`, `not solved yet`), its
 /// details (nodes, nodes per second, time), and whether it is exact.
 pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
-    if m.edit.is_some() {
+    if m.editor().is_some() {
         return ("editing: nothing analysed".into(), Vec::new(), false);
     }
     match m.solver_state() {
@@ -179,12 +179,12 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         None if p.must_pass() => lines.push(Line::from("Enter passes")),
         None => lines.push(Line::from(Span::styled(format!("cursor {} (no move)", m.cursor), t.dim()))),
     }
-    let auto = match m.auto {
+    let auto = match m.auto() {
         Some(_) => format!("auto-play ▶ {:.1}s", m.config.auto_delay.as_secs_f64()),
         None => "auto-play off".to_string(),
     };
     lines.push(Line::from(Span::styled(auto, t.dim())));
-    let mask = match (m.teach, m.drawn_mask) {
+    let mask = match (m.teach(), m.drawn_mask) {
         (Some(_), _) => "mask: the step's".to_string(),
         (None, Some(mask)) => format!("mask on board: {}", mask.name()),
         (None, None) => "mask on board: off".to_string(),
