@@ -1,8 +1,8 @@
-//! The model: the state of the explorer ([`Model`]) and the small types it is made of. The
-//! messages and effects are in `msg.rs`, what is known of each position in `known.rs`, the
-//! queries of the view in `queries.rs`; nothing here changes the model in answer to an input (that
-//! is the update's job, in the sibling modules) and nothing touches the terminal, a thread, the
-//! disk or a clock.
+//! The model: the state of the explorer ([`Model`]) and the small types it is made of. What the
+//! user is doing (the activity, the overlay) is in `modes.rs`, the messages and effects in
+//! `msg.rs`, what is known of each position in `known.rs`, the queries of the view in
+//! `queries.rs`; nothing here changes the model in answer to an input (that is the update's job,
+//! in the sibling modules) and nothing touches the terminal, a thread, the disk or a clock.
 
 use super::super::teach::{LabState, Teach};
 use super::super::tree::{Edge, NodeId, Tree};
