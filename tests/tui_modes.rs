@@ -8,7 +8,7 @@ mod common;
 mod reference;
 
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
-use othello_explorer::tui::app::{Config, Effect, Mode, Model, Msg, update};
+use othello_explorer::tui::app::{Config, Effect, Model, Msg, Overlay, update};
 use othello_explorer::tui::keys::Context;
 use othello_explorer::tui::view;
 use othello_explorer::tui::worker::{EventKind, SolverEvent};
@@ -106,13 +106,13 @@ fn each_mode_has_its_contexts() {
     assert_eq!(m.contexts(), [Context::Command]);
     // Keys of the board type into the command line.
     send(&mut m, [ch('q'), ch('b')]);
-    assert_eq!(m.mode, Mode::Command("qb".into()));
+    assert_eq!(m.overlay, Overlay::Command("qb".into()));
     assert!(!m.quit);
     send(&mut m, [key(KeyCode::Esc)]);
     command(&mut m, "play black");
     assert_eq!(m.contexts(), [Context::Play, Context::Normal]);
     command(&mut m, "drill");
-    assert!(m.game.is_none(), "a drill ends the game");
+    assert!(m.game().is_none(), "a drill ends the game");
     assert_eq!(m.contexts(), [Context::Drill, Context::Normal]);
     send(&mut m, [ch('E')]);
     assert_eq!(m.contexts(), [Context::Edit]);
@@ -173,7 +173,7 @@ fn the_engine_plays_4x4_perfectly_and_u_takes_back_to_the_humans_move() {
     assert!(!p.must_pass());
     // :play off: exploring again, the values show.
     command(&mut m, "play off");
-    assert!(m.game.is_none() && !m.values_hidden());
+    assert!(m.game().is_none() && !m.values_hidden());
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn the_drill_shows_every_value_and_the_loss_of_the_move_chosen() {
     send(&mut m, [key(KeyCode::Enter)]);
     assert!(!m.values_hidden(), "the values show once a move is chosen");
     assert_eq!(m.position(), p, "choosing does not play yet");
-    let d = m.drill.clone().unwrap();
+    let d = m.drill().cloned().unwrap();
     assert_eq!(d.tally.moves, 1);
     assert_eq!(d.tally.lost, (best - worst) as u32);
     assert_eq!(d.tally.best, 0);
@@ -228,7 +228,7 @@ fn the_drill_shows_every_value_and_the_loss_of_the_move_chosen() {
     let (best_sq, _) = move_values(&p).into_iter().max_by_key(|&(_, v)| v).unwrap();
     m.cursor = best_sq;
     send(&mut m, [key(KeyCode::Enter)]);
-    let d = m.drill.clone().unwrap();
+    let d = m.drill().cloned().unwrap();
     assert_eq!((d.tally.moves, d.tally.best, d.tally.lost), (2, 1, (best - worst) as u32));
     command(&mut m, "drill off");
     assert!(m.status.clone().unwrap().text.contains("2 moves · 1 best"));
@@ -256,7 +256,7 @@ fn the_editor_places_discs_sets_the_side_and_flags_what_no_game_reaches() {
     let edited = m.position();
     // Enter explores it; :restore brings the old tree back.
     let effects = send(&mut m, [key(KeyCode::Enter)]);
-    assert!(m.edit.is_none());
+    assert!(m.editor().is_none());
     assert_eq!(m.tree.position_of(m.tree.root()), edited);
     assert!(effects.iter().any(|e| matches!(e, Effect::Analyse { position, .. } if *position == edited)));
     command(&mut m, "restore");
@@ -266,8 +266,66 @@ fn the_editor_places_discs_sets_the_side_and_flags_what_no_game_reaches() {
     let status = m.status.clone().unwrap().text;
     assert!(status.contains("d4 e4 d5 e5 empty"), "{status}");
     send(&mut m, [key(KeyCode::Esc)]);
-    assert!(m.edit.is_none());
+    assert!(m.editor().is_none());
     assert_eq!(m.position(), Position::start(Size::Eight));
+}
+
+#[test]
+fn one_activity_at_a_time_and_the_editor_gives_back_what_it_suspended() {
+    // Auto-play belongs to exploring: a drill stops it, and `p` does not start it in a drill.
+    let mut m = model(Size::Four);
+    solve_current(&mut m);
+    send(&mut m, [ch('p')]);
+    assert!(m.auto().is_some());
+    command(&mut m, "drill");
+    assert!(m.auto().is_none() && m.drill().is_some());
+    send(&mut m, [ch('p')]);
+    assert!(m.auto().is_none(), "no auto-play in a drill");
+    // The drill waits under the editor, its tally kept: Esc gives it back, so does Enter (on the
+    // edited position).
+    m.cursor = *m.position().legal_moves().reading_order().first().unwrap();
+    send(&mut m, [key(KeyCode::Enter)]);
+    assert_eq!(m.drill().unwrap().tally.moves, 1);
+    send(&mut m, [ch('E')]);
+    assert!(m.drill().is_none() && m.editor().is_some());
+    assert_eq!(m.contexts(), [Context::Edit]);
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.drill().unwrap().tally.moves, 1, "Esc gives the drill back");
+    assert_eq!(m.contexts(), [Context::Drill, Context::Normal]);
+    send(&mut m, [ch('E'), ch('s'), key(KeyCode::Enter)]);
+    assert_eq!(m.drill().unwrap().tally.moves, 1, "Enter gives it back too");
+    assert_eq!((m.tree.len(), m.position().to_move()), (1, Color::White), "on the edited position");
+
+    // A game waits under the editor: the engine does not move while it is open.
+    let mut m = model(Size::Four);
+    let mut now = Instant::now();
+    command(&mut m, "play white");
+    send(&mut m, [ch('E')]);
+    assert!(m.game().is_none() && m.job.is_none());
+    now += Duration::from_secs(60);
+    send(&mut m, [Msg::Tick(now)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 0, "the engine waits while the editor is open");
+    let effects = send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.game().and_then(|g| g.human), Some(Color::White));
+    assert_eq!(m.contexts(), [Context::Play, Context::Normal]);
+    assert!(effects.iter().any(|e| matches!(e, Effect::Analyse { .. })), "the engine thinks again");
+    solve_current(&mut m);
+    now += Duration::from_millis(100);
+    send(&mut m, [Msg::Tick(now)]);
+    assert_eq!(m.tree.depth(m.tree.current()), 1, "and moves");
+
+    // Starting a drill or a game closes the teaching view and stops its lab run; it opens again
+    // over either.
+    let mut m = model(Size::Four);
+    send(&mut m, [ch('s')]);
+    let effects = command(&mut m, "drill");
+    assert!(m.teach().is_none() && effects.contains(&Effect::CancelLab), "{effects:?}");
+    send(&mut m, [ch('e')]);
+    assert_eq!(m.contexts(), [Context::Teaching, Context::Drill, Context::Normal]);
+    command(&mut m, "play black");
+    assert!(m.teach().is_none() && m.drill().is_none());
+    send(&mut m, [ch('e')]);
+    assert_eq!(m.contexts(), [Context::Teaching, Context::Play, Context::Normal]);
 }
 
 fn screen(m: &mut Model, width: u16, height: u16) -> String {
@@ -307,7 +365,7 @@ fn snapshots_of_the_key_bar_and_the_help_in_every_mode() {
             bars.push_str(&format!("{mode:<9}{bar}\n"));
             if mode != "command" {
                 send(&mut m, [ch('?')]);
-                assert_eq!(m.mode, Mode::Help, "{mode}: ? opens the help");
+                assert_eq!(m.overlay, Overlay::Help, "{mode}: ? opens the help");
                 insta::assert_snapshot!(format!("help_in_{mode}_{w}x{h}"), screen(&mut m, w, h));
             }
         }
@@ -343,7 +401,7 @@ fn the_review_marks_the_line_and_draws_the_graph() {
     let mut m = Model::new(line.start, &line.moves, Config::default(), Instant::now());
     m.init();
     let effects = command(&mut m, "review");
-    assert!(m.reviewing);
+    assert!(m.reviewing());
     serve_review(&mut m, effects);
     assert!(m.status.clone().unwrap().text.starts_with("review done: "), "{:?}", m.status);
     // Each move's mark against the plain negamax of the reference rules.

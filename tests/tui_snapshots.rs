@@ -113,7 +113,7 @@ fn a_move_selected_with_its_flips() {
     for _ in 0..4 {
         update(&mut m, Msg::Key(KeyEvent::new(KeyCode::Char('o'), KeyModifiers::NONE)));
     }
-    assert_eq!(m.overlay.map(|o| o.name()), Some("flips"));
+    assert_eq!(m.drawn_mask.map(|o| o.name()), Some("flips"));
     insta::assert_snapshot!("flips_mask_drawn_120x40", screen(&mut m, 120, 40));
 }
 

@@ -45,17 +45,17 @@ fn both_sizes(name: &str, m: &mut Model) {
 
 /// Steps forward with `n` until the step named `name` is on screen.
 fn step_to(m: &mut Model, name: &str) {
-    let Some(Lesson::Trace(topic)) = m.teach.map(|t| t.lesson()) else { panic!("not on a trace") };
+    let Some(Lesson::Trace(topic)) = m.teach().map(|t| t.lesson()) else { panic!("not on a trace") };
     let trace = lesson_trace(topic, &m.position(), m.cursor).unwrap();
     let target = trace.steps.iter().position(|s| s.full_name() == name).unwrap_or_else(|| panic!("no step {name}"));
-    while m.teach.unwrap().step < target {
+    while m.teach().unwrap().step < target {
         update(m, ch('n'));
     }
-    assert_eq!(m.teach.unwrap().step, target);
+    assert_eq!(m.teach().unwrap().step, target);
 }
 
 fn topic(m: &mut Model, topic: Topic) {
-    while m.teach.unwrap().lesson() != Lesson::Trace(topic) {
+    while m.teach().unwrap().lesson() != Lesson::Trace(topic) {
         update(m, ch('T'));
     }
 }
@@ -63,16 +63,16 @@ fn topic(m: &mut Model, topic: Topic) {
 #[test]
 fn keys_open_walk_and_close_the_view() {
     let mut m = model_at(Size::Four, "");
-    assert!(m.teach.is_none());
+    assert!(m.teach().is_none());
     update(&mut m, ch('n'));
-    assert!(m.teach.is_none(), "n does nothing outside the view");
+    assert!(m.teach().is_none(), "n does nothing outside the view");
     update(&mut m, ch('e'));
-    assert_eq!(m.teach.unwrap().lesson(), Lesson::Trace(Topic::Legal));
+    assert_eq!(m.teach().unwrap().lesson(), Lesson::Trace(Topic::Legal));
     update(&mut m, key(KeyCode::Right));
     update(&mut m, ch('n'));
-    assert_eq!(m.teach.unwrap().step, 2);
+    assert_eq!(m.teach().unwrap().step, 2);
     update(&mut m, key(KeyCode::Left));
-    assert_eq!(m.teach.unwrap().step, 1);
+    assert_eq!(m.teach().unwrap().step, 1);
     // The board draws the step's mask: step 2 is the empty squares.
     update(&mut m, ch('n'));
     assert_eq!(m.board_mask(), Some(m.position().empty()));
@@ -80,18 +80,18 @@ fn keys_open_walk_and_close_the_view() {
     for _ in 0..100 {
         update(&mut m, ch('n'));
     }
-    assert_eq!(m.teach.unwrap().step + 1, m.teach_steps());
+    assert_eq!(m.teach().unwrap().step + 1, m.teach_steps());
     assert_eq!(m.board_mask(), Some(m.position().legal_moves()));
     update(&mut m, key(KeyCode::Down));
-    assert_eq!(m.teach.unwrap(), othello_explorer::tui::teach::Teach { lesson: 1, step: 0 });
+    assert_eq!(m.teach().unwrap(), othello_explorer::tui::teach::Teach { lesson: 1, step: 0 });
     update(&mut m, key(KeyCode::Up));
     update(&mut m, key(KeyCode::Up));
-    assert_eq!(m.teach.unwrap().lesson(), Lesson::Lab);
+    assert_eq!(m.teach().unwrap().lesson(), Lesson::Lab);
     update(&mut m, key(KeyCode::Esc));
-    assert!(m.teach.is_none() && !m.quit, "Esc leaves the view first");
+    assert!(m.teach().is_none() && !m.quit, "Esc leaves the view first");
     update(&mut m, ch('e'));
     update(&mut m, ch('e'));
-    assert!(m.teach.is_none());
+    assert!(m.teach().is_none());
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn the_lab_runs_off_the_ui_thread_and_can_be_cancelled() {
     let effects = update(&mut m, ch('s'));
     let position = m.position();
     assert_eq!(effects, [Effect::Lab { job: 1, position }]);
-    assert_eq!(m.teach.unwrap().lesson(), Lesson::Lab);
+    assert_eq!(m.teach().unwrap().lesson(), Lesson::Lab);
     assert!(m.lab.as_ref().unwrap().running);
     // s again cancels.
     assert_eq!(update(&mut m, ch('s')), [Effect::CancelLab]);
@@ -229,7 +229,7 @@ fn snapshots_of_the_search_lab() {
     let mut m = model_at(Size::Four, "");
     update(&mut m, ch('e'));
     let mut before = m.clone();
-    while before.teach.unwrap().lesson() != Lesson::Lab {
+    while before.teach().unwrap().lesson() != Lesson::Lab {
         update(&mut before, ch('T'));
     }
     both_sizes("teach_lab_4x4_before", &mut before);

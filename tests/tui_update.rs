@@ -4,7 +4,7 @@
 use othello_explorer::solver::{
     ChildScore, ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions,
 };
-use othello_explorer::tui::app::{Config, Effect, Focus, LineKind, Mode, Model, Msg, SolverState, update};
+use othello_explorer::tui::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
 use othello_explorer::tui::tree::Edge;
 use othello_explorer::tui::worker::{EventKind, SolverEvent};
 use othello_explorer::{Position, Size, Square, transcript};
@@ -228,9 +228,9 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
     assert_eq!(m.position(), before_pos);
     // Esc leaves the command line without running it; Backspace edits.
     send(&mut m, [ch(':'), ch('n'), ch('e'), ch('x'), key(KeyCode::Backspace), ch('w')]);
-    assert_eq!(m.mode, Mode::Command("new".into()));
+    assert_eq!(m.overlay, Overlay::Command("new".into()));
     send(&mut m, [key(KeyCode::Esc)]);
-    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.overlay, Overlay::None);
     assert_eq!(m.position(), before_pos);
 }
 
@@ -383,7 +383,7 @@ fn an_unproven_position_shows_the_estimate_line_and_b_and_p_play_it() {
         assert!(m.status.as_ref().unwrap().text.contains("not proven"), "{:?}", m.status);
     }
     send(&mut m, [ch('p')]);
-    assert!(m.auto.is_none());
+    assert!(m.auto().is_none());
     // `b` back at the analysed position plays the line's first move and says it is an estimate.
     let mut m2 = Model::new(Position::start(Size::Eight), &moves_of(&pos), Config::default(), now);
     m2.init();
@@ -475,7 +475,7 @@ fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     solve_current(&mut m);
     let pv_at_start = m.shown_line().unwrap().moves;
     send(&mut m, [ch('p')]);
-    assert!(m.auto.is_some());
+    assert!(m.auto().is_some());
     // Nothing before the delay.
     update(&mut m, Msg::Tick(t0 + Duration::from_millis(100)));
     assert_eq!(m.tree.depth(m.tree.current()), 0);
@@ -492,11 +492,11 @@ fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     for _ in 0..40 {
         t += delay;
         update(&mut m, Msg::Tick(t));
-        if m.auto.is_none() {
+        if m.auto().is_none() {
             break;
         }
     }
-    assert!(m.auto.is_none());
+    assert!(m.auto().is_none());
     assert!(m.position().is_game_over());
     // Perfect play from the start ends on the start's value (black moved first).
     assert_eq!(m.final_score(), Some(value));
@@ -513,7 +513,7 @@ fn auto_play_steps_through_the_perfect_line_after_the_delay() {
     assert!(m.status.as_ref().unwrap().text.starts_with("auto-play done: game over"));
     // `p` twice: on, then off.
     send(&mut m, [key(KeyCode::Home), ch('p'), ch('p')]);
-    assert!(m.auto.is_none());
+    assert!(m.auto().is_none());
 }
 
 #[test]
@@ -621,7 +621,7 @@ fn the_end_of_the_game_shows_the_final_score() {
     send(&mut m, [ch('b')]);
     assert_eq!(m.status.as_ref().unwrap().text, "the game is over");
     send(&mut m, [ch('p')]);
-    assert!(m.auto.is_none());
+    assert!(m.auto().is_none());
 }
 
 #[test]
@@ -636,14 +636,14 @@ fn best_waits_for_the_solver() {
 fn quitting_help_and_yank() {
     let (mut m, _) = model(Size::Eight);
     send(&mut m, [ch('?')]);
-    assert_eq!(m.mode, Mode::Help);
+    assert_eq!(m.overlay, Overlay::Help);
     send(&mut m, [key(KeyCode::Esc)]);
-    assert_eq!(m.mode, Mode::Normal);
+    assert_eq!(m.overlay, Overlay::None);
     assert!(!m.quit);
     send(&mut m, [ch('o')]);
-    assert!(m.overlay.is_some());
+    assert!(m.drawn_mask.is_some());
     send(&mut m, [key(KeyCode::Esc)]);
-    assert!(m.overlay.is_none() && !m.quit);
+    assert!(m.drawn_mask.is_none() && !m.quit);
     command(&mut m, "moves f5");
     let effects = send(&mut m, [ch('y')]);
     let board = Position::start(Size::Eight).play(sq("f5")).unwrap().to_string();

@@ -394,7 +394,7 @@ fn event_loop(
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.
                 let lab = model.lab.as_ref().is_some_and(|l| l.running);
-                let busy = model.job.is_some() || model.auto.is_some() || model.game.is_some() || lab;
+                let busy = model.job.is_some() || model.auto().is_some() || model.game().is_some() || lab;
                 let visible = !matches!(msg, Msg::Tick(_)) || busy;
                 dirty |= visible;
                 let effects = update(model, msg);

@@ -11,7 +11,7 @@
 //!
 //! Below 80x24 only a "terminal too small" message is drawn.
 
-use super::app::{Hits, Mode, Model};
+use super::app::{Hits, Model, Overlay};
 use super::theme::Theme;
 use super::widgets::bitboards::{self, BitboardsWidget};
 use super::widgets::board::{BoardWidget, Zoom, board_extent};
@@ -102,7 +102,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     bars::title(model, t, a.title, buf);
     let geometry = BoardWidget { model, theme: t, zoom: a.zoom }.render(a.board, buf);
     bars::info(model, t, a.info, buf);
-    let (children, history, graph) = if model.teach.is_some() {
+    let (children, history, graph) = if model.teach().is_some() {
         // The teaching view takes the place of the moves, bitboards and line panels.
         let right = Rect::new(a.children.x, a.children.y, area.right() - a.children.x, a.children.height);
         let right = right.intersection(area);
@@ -116,7 +116,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     };
     bars::status(model, t, a.status, buf);
     bars::key_bar(model, t, a.keys, buf);
-    if model.mode == Mode::Help {
+    if model.overlay == Overlay::Help {
         help::render(t, &model.help_contexts(), model.help_scroll, area, buf);
         return Hits::default();
     }

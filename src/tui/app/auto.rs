@@ -1,20 +1,45 @@
 //! The clock: auto-play steps through the line shown, and in a game the engine moves.
 
 use super::super::tree::Edge;
-use super::{AutoLine, Effect, Known, LineKind, Model, Score, ScoreKind, game_over_text, unproven_text};
-use crate::Color;
+use super::{Effect, Known, LineKind, Model, Score, ScoreKind, game_over_text, unproven_text};
+use crate::{Color, Position, Square};
+use std::collections::VecDeque;
 use std::time::Instant;
+
+/// Auto-play, while it runs (`p`): part of exploring ([`super::Activity::Explore`]), so it stops
+/// when a game, a drill or the editor starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoPlay {
+    /// When it started or last stepped.
+    pub last: Instant,
+    /// The line it is playing: the one the line panel printed when auto-play took it, so that `p`
+    /// plays exactly what was shown; the panel shows it while it lasts.
+    pub line: Option<AutoLine>,
+}
+
+/// The line auto-play is stepping through, taken from the line panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutoLine {
+    /// The position the next move is played from.
+    pub at: Position,
+    /// The moves still to play (forced passes are played as they come).
+    pub moves: VecDeque<Square>,
+    /// The line's value from black's side (it does not change along the line).
+    pub black_score: i32,
+    /// What the line is.
+    pub kind: LineKind,
+}
 
 impl Model {
     /// Time passed: the engine's move in a game, else auto-play's next step.
     pub(super) fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.clock = now;
-        if self.game.is_some() {
+        if self.game().is_some() {
             return self.engine_tick(now);
         }
-        let Some(last) = self.auto else { return Vec::new() };
+        let Some(last) = self.auto().map(|a| a.last) else { return Vec::new() };
         if self.position().is_game_over() {
-            self.auto = None;
+            self.stop_auto();
             let score = self.final_score().unwrap_or(0);
             let text = format!("auto-play done: {}", game_over_text(&self.position(), score));
             self.say(text);
@@ -25,14 +50,18 @@ impl Model {
         }
         match self.auto_step() {
             Some((edge, known)) => {
-                self.auto = Some(now);
-                let line = self.auto_line.take();
+                let line = self.auto_mut().and_then(|a| {
+                    a.last = now;
+                    a.line.take()
+                });
                 let effects = self.play(edge);
                 // The rest of the line goes on from the new position.
-                self.auto_line = line.map(|l| AutoLine { at: self.position(), ..l });
+                let at = self.position();
+                if let Some(a) = self.auto_mut() {
+                    a.line = line.map(|l| AutoLine { at, ..l });
+                }
                 if let Some(score) = self.final_score() {
-                    self.auto = None;
-                    self.auto_line = None;
+                    self.stop_auto();
                     let text = format!("auto-play done: {}", game_over_text(&self.position(), score));
                     self.say(text);
                 } else if self.status.is_none() {
@@ -54,18 +83,37 @@ impl Model {
         }
     }
 
+    /// Starts auto-play while exploring (the first step after one delay, so it can be seen
+    /// coming; the line played is the one shown now). Whether it started.
+    pub(super) fn start_auto(&mut self) -> bool {
+        let super::Activity::Explore { auto } = &mut self.activity else { return false };
+        *auto = Some(AutoPlay { last: self.clock, line: None });
+        self.take_auto_line();
+        true
+    }
+
+    /// Stops auto-play, if it runs.
+    pub(super) fn stop_auto(&mut self) {
+        if let super::Activity::Explore { auto } = &mut self.activity {
+            *auto = None;
+        }
+    }
+
     /// Takes the line shown as auto-play's line, if there is one and auto-play has none here.
     pub(super) fn take_auto_line(&mut self) {
         let p = self.position();
-        if self.auto_line.as_ref().is_some_and(|a| a.at == p && !a.moves.is_empty()) {
+        if self.auto().and_then(|a| a.line.as_ref()).is_some_and(|a| a.at == p && !a.moves.is_empty()) {
             return;
         }
-        self.auto_line = self.shown_line().filter(|l| !l.moves.is_empty()).map(|l| AutoLine {
+        let line = self.shown_line().filter(|l| !l.moves.is_empty()).map(|l| AutoLine {
             at: p,
             moves: l.moves.into_iter().collect(),
             black_score: if p.to_move() == Color::Black { l.score } else { -l.score },
             kind: l.kind,
         });
+        if let Some(a) = self.auto_mut() {
+            a.line = line;
+        }
     }
 
     /// Auto-play's next move: a forced pass; the next move of its line; else the best known.
@@ -75,7 +123,8 @@ impl Model {
             return Some((Edge::Pass, Known::Proven));
         }
         self.take_auto_line();
-        if let Some(line) = self.auto_line.as_mut().filter(|a| a.at == p) {
+        let auto = self.auto_mut()?;
+        if let Some(line) = auto.line.as_mut().filter(|a| a.at == p) {
             match line.moves.pop_front() {
                 Some(square) if p.legal_moves().contains(square) => {
                     let known = match line.kind {
@@ -87,10 +136,10 @@ impl Model {
                     };
                     return Some((Edge::Move(square), known));
                 }
-                _ => self.auto_line = None,
+                _ => auto.line = None,
             }
         }
-        self.auto_line = None;
+        auto.line = None;
         self.best_known()
     }
 }

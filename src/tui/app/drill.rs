@@ -3,7 +3,7 @@
 //! and the discs lost. Choosing again plays the move and hides the values for the next one.
 
 use super::super::tree::Edge;
-use super::{Effect, Model, ScoreKind};
+use super::{Activity, Effect, Model, ScoreKind};
 use crate::{Position, Square};
 
 /// How the drill has gone so far.
@@ -81,25 +81,31 @@ impl Drill {
 }
 
 impl Model {
-    /// `:drill`: on (the values hide) or off (with the tally).
+    /// `:drill`: on (the values hide; in place of whatever was on: exploring and its auto-play, a
+    /// game) or off (with the tally).
     pub(super) fn set_drill(&mut self, on: bool) -> Vec<Effect> {
-        if on {
-            if self.drill.is_some() {
+        match (on, self.drill().map(|d| d.tally_text())) {
+            (true, Some(_)) => {
                 self.say("the drill is already on: :drill off ends it");
-                return Vec::new();
+                Vec::new()
             }
-            self.game = None;
-            self.auto = None;
-            self.auto_line = None;
-            self.drill = Some(Drill::default());
-            self.say("drill on: the values hide · choose a move (Enter or a click) to see every value and your loss");
-        } else {
-            match self.drill.take() {
-                Some(d) => self.say(format!("drill off: {}", d.tally_text())),
-                None => self.say("no drill is on: :drill starts one"),
+            (true, None) => {
+                let effects = self.set_activity(Activity::Drill(Drill::default()));
+                self.say(
+                    "drill on: the values hide · choose a move (Enter or a click) to see every value and your loss",
+                );
+                effects
+            }
+            (false, Some(tally)) => {
+                let effects = self.set_activity(Activity::EXPLORE);
+                self.say(format!("drill off: {tally}"));
+                effects
+            }
+            (false, None) => {
+                self.say("no drill is on: :drill starts one");
+                Vec::new()
             }
         }
-        Vec::new()
     }
 
     /// Drill: choose `square` here (the values show with the loss), or, once shown, play the
@@ -113,10 +119,10 @@ impl Model {
         if p.must_pass() {
             return self.play(Edge::Pass);
         }
-        let Some(drill) = self.drill.as_ref() else { return Vec::new() };
+        let Some(drill) = self.drill() else { return Vec::new() };
         if drill.chosen_at(&p).is_some() {
             // The values show: play the move and go on.
-            if let Some(d) = self.drill.as_mut() {
+            if let Some(d) = self.drill_mut() {
                 d.chosen = None;
             }
             let effects = self.play(Edge::Move(square));
@@ -133,7 +139,7 @@ impl Model {
             self.complain(format!("the solver has no value for {square} yet: choose again in a moment"));
             return Vec::new();
         };
-        let tally = self.drill.as_mut().map(|d| {
+        let tally = self.drill_mut().map(|d| {
             d.chosen = Some((p, square));
             d.tally.moves += 1;
             d.tally.best += u32::from(verdict.loss() == 0);

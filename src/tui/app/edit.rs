@@ -4,7 +4,7 @@
 //! centre (every disc of a game is placed beside another, from the four centre discs on).
 
 use super::super::tree::Tree;
-use super::{Effect, Model};
+use super::{Activity, Editing, Effect, Model, Suspended};
 use crate::{Bitboard, Color, Position, Size, Square, geometry};
 
 /// The board being edited.
@@ -102,24 +102,43 @@ impl Editor {
 }
 
 impl Model {
-    /// `E`, `:edit`: the editor on the position on screen (its analysis stops meanwhile).
+    /// `E`, `:edit`: the editor on the position on screen (its analysis stops meanwhile). A game or
+    /// a drill on waits under it and comes back when it closes; auto-play stops.
     pub(super) fn open_editor(&mut self) -> Vec<Effect> {
-        if self.edit.is_some() {
-            return Vec::new();
-        }
-        let p = self.tree.position();
-        self.edit = Some(Editor::new(&p));
-        self.auto = None;
-        self.auto_line = None;
-        self.teach = None;
-        self.overlay = None;
-        self.say("editing: x black · o white · . empty · Space cycles · s side to move · Enter explores · Esc cancels");
-        self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default()
+        let suspended = match &self.activity {
+            Activity::Edit(_) => return Vec::new(),
+            Activity::Explore { .. } => Suspended::Explore,
+            Activity::Game(g) => Suspended::Game(g.clone()),
+            Activity::Drill(d) => Suspended::Drill(d.clone()),
+        };
+        let waits = match &suspended {
+            Suspended::Explore => String::new(),
+            s => format!(" ({} waits)", s.name()),
+        };
+        let editor = Editor::new(&self.tree.position());
+        let effects = self.set_activity(Activity::Edit(Editing { editor, suspended }));
+        self.say(format!(
+            "editing{waits}: x black · o white · . empty · Space cycles · s side to move · Enter explores · Esc cancels"
+        ));
+        effects
+    }
+
+    /// Closes the editor and gives back what it suspended: the editor's board, the effects, and what
+    /// to add to the status line (" · the game goes on", nothing when it suspended exploring).
+    fn close_editor(&mut self) -> Option<(Editor, Vec<Effect>, String)> {
+        let Activity::Edit(Editing { editor, suspended }) = &self.activity else { return None };
+        let (editor, suspended) = (*editor, suspended.clone());
+        let back = match &suspended {
+            Suspended::Explore => String::new(),
+            s => format!(" · {} goes on", s.name()),
+        };
+        let effects = self.set_activity(suspended.resume());
+        Some((editor, effects, back))
     }
 
     fn edited(&mut self, change: impl FnOnce(&mut Editor, Square)) -> Vec<Effect> {
         let cursor = self.cursor;
-        if let Some(e) = self.edit.as_mut() {
+        if let Some(e) = self.editor_mut() {
             change(e, cursor);
             let text = e.summary();
             self.say(text);
@@ -163,25 +182,29 @@ impl Model {
         self.edited(|e, _| *e = Editor::new(&Position::start(e.size)))
     }
 
-    /// Enter: explore the edited position; the old tree stays for `:restore`.
+    /// Enter: explore the edited position (a game or a drill the editor suspended goes on from
+    /// it); the old tree stays for `:restore`.
     pub(super) fn edit_done(&mut self) -> Vec<Effect> {
-        let Some(e) = self.edit.take() else { return Vec::new() };
+        let Some((e, mut effects, back)) = self.close_editor() else { return Vec::new() };
         let p = e.position();
         let flag = match e.problems().as_slice() {
             [] => String::new(),
             [first, ..] => format!(" (flagged, no game reaches it: {first})"),
         };
         if p == self.tree.position() && self.tree.len() == 1 {
-            self.say("the position is unchanged");
-            return self.arrived();
+            self.say(format!("the position is unchanged{back}"));
+            effects.extend(self.arrived());
+            return effects;
         }
-        self.replace_tree(Tree::new(p), format!("edited position{flag}"))
+        effects.extend(self.replace_tree(Tree::new(p), format!("edited position{flag}{back}")));
+        effects
     }
 
-    /// Esc: leave the editor, the tree as it was.
+    /// Esc: leave the editor, the tree as it was (and what the editor suspended back).
     pub(super) fn edit_cancel(&mut self) -> Vec<Effect> {
-        self.edit = None;
-        self.say("edit cancelled: the tree is as it was");
-        self.arrived()
+        let Some((_, mut effects, back)) = self.close_editor() else { return Vec::new() };
+        self.say(format!("edit cancelled: the tree is as it was{back}"));
+        effects.extend(self.arrived());
+        effects
     }
 }

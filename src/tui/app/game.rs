@@ -13,7 +13,7 @@
 //! The values stay hidden until `x` shows them; `u` takes back to the user's previous move.
 
 use super::super::tree::Edge;
-use super::{Effect, Known, Model, game_over_text, unproven_text};
+use super::{Activity, Effect, Known, Model, game_over_text, unproven_text};
 use crate::{Color, Position, Size};
 use std::time::{Duration, Instant};
 
@@ -77,15 +77,13 @@ fn seat_name(human: Option<Color>) -> String {
 }
 
 impl Model {
-    /// `:play black|white|both`, `--play`: a game from the position on screen.
+    /// `:play black|white|both`, `--play`: a game from the position on screen (in place of
+    /// whatever was on: exploring and its auto-play, a drill, another game).
     pub fn start_game(&mut self, human: Option<Color>) -> Vec<Effect> {
-        self.auto = None;
-        self.auto_line = None;
-        self.drill = None;
-        self.teach = None;
+        let game = Game { human, show_values: false, thinking: None, last_move: None, ended: false };
+        let mut effects = self.set_activity(Activity::Game(game));
         let resumed = if self.paused { " · analysis resumed" } else { "" };
         self.paused = false;
-        self.game = Some(Game { human, show_values: false, thinking: None, last_move: None, ended: false });
         let strength = self.config.strength;
         // Added to what the start announced (a resumed session), else the new status.
         self.notice(match human {
@@ -94,21 +92,24 @@ impl Model {
             ),
             None => format!("the engine plays both sides ({strength}) · :play off ends{resumed}"),
         }, false);
-        self.arrived()
+        effects.extend(self.arrived());
+        effects
     }
 
     /// `:play off`: back to exploring, the values shown.
     pub(super) fn end_game(&mut self) -> Vec<Effect> {
-        match self.game.take() {
-            Some(g) => self.say(format!("game off ({} played): exploring again, the values show", seat_name(g.human))),
-            None => self.say("no game is on: :play black, white or both starts one"),
-        }
-        Vec::new()
+        let Some(human) = self.game().map(|g| g.human) else {
+            self.say("no game is on: :play black, white or both starts one");
+            return Vec::new();
+        };
+        let effects = self.set_activity(Activity::EXPLORE);
+        self.say(format!("game off ({} played): exploring again, the values show", seat_name(human)));
+        effects
     }
 
     /// `x`: show or hide the values during a game.
     pub(super) fn toggle_values(&mut self) -> Vec<Effect> {
-        if let Some(g) = self.game.as_mut() {
+        if let Some(g) = self.game_mut() {
             g.show_values = !g.show_values;
             let shown = g.show_values;
             self.say(if shown { "values shown (x hides them)" } else { "values hidden (x shows them)" });
@@ -118,7 +119,7 @@ impl Model {
 
     /// `u` in a game: back to the user's previous move (the engine's reply taken back too).
     pub(super) fn undo(&mut self) -> Vec<Effect> {
-        let Some(human) = self.game.as_ref().map(|g| g.human) else { return Vec::new() };
+        let Some(human) = self.game().map(|g| g.human) else { return Vec::new() };
         let mut moved = false;
         while self.tree.back() {
             moved = true;
@@ -128,11 +129,12 @@ impl Model {
                 break;
             }
         }
-        if let Some(g) = self.game.as_mut() {
+        let clock = self.clock;
+        if let Some(g) = self.game_mut() {
             g.thinking = None;
             g.ended = false;
             // Engine against engine: the next move waits a full delay, so the take-back is seen.
-            g.last_move = Some(self.clock);
+            g.last_move = Some(clock);
         }
         if moved {
             self.say("taken back: your move");
@@ -146,7 +148,7 @@ impl Model {
         let p = self.position();
         let delay = self.config.auto_delay;
         let paused = self.paused;
-        let Some(game) = self.game.as_mut() else { return Vec::new() };
+        let Some(game) = self.game_mut() else { return Vec::new() };
         if p.is_game_over() {
             game.thinking = None;
             if !game.ended {
@@ -188,18 +190,17 @@ impl Model {
         let Some((edge, known)) = self.best_known() else { return Vec::new() };
         let side = p.to_move();
         let effects = self.play(edge);
-        if let Some(g) = self.game.as_mut() {
+        if let Some(g) = self.game_mut() {
             g.thinking = None;
             g.last_move = Some(now);
         }
         if self.status.is_none() {
             let how = match known {
                 Known::Proven => "proven best".to_string(),
-                Known::Unproven(score) if self.game.as_ref().is_some_and(|g| g.show_values) => unproven_text(score),
+                Known::Unproven(score) if self.game().is_some_and(|g| g.show_values) => unproven_text(score),
                 Known::Unproven(_) => "not proven best".to_string(),
             };
-            let yours =
-                self.game.as_ref().and_then(|g| g.human).map_or(String::new(), |c| format!(" · your move ({c})"));
+            let yours = self.game().and_then(|g| g.human).map_or(String::new(), |c| format!(" · your move ({c})"));
             self.say(format!("{side} (engine) played {edge}: {how}{yours}"));
         }
         effects
@@ -234,7 +235,7 @@ impl Model {
     pub(super) fn game_end_text(&self, p: &Position) -> String {
         let black = p.black_score(self.config.scoring);
         let base = game_over_text(p, black);
-        let human = self.game.as_ref().and_then(|g| g.human);
+        let human = self.game().and_then(|g| g.human);
         let verdict = match human {
             Some(c) => {
                 let mine = if c == Color::Black { black } else { -black };

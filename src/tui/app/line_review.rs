@@ -10,8 +10,7 @@ use crate::review::Mark;
 impl Model {
     /// `:review`: on (the line's positions are analysed in turn) or off.
     pub(super) fn set_review(&mut self, on: bool) -> Vec<Effect> {
-        self.reviewing = on;
-        self.reviewed.clear();
+        self.review = on.then(std::collections::HashSet::new);
         if on {
             let n = self.tree.line().len();
             self.say(format!(
@@ -31,7 +30,7 @@ impl Model {
     pub(super) fn review_step(&mut self) -> Vec<Effect> {
         let effects = self.arrived();
         let still = effects.iter().any(|e| matches!(e, Effect::Review { .. }));
-        if !still && self.reviewing {
+        if !still && self.reviewing() {
             let text = self.review_summary();
             self.say(format!("review done: {text}"));
         }

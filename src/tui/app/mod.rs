@@ -8,13 +8,17 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | `model.rs` | the types of the state, the messages, the effects, and the queries of the view |
+//! | `model.rs` | the state (`Model`) and the small types it is made of; the constructors |
+//! | `modes.rs` | what the user is doing: the `Activity` (explore, game, drill, edit), the `Overlay` (help, command line), the one switch (`set_activity`) and the accessors |
+//! | `msg.rs` | the messages (`Msg`) and the effects (`Effect`) |
+//! | `known.rs` | what is known of each position (`PositionValues`, `Score`, `Known`) |
+//! | `queries.rs` | what the view and the update ask of the model (`contexts`, `values_hidden`, `shown_line`, ...) |
 //! | `on_key.rs` | a key press: the contexts' dispatch through the key table, then each action |
 //! | `on_mouse.rs` | a click or a scroll |
 //! | `on_solver.rs` | the solver's and the search lab's reports |
 //! | `on_files.rs` | the command line's commands, and files saved or loaded |
 //! | `navigate.rs` | moving in the tree: playing a move, going back, arriving at a node |
-//! | `auto.rs` | the clock: auto-play and the engine's moves in a game |
+//! | `auto.rs` | the clock: auto-play (`AutoPlay`) and the engine's moves in a game |
 //! | `game.rs` | a game against the engine (`--play`, `:play`) |
 //! | `drill.rs` | practice with hidden values (`:drill`) |
 //! | `edit.rs` | the board editor (`E`, `:edit`) |
@@ -25,17 +29,26 @@ mod auto;
 pub mod drill;
 pub mod edit;
 pub mod game;
+mod known;
 mod line_review;
 mod model;
+mod modes;
+mod msg;
 mod navigate;
 mod on_files;
 mod on_key;
 mod on_mouse;
 mod on_solver;
+mod queries;
 mod reach;
 mod teaching;
 
+pub use auto::{AutoLine, AutoPlay};
+pub use known::*;
 pub use model::*;
+pub use modes::{Activity, Editing, Overlay, Suspended};
+pub use msg::*;
+pub use queries::*;
 
 use crate::{Color, Position};
 

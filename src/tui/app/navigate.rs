@@ -17,7 +17,9 @@ impl Model {
             if self.job.as_ref().is_some_and(|j| j.position == next) {
                 return Vec::new();
             }
-            self.reviewed.insert(next);
+            if let Some(reviewed) = self.review.as_mut() {
+                reviewed.insert(next);
+            }
             let id = self.start_job(next);
             return vec![Effect::Review { job: id, position: next, budget: super::REVIEW_BUDGET }];
         }
@@ -52,17 +54,16 @@ impl Model {
     }
 
     /// The next position the review analyses: the one on screen first, then the line shown from
-    /// its start, each once, skipping those whose every move has a value (or is proven).
+    /// its start, each once, skipping those whose every move has a value (or is proven). None
+    /// while the editor is open: the review waits for it.
     fn review_target(&self) -> Option<Position> {
-        if !self.reviewing {
-            return None;
-        }
+        let reviewed = self.review.as_ref().filter(|_| self.editor().is_none())?;
         let on_screen = self.target().into_iter();
         let line = self.tree.line().into_iter().map(|id| self.tree.position_of(id));
         on_screen.chain(line.filter(|p| !p.is_game_over()).map(|p| p.after_forced_pass().0)).find(|p| {
             let known =
                 self.cache.get(p).is_some_and(|a| a.complete || a.children.len() == p.legal_moves().count() as usize);
-            !self.reviewed.contains(p) && !known
+            !reviewed.contains(p) && !known
         })
     }
 
@@ -75,7 +76,7 @@ impl Model {
                     self.say(format!("{side} has no move and must pass: Enter passes"));
                 } else if let Some(score) = self.final_score() {
                     let p = self.position();
-                    let text = if self.game.is_some() { self.game_end_text(&p) } else { game_over_text(&p, score) };
+                    let text = if self.game().is_some() { self.game_end_text(&p) } else { game_over_text(&p, score) };
                     self.say(text);
                 }
                 self.arrived()
@@ -139,7 +140,7 @@ impl Model {
             return self.play(Edge::Pass);
         }
         if let Some(score) = self.final_score() {
-            let text = if self.game.is_some() { self.game_end_text(&p) } else { game_over_text(&p, score) };
+            let text = if self.game().is_some() { self.game_end_text(&p) } else { game_over_text(&p, score) };
             self.say(text);
             return Vec::new();
         }

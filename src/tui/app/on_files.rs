@@ -3,7 +3,7 @@
 use super::super::command::{self, Command};
 use super::super::session;
 use super::super::tree::Tree;
-use super::{Effect, Focus, Mode, Model, REPLACED_TREES};
+use super::{Effect, Focus, Model, Overlay, REPLACED_TREES};
 use crate::Position;
 use crate::gamefile::{self, Format, Game};
 
@@ -44,7 +44,7 @@ impl Model {
                     self.replaced.push(old);
                     self.tree_generation += 1;
                     self.focus = Focus::Board;
-                    self.overlay = None;
+                    self.drawn_mask = None;
                     self.say(format!(
                         "restored the replaced tree ({n} position{} explored); :restore again swaps back",
                         if n == 1 { "" } else { "s" }
@@ -58,14 +58,14 @@ impl Model {
             },
             Command::Play(Some(seat)) => self.start_game(seat),
             Command::Play(None) => self.end_game(),
-            Command::Drill(on) => self.set_drill(on.unwrap_or(self.drill.is_none())),
+            Command::Drill(on) => self.set_drill(on.unwrap_or(self.drill().is_none())),
             Command::Edit => self.open_editor(),
-            Command::Review(on) => self.set_review(on.unwrap_or(!self.reviewing)),
+            Command::Review(on) => self.set_review(on.unwrap_or(!self.reviewing())),
             Command::Reach(true) => self.start_reach(),
             Command::Reach(false) => self.stop_reach(),
             Command::Quit => self.quit_now(),
             Command::Help => {
-                self.mode = Mode::Help;
+                self.overlay = Overlay::Help;
                 Vec::new()
             }
         }
@@ -81,7 +81,7 @@ impl Model {
         self.replaced.push(old);
         self.tree_generation += 1;
         self.focus = Focus::Board;
-        self.overlay = None;
+        self.drawn_mask = None;
         let s = if n == 1 { "" } else { "s" };
         self.say(format!("{text} · :restore brings back the old tree ({n} position{s} explored)"));
         self.arrived()

@@ -3,7 +3,7 @@
 
 use super::super::keys::{self, Action};
 use super::super::tree::Edge;
-use super::{Effect, Focus, Known, MAX_DELAY, MIN_DELAY, Mask, Mode, Model, unproven_text};
+use super::{Activity, Effect, Focus, Known, MAX_DELAY, MIN_DELAY, Mask, Model, Overlay, unproven_text};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 impl Model {
@@ -25,13 +25,13 @@ impl Model {
         match action {
             Action::Quit | Action::ForceQuit => self.quit_now(),
             Action::Escape => {
-                if self.overlay.take().is_some() {
+                if self.drawn_mask.take().is_some() {
                     return Vec::new();
                 }
                 self.quit_now()
             }
             Action::Help => {
-                self.mode = Mode::Help;
+                self.overlay = Overlay::Help;
                 self.help_scroll = 0;
                 Vec::new()
             }
@@ -44,34 +44,34 @@ impl Model {
                 Vec::new()
             }
             Action::CloseHelp => {
-                self.mode = Mode::Normal;
+                self.overlay = Overlay::None;
                 Vec::new()
             }
             Action::Command => {
-                self.mode = Mode::Command(String::new());
+                self.overlay = Overlay::Command(String::new());
                 Vec::new()
             }
             Action::RunCommand => {
-                let input = match std::mem::replace(&mut self.mode, Mode::Normal) {
-                    Mode::Command(text) => text,
+                let input = match std::mem::take(&mut self.overlay) {
+                    Overlay::Command(text) => text,
                     _ => return Vec::new(),
                 };
                 self.execute(&input)
             }
             Action::CancelCommand => {
-                self.mode = Mode::Normal;
+                self.overlay = Overlay::None;
                 Vec::new()
             }
             Action::DeleteChar => {
-                if let Mode::Command(text) = &mut self.mode
+                if let Overlay::Command(text) = &mut self.overlay
                     && text.pop().is_none()
                 {
-                    self.mode = Mode::Normal;
+                    self.overlay = Overlay::None;
                 }
                 Vec::new()
             }
             Action::TypeChar => {
-                if let (Mode::Command(text), KeyCode::Char(ch)) = (&mut self.mode, ev.code)
+                if let (Overlay::Command(text), KeyCode::Char(ch)) = (&mut self.overlay, ev.code)
                     && text.chars().count() < 4096
                 {
                     text.push(ch);
@@ -124,8 +124,8 @@ impl Model {
                 self.say(format!("auto-play delay {:.1}s", self.delay()));
                 Vec::new()
             }
-            Action::Overlay => {
-                self.overlay = match self.overlay {
+            Action::Mask => {
+                self.drawn_mask = match self.drawn_mask {
                     None => Some(Mask::ALL[0]),
                     Some(m) => Mask::ALL.iter().position(|&x| x == m).and_then(|i| Mask::ALL.get(i + 1)).copied(),
                 };
@@ -200,20 +200,23 @@ impl Model {
 
     /// `p`: auto-play on or off.
     fn auto_key(&mut self) -> Vec<Effect> {
-        if self.auto.take().is_some() {
-            self.auto_line = None;
-            self.say("auto-play off");
-        } else if self.game.is_some() {
-            self.say("a game is on: :play both lets the engine play both sides, :play off ends it");
-        } else if self.position().is_game_over() {
-            self.say("the game is over: nothing to play");
-        } else {
-            // The first step comes after one delay, so it can be seen coming; the line played
-            // is the one shown now.
-            self.auto = Some(self.clock);
-            self.auto_line = None;
-            self.take_auto_line();
-            self.say(format!("auto-play on: a move every {:.1}s (p stops, + and - change speed)", self.delay()));
+        match self.activity {
+            Activity::Explore { auto: Some(_) } => {
+                self.stop_auto();
+                self.say("auto-play off");
+            }
+            Activity::Game(_) => {
+                self.say("a game is on: :play both lets the engine play both sides, :play off ends it")
+            }
+            Activity::Drill(_) => self.say("a drill is on: you choose the moves · :drill off ends it"),
+            Activity::Edit(_) => {}
+            Activity::Explore { auto: None } if self.position().is_game_over() => {
+                self.say("the game is over: nothing to play")
+            }
+            Activity::Explore { auto: None } => {
+                self.start_auto();
+                self.say(format!("auto-play on: a move every {:.1}s (p stops, + and - change speed)", self.delay()));
+            }
         }
         Vec::new()
     }

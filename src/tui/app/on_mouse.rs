@@ -1,7 +1,7 @@
 //! A click or a scroll: the view's hit rectangles ([`super::Hits`]) say what was under it.
 
 use super::super::tree::Edge;
-use super::{Effect, Focus, Mode, Model};
+use super::{Effect, Focus, Model, Overlay};
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position as Point;
 
@@ -10,20 +10,20 @@ impl Model {
         let (x, y) = (ev.column, ev.row);
         match ev.kind {
             MouseEventKind::Down(MouseButton::Left) => {
-                if self.mode == Mode::Help {
-                    self.mode = Mode::Normal;
+                if self.overlay == Overlay::Help {
+                    self.overlay = Overlay::None;
                     return Vec::new();
                 }
-                if matches!(self.mode, Mode::Command(_)) {
+                if matches!(self.overlay, Overlay::Command(_)) {
                     return Vec::new();
                 }
                 let size = self.position().size();
                 if let Some(sq) = self.hits.board.and_then(|b| b.square_at(size, x, y)) {
                     self.cursor = sq;
-                    if self.edit.is_some() {
+                    if self.editor().is_some() {
                         return self.edit_cycle(sq);
                     }
-                    if self.drill.is_some() && !self.position().must_pass() {
+                    if self.drill().is_some() && !self.position().must_pass() {
                         return self.choose(sq);
                     }
                     let p = self.position();
@@ -35,12 +35,12 @@ impl Model {
                     }
                     return Vec::new();
                 }
-                if self.edit.is_some() {
+                if self.editor().is_some() {
                     return Vec::new();
                 }
                 let at = Point { x, y };
                 if let Some(&(_, edge)) = self.hits.children.iter().find(|(r, _)| r.contains(at)) {
-                    if let (Some(_), Edge::Move(sq)) = (&self.drill, edge) {
+                    if let (Some(_), Edge::Move(sq)) = (self.drill(), edge) {
                         self.cursor = sq;
                         return self.choose(sq);
                     }
@@ -57,7 +57,7 @@ impl Model {
                 }
                 Vec::new()
             }
-            _ if self.edit.is_some() || self.mode != Mode::Normal => Vec::new(),
+            _ if self.editor().is_some() || self.overlay != Overlay::None => Vec::new(),
             MouseEventKind::ScrollUp => self.step_back(),
             MouseEventKind::ScrollDown => self.step_forward(),
             _ => Vec::new(),

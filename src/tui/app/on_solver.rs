@@ -77,7 +77,7 @@ impl Model {
                 }
                 if current {
                     self.job = None;
-                    if self.reviewing {
+                    if self.reviewing() {
                         return self.review_step();
                     }
                 }
@@ -86,7 +86,7 @@ impl Model {
                 if current {
                     self.job = None;
                     // A review step ended: the next one.
-                    if self.reviewing {
+                    if self.reviewing() {
                         return self.review_step();
                     }
                 }

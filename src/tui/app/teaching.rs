@@ -15,9 +15,9 @@ impl Model {
     }
 
     pub(super) fn toggle_teach(&mut self) -> Vec<Effect> {
-        if self.teach.take().is_some() {
+        if self.teach.is_some() {
             self.say("teaching view closed");
-            return self.cancel_lab();
+            return self.close_teach();
         }
         self.teach = Some(Teach::default());
         self.say("teaching view: → ← steps · ↓ ↑ topics · s search lab · e or Esc leaves");
@@ -35,7 +35,16 @@ impl Model {
         Vec::new()
     }
 
-    pub(super) fn cancel_lab(&mut self) -> Vec<Effect> {
+    /// Closes the teaching view, if it is open, and cancels the lab's run (its results stay for
+    /// the lab page).
+    pub(super) fn close_teach(&mut self) -> Vec<Effect> {
+        if self.teach.take().is_none() {
+            return Vec::new();
+        }
+        self.cancel_lab()
+    }
+
+    fn cancel_lab(&mut self) -> Vec<Effect> {
         match self.lab.as_mut() {
             Some(lab) if lab.running => {
                 lab.running = false;

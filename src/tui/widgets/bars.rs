@@ -1,7 +1,7 @@
 //! The one-line bars (title, status, key bar) and the info panel under the board.
 
 use crate::solver::{Kind, Phase};
-use crate::tui::app::{Mode, Model, SolverState};
+use crate::tui::app::{Model, Overlay, SolverState};
 use crate::tui::keys;
 use crate::tui::theme::Theme;
 use crate::{Color, Position};
@@ -29,7 +29,7 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 /// The solver's state in words: the state (`exact ✓`, `solving 2/4`, `not solved yet`), its
 /// details (nodes, nodes per second, time), and whether it is exact.
 pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
-    if m.edit.is_some() {
+    if m.editor().is_some() {
         return ("editing: nothing analysed".into(), Vec::new(), false);
     }
     match m.solver_state() {
@@ -179,17 +179,17 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         None if p.must_pass() => lines.push(Line::from("Enter passes")),
         None => lines.push(Line::from(Span::styled(format!("cursor {} (no move)", m.cursor), t.dim()))),
     }
-    let auto = match m.auto {
+    let auto = match m.auto() {
         Some(_) => format!("auto-play ▶ {:.1}s", m.config.auto_delay.as_secs_f64()),
         None => "auto-play off".to_string(),
     };
     lines.push(Line::from(Span::styled(auto, t.dim())));
-    let overlay = match (m.teach, m.overlay) {
+    let mask = match (m.teach(), m.drawn_mask) {
         (Some(_), _) => "mask: the step's".to_string(),
         (None, Some(mask)) => format!("mask on board: {}", mask.name()),
         (None, None) => "mask on board: off".to_string(),
     };
-    lines.push(Line::from(Span::styled(overlay, t.dim())));
+    lines.push(Line::from(Span::styled(mask, t.dim())));
     for (i, line) in lines.iter().enumerate() {
         if i as u16 >= inner.height {
             break;
@@ -201,7 +201,7 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
 /// The status line: the command line while it is open, else the last message (errors marked
 /// `✗`), else a hint.
 pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
-    if let Mode::Command(text) = &m.mode {
+    if let Overlay::Command(text) = &m.overlay {
         let line =
             Line::from(vec![Span::styled(":", t.heading()), Span::raw(text.clone()), Span::styled("█", t.text())]);
         buf.set_line(area.x, area.y, &line, area.width);

@@ -71,7 +71,7 @@ impl ChildrenWidget<'_> {
                 let score = m.child_score(sq).filter(|_| !hidden).map(|s| (s.value, s.kind));
                 rows.push(Row { edge: Edge::Move(sq), score, flips: p.flips(sq).count(), best: best.contains(&sq) });
             }
-            // Best first, as the analysis ranks them (`Analysis::rank_key`: exact and estimated
+            // Best first, as the analysis ranks them (`PositionValues::rank_key`: exact and estimated
             // values by score, a proven outcome by its sign and its last estimate, equal values by
             // the deepest earlier estimate that tells them apart), then in reading order; moves
             // without a value last.

@@ -67,7 +67,7 @@ impl TeachWidget<'_> {
     pub fn render(self, area: Rect, buf: &mut Buffer) {
         let m = self.model;
         let t = self.theme;
-        let Some(teach) = m.teach else { return };
+        let Some(teach) = m.teach() else { return };
         let lesson = teach.lesson();
         let page = format!("{}/{}", teach.lesson + 1, Lesson::ALL.len());
         let position = m.position();

@@ -1,0 +1,118 @@
+//! The messages [`update`](super::update) takes and the effects it returns for the runtime.
+
+use super::super::lab_worker::LabEvent;
+use super::super::worker::SolverEvent;
+use crate::Position;
+use ratatui::crossterm::event::{KeyEvent, MouseEvent};
+use std::time::{Duration, Instant};
+
+/// An input to [`update`](super::update).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// A key press.
+    Key(KeyEvent),
+    /// A mouse event.
+    Mouse(MouseEvent),
+    /// The terminal was resized.
+    Resize(u16, u16),
+    /// Time passed (drives auto-play and the solving clock).
+    Tick(Instant),
+    /// A solver report.
+    Solver(SolverEvent),
+    /// A search-lab result.
+    Lab(LabEvent),
+    /// A save finished.
+    Saved {
+        /// The file.
+        path: String,
+        /// What went wrong, if anything.
+        result: Result<(), String>,
+    },
+    /// A load finished.
+    Loaded {
+        /// The file.
+        path: String,
+        /// Its text, or what went wrong.
+        result: Result<String, String>,
+    },
+    /// The session file could not be written (said once until a write succeeds again).
+    SessionFailed(String),
+    /// `:reach` finished job `job`.
+    Reached {
+        /// The job.
+        job: u64,
+        /// What it found.
+        outcome: crate::reach::Outcome,
+    },
+    /// Something to tell the user from a background thread (the store opened with the book, or
+    /// unusable).
+    Notice {
+        /// The message.
+        text: String,
+        /// Whether it reports a problem.
+        error: bool,
+    },
+    /// The process got this signal (SIGHUP, SIGINT, SIGQUIT or SIGTERM): quit as on `q`.
+    Signal(i32),
+}
+
+/// Work for the runtime.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Cancel any search and analyse this position as job `job`.
+    Analyse {
+        /// The job number.
+        job: u64,
+        /// The position.
+        position: Position,
+    },
+    /// Cancel any search and analyse this position as job `job` for at most `budget` (a step of
+    /// the review of the line).
+    Review {
+        /// The job number.
+        job: u64,
+        /// The position.
+        position: Position,
+        /// The time it gets.
+        budget: Duration,
+    },
+    /// Cancel the running search.
+    Cancel,
+    /// Cancel any search-lab run and run the lab on this position as job `job`.
+    Lab {
+        /// The job number.
+        job: u64,
+        /// The position.
+        position: Position,
+    },
+    /// Cancel the search lab.
+    CancelLab,
+    /// Cancel any `:reach` search and look for a game to this position as job `job`.
+    Reach {
+        /// The job number.
+        job: u64,
+        /// The board to reach.
+        position: Position,
+    },
+    /// Cancel the `:reach` search.
+    CancelReach,
+    /// Put this text on the clipboard (OSC 52).
+    Yank(String),
+    /// Write `contents` to `path`, then send [`Msg::Saved`].
+    Save {
+        /// The file.
+        path: String,
+        /// Its new text.
+        contents: String,
+    },
+    /// Read `path`, then send [`Msg::Loaded`].
+    Load {
+        /// The file.
+        path: String,
+    },
+    /// Rewrite the session file with this text (the whole explored tree; see
+    /// [`super::super::session`]).
+    WriteSession(String),
+    /// End the app.
+    Quit,
+}
