@@ -7,18 +7,7 @@ use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
 use othello_explorer::solver::{Kind, Limits, Report, SearchMode, Solver, SolverOptions};
 use othello_explorer::store::{Source, Store, Stored};
 use othello_explorer::{Color, Position, Scoring, Size, Square};
-use reference::{Board, Side};
-
-/// Plain negamax over the reference rules (empties to the winner).
-fn negamax(b: &Board) -> i32 {
-    if b.game_over() {
-        return b.final_score();
-    }
-    if b.must_pass() {
-        return -negamax(&b.pass());
-    }
-    b.moves().into_iter().map(|m| -negamax(&b.play(m))).max().expect("a move")
-}
+use reference::{Board, Side, negamax};
 
 fn board(p: &Position) -> Board {
     let (black, white) = (p.black().bits(), p.white().bits());

@@ -6,7 +6,7 @@
 mod reference;
 
 use assert_cmd::Command;
-use reference::Board;
+use reference::{Board, negamax};
 use serde_json::Value;
 
 fn bin() -> Command {
@@ -17,18 +17,6 @@ fn bin() -> Command {
 
 fn name(n: usize, i: usize) -> String {
     format!("{}{}", (b'a' + (i % n) as u8) as char, i / n + 1)
-}
-
-/// Plain negamax over the reference rules, empties to the winner.
-fn negamax(b: &Board) -> i32 {
-    let moves = b.moves();
-    if moves.is_empty() {
-        if b.moves_for(b.to_move.other()).is_empty() {
-            return b.final_score();
-        }
-        return -negamax(&b.pass());
-    }
-    moves.into_iter().map(|m| -negamax(&b.play(m))).max().expect("a move")
 }
 
 /// A 4x4 game picking moves by a fixed xorshift sequence, as a transcript.

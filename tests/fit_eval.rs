@@ -14,23 +14,11 @@ mod reference;
 
 use assert_cmd::Command;
 use othello_explorer::eval::weights::Weights;
-use reference::{Board, Side};
+use reference::{Board, Side, negamax};
 use std::path::{Path, PathBuf};
 
 fn fit_eval() -> Command {
     Command::cargo_bin("fit-eval").expect("the training tool is built")
-}
-
-/// Plain negamax over the reference rules: the exact score from the side to move (empties to the
-/// winner).
-fn negamax(b: &Board) -> i32 {
-    if b.game_over() {
-        return b.final_score();
-    }
-    if b.must_pass() {
-        return -negamax(&b.pass());
-    }
-    b.moves().into_iter().map(|m| -negamax(&b.play(m))).max().expect("a move")
 }
 
 /// A reference board from a board string of `n * n` cells, `X` to move.

@@ -16,7 +16,7 @@ use othello_explorer::{Color, Position, Size, Square};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use reference::{Board, Side};
+use reference::{Board, Side, negamax};
 use std::time::{Duration, Instant};
 
 fn sq(s: &str) -> Square {
@@ -67,18 +67,6 @@ fn solve_current(m: &mut Model) {
 fn board_of(p: &Position) -> Board {
     let side = if p.to_move() == Color::Black { Side::Black } else { Side::White };
     Board::from_bits(p.size().n(), p.black().bits(), p.white().bits(), side)
-}
-
-/// Plain negamax over the reference rules (empties to the winner).
-fn negamax(b: &Board) -> i32 {
-    let moves = b.moves();
-    if moves.is_empty() {
-        if b.moves_for(b.to_move.other()).is_empty() {
-            return b.final_score();
-        }
-        return -negamax(&b.pass());
-    }
-    moves.into_iter().map(|i| -negamax(&b.play(i))).max().expect("a move")
 }
 
 /// Each legal move's exact value by the negamax, from the side to move.

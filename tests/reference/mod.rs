@@ -335,3 +335,15 @@ pub fn random_board(n: usize, rng: &mut Rng) -> Board {
     let to_move = if rng.below(2) == 0 { Side::Black } else { Side::White };
     Board { n, cells, to_move }
 }
+
+/// Plain negamax over these rules: the exact score from the side to move (empties to the
+/// winner), with no pruning and no memory; for positions of a dozen empties or fewer.
+pub fn negamax(b: &Board) -> i32 {
+    if b.game_over() {
+        return b.final_score();
+    }
+    if b.must_pass() {
+        return -negamax(&b.pass());
+    }
+    b.moves().into_iter().map(|m| -negamax(&b.play(m))).max().expect("a move")
+}
