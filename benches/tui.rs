@@ -4,9 +4,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use othello_explorer::solver::{ChildScore, SolverOptions};
-use othello_explorer::tui::app::{Config, Model, Msg, update};
-use othello_explorer::tui::view;
-use othello_explorer::tui::worker::{EventKind, SolverEvent, Worker};
+use othello_explorer::tui::testing::app::{Config, Model, Msg, update};
+use othello_explorer::tui::testing::view;
+use othello_explorer::tui::testing::worker::{EventKind, SolverEvent, Worker};
 use othello_explorer::{Position, Size, transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -291,8 +291,8 @@ fn ctrl_c_stops_solve_with_what_it_knows_and_exit_130() {
 /// it at once (the explorer stays responsive), and the status line says why.
 #[test]
 fn explorer_load_of_dev_zero_is_refused_and_reported() {
-    use othello_explorer::tui::app::{Config, Effect, Model, Msg, update};
-    use othello_explorer::tui::disk::Disk;
+    use othello_explorer::tui::testing::app::{Config, Effect, Model, Msg, update};
+    use othello_explorer::tui::testing::disk::Disk;
     use othello_explorer::{Position, Size};
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let now = std::time::Instant::now();

@@ -8,10 +8,10 @@ mod common;
 mod reference;
 
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
-use othello_explorer::tui::app::{Config, Effect, Model, Msg, Overlay, update};
-use othello_explorer::tui::keys::Context;
-use othello_explorer::tui::view;
-use othello_explorer::tui::worker::{EventKind, SolverEvent};
+use othello_explorer::tui::testing::app::{Config, Effect, Model, Msg, Overlay, update};
+use othello_explorer::tui::testing::keys::Context;
+use othello_explorer::tui::testing::view;
+use othello_explorer::tui::testing::worker::{EventKind, SolverEvent};
 use othello_explorer::{Color, Position, Size, Square};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

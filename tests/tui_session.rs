@@ -4,8 +4,8 @@
 
 mod tmux;
 
-use othello_explorer::tui::session;
-use othello_explorer::tui::tree::Tree;
+use othello_explorer::tui::testing::session;
+use othello_explorer::tui::testing::tree::Tree;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tmux::{Tmux, tmux_available};
@@ -150,7 +150,7 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
     std::fs::create_dir_all(&home).unwrap();
     // An older session, which the first explorer keeps as session.txt.previous.
     let mut older = Tree::new(othello_explorer::Position::start(othello_explorer::Size::Four));
-    older.play(othello_explorer::tui::tree::Edge::Move("c4".parse().unwrap())).unwrap();
+    older.play(othello_explorer::tui::testing::tree::Edge::Move("c4".parse().unwrap())).unwrap();
     std::fs::write(home.join("session.txt"), session::to_text(&older)).unwrap();
 
     let a = Tmux { socket: format!("oe-two-a-{}", std::process::id()) };
@@ -204,7 +204,7 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
 
 #[test]
 fn a_held_session_file_is_neither_reused_nor_moved() {
-    use othello_explorer::tui::disk::{Claimed, claim_session};
+    use othello_explorer::tui::testing::disk::{Claimed, claim_session};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session.txt");
     let file = |name: &str| std::fs::read_to_string(dir.path().join(name)).ok();
@@ -232,8 +232,9 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
     assert_eq!(again.path, path);
     assert_eq!(file("session.txt").as_deref(), Some("first"));
     // Every spare held: no session at all rather than someone else's.
-    let held: Vec<_> =
-        (2..=othello_explorer::tui::disk::SESSION_SLOTS).map(|_| claim_session(&path, false).unwrap()).collect();
+    let held: Vec<_> = (2..=othello_explorer::tui::testing::disk::SESSION_SLOTS)
+        .map(|_| claim_session(&path, false).unwrap())
+        .collect();
     assert!(held.iter().all(|c| matches!(c, Claimed::Session(_))));
     assert!(matches!(claim_session(&path, false).unwrap(), Claimed::AllBusy));
 }
@@ -241,7 +242,7 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
 /// Six fresh starts keep the five sessions before the last, newest first, and drop the oldest.
 #[test]
 fn fresh_starts_keep_the_last_five_sessions() {
-    use othello_explorer::tui::disk::{KEPT_SESSIONS, kept_session};
+    use othello_explorer::tui::testing::disk::{KEPT_SESSIONS, kept_session};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session.txt");
     for run in 1..=7 {
@@ -271,8 +272,8 @@ fn a_write_into_a_missing_directory_fails_and_creates_nothing() {
 /// Claims `path` itself. The lock is on the open file, so a process that another test of this
 /// binary forks at that moment shares it until its exec closes it: try again for up to two
 /// seconds.
-fn claim_retrying(path: &Path, resumed: bool) -> othello_explorer::tui::disk::Claim {
-    use othello_explorer::tui::disk::{Claimed, claim_session};
+fn claim_retrying(path: &Path, resumed: bool) -> othello_explorer::tui::testing::disk::Claim {
+    use othello_explorer::tui::testing::disk::{Claimed, claim_session};
     for _ in 0..100 {
         let Claimed::Session(claimed) = claim_session(path, resumed).unwrap() else { panic!("a session is free") };
         if claimed.path == path {

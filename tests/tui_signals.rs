@@ -6,7 +6,7 @@
 
 mod tmux;
 
-use othello_explorer::tui::session;
+use othello_explorer::tui::testing::session;
 use tmux::{Tmux, tmux_available};
 
 fn signal_quits_and_restores(name: &str, number: i32) {

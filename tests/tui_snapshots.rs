@@ -2,13 +2,13 @@
 //! against a `Buffer`. Solver results are injected as messages, so every screen is deterministic.
 
 use othello_explorer::solver::{ChildValue, Kind, Limits, Phase, Solver, SolverOptions};
-use othello_explorer::tui::app::{BoardGeometry, Config, Model, Msg, update};
-use othello_explorer::tui::keys::{self, Action, Context};
-use othello_explorer::tui::theme::Theme;
-use othello_explorer::tui::view;
-use othello_explorer::tui::widgets::board::{BoardWidget, Zoom};
-use othello_explorer::tui::widgets::help;
-use othello_explorer::tui::worker::{EventKind, SolverEvent};
+use othello_explorer::tui::testing::app::{BoardGeometry, Config, Model, Msg, update};
+use othello_explorer::tui::testing::keys::{self, Action, Context};
+use othello_explorer::tui::testing::theme::Theme;
+use othello_explorer::tui::testing::view;
+use othello_explorer::tui::testing::widgets::board::{BoardWidget, Zoom};
+use othello_explorer::tui::testing::widgets::help;
+use othello_explorer::tui::testing::worker::{EventKind, SolverEvent};
 use othello_explorer::{Position, Size, Square, transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -5,8 +5,8 @@
 use othello_explorer::solver::{Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::symmetry::Symmetry;
-use othello_explorer::tui::app::Msg;
-use othello_explorer::tui::worker::{EventKind, Worker};
+use othello_explorer::tui::testing::app::Msg;
+use othello_explorer::tui::testing::worker::{EventKind, Worker};
 use othello_explorer::{Position, Scoring, Size, Square};
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, channel};

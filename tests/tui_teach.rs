@@ -5,10 +5,10 @@
 use othello_explorer::lab::outcome::{self, Budget, Outcome, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::trace::{Topic, Value};
-use othello_explorer::tui::app::{Config, Effect, Model, Msg, update};
-use othello_explorer::tui::lab_worker::{LabEvent, LabResult, LabWorker};
-use othello_explorer::tui::teach::{Lesson, lesson_trace};
-use othello_explorer::tui::view;
+use othello_explorer::tui::testing::app::{Config, Effect, Model, Msg, update};
+use othello_explorer::tui::testing::lab_worker::{LabEvent, LabResult, LabWorker};
+use othello_explorer::tui::testing::teach::{Lesson, lesson_trace};
+use othello_explorer::tui::testing::view;
 use othello_explorer::{Position, Scoring, Size, transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -83,7 +83,7 @@ fn keys_open_walk_and_close_the_view() {
     assert_eq!(m.teach().unwrap().step + 1, m.teach_steps());
     assert_eq!(m.board_mask(), Some(m.position().legal_moves()));
     update(&mut m, key(KeyCode::Down));
-    assert_eq!(m.teach().unwrap(), othello_explorer::tui::teach::Teach { lesson: 1, step: 0 });
+    assert_eq!(m.teach().unwrap(), othello_explorer::tui::testing::teach::Teach { lesson: 1, step: 0 });
     update(&mut m, key(KeyCode::Up));
     update(&mut m, key(KeyCode::Up));
     assert_eq!(m.teach().unwrap().lesson(), Lesson::Lab);

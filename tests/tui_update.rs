@@ -4,9 +4,9 @@
 use othello_explorer::solver::{
     ChildScore, ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions,
 };
-use othello_explorer::tui::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
-use othello_explorer::tui::tree::Edge;
-use othello_explorer::tui::worker::{EventKind, SolverEvent};
+use othello_explorer::tui::testing::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
+use othello_explorer::tui::testing::tree::Edge;
+use othello_explorer::tui::testing::worker::{EventKind, SolverEvent};
 use othello_explorer::{Position, Size, Square, transcript};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::{Duration, Instant};
@@ -461,7 +461,7 @@ fn with_a_session_every_change_of_the_tree_rewrites_it() {
     ] {
         let written = sessions(&send(&mut m, msgs));
         assert_eq!(written.len(), 1, "one write after {line:?}");
-        let tree = othello_explorer::tui::session::parse(&written[0]).unwrap();
+        let tree = othello_explorer::tui::testing::session::parse(&written[0]).unwrap();
         assert_eq!(tree.transcript(), line);
     }
     // Without a session file nothing is written.

@@ -6,9 +6,7 @@ use clap::{Args, ValueEnum};
 use othello_explorer::Color;
 use othello_explorer::Scoring;
 use othello_explorer::textfile::{self, ReadError};
-use othello_explorer::tui::app::game::Strength;
-use othello_explorer::tui::session::{self, Session};
-use othello_explorer::tui::{self, Options, TuiError};
+use othello_explorer::tui::{self, Options, Session, Strength, TuiError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -108,7 +106,7 @@ fn read_session(path: &Path) -> Result<Session, CliError> {
         }
         e => CliError::Usage(e.to_string()),
     })?;
-    session::parse_full(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+    tui::parse_session(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
 }
 
 pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) -> Result<(), CliError> {

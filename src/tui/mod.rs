@@ -9,22 +9,86 @@
 //! error, panic, and the signals HUP, INT, QUIT and TERM (which quit as `q` does, then exit with
 //! status 128 + the signal). See `docs/tui.md` for the design.
 
-pub mod app;
-pub mod clipboard;
-pub mod command;
-pub mod disk;
-pub mod job;
-pub mod keys;
-pub mod lab_worker;
-pub mod reach_worker;
-pub mod session;
-pub mod teach;
-pub mod theme;
-pub mod tree;
-pub mod view;
-pub mod watchdog;
-pub mod widgets;
-pub mod worker;
+pub(crate) mod app;
+pub(crate) mod clipboard;
+pub(crate) mod command;
+pub(crate) mod disk;
+pub(crate) mod job;
+pub(crate) mod keys;
+pub(crate) mod lab_worker;
+pub(crate) mod reach_worker;
+pub(crate) mod session;
+pub(crate) mod teach;
+pub(crate) mod theme;
+pub(crate) mod tree;
+pub(crate) mod view;
+pub(crate) mod watchdog;
+pub(crate) mod widgets;
+pub(crate) mod worker;
+
+pub use app::game::Strength;
+pub use session::{Session, parse_full as parse_session};
+
+/// What the tests reach of the app, and nothing else: the modules themselves are private to the
+/// crate. The model, its messages and `update`; the view; the threads; the session format and its
+/// files; the key table; the tree. Each mirrors the module it comes from.
+pub mod testing {
+    /// The model, its messages and effects, and the one `update`.
+    pub mod app {
+        pub use crate::tui::app::game::Strength;
+        pub use crate::tui::app::{
+            AutoLine, AutoPlay, BoardGeometry, Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState,
+            update,
+        };
+    }
+    /// The solver thread.
+    pub mod worker {
+        pub use crate::tui::worker::{EventKind, SolverEvent, Worker};
+    }
+    /// The search lab's thread.
+    pub mod lab_worker {
+        pub use crate::tui::lab_worker::{LabEvent, LabResult, LabWorker};
+    }
+    /// The session format.
+    pub mod session {
+        pub use crate::tui::session::{Session, parse, parse_full, to_text, write_atomic};
+    }
+    /// The session's files: the lock, the kept sessions, the file thread.
+    pub mod disk {
+        pub use crate::tui::disk::{Claim, Claimed, Disk, KEPT_SESSIONS, SESSION_SLOTS, claim_session, kept_session};
+    }
+    /// The explored tree.
+    pub mod tree {
+        pub use crate::tui::tree::{Edge, Tree};
+    }
+    /// The whole screen.
+    pub mod view {
+        pub use crate::tui::view::{draw, view};
+    }
+    /// The widgets tested alone.
+    pub mod widgets {
+        /// The help overlay.
+        pub mod help {
+            pub use crate::tui::widgets::help::help_text;
+        }
+        /// The board.
+        pub mod board {
+            pub use crate::tui::widgets::board::{BoardWidget, Zoom};
+        }
+    }
+    /// The colours.
+    pub mod theme {
+        pub use crate::tui::theme::Theme;
+    }
+    /// The teaching view.
+    pub mod teach {
+        pub use crate::tui::teach::{Lesson, Teach, lesson_trace};
+    }
+    /// The one key table.
+    pub mod keys {
+        pub use crate::tui::keys::{Action, Context, action_for, bindings, key_bar};
+    }
+}
 
 use crate::solver::SolverOptions;
 use crate::{Position, Scoring, Square};
