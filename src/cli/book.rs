@@ -2,10 +2,12 @@
 //! store, so the explorer shows their scores at once.
 
 use super::paths::StoreArgs;
-use super::{CliError, SolverArgs, outln};
+use super::report::{Align, Report, Table};
+use super::{CliError, SolverArgs};
 use othello_explorer::Size;
 use othello_explorer::analyst::book::{self, BookError, BookOptions};
 use othello_explorer::solver::Limits;
+use serde::Serialize;
 
 pub fn run(
     size: u8,
@@ -14,6 +16,7 @@ pub fn run(
     near_empties: u32,
     solver: &SolverArgs,
     args: &StoreArgs,
+    json: bool,
 ) -> Result<(), CliError> {
     let size = Size::from_n(size as usize)
         .ok_or_else(|| CliError::Usage(format!("--size {size}: the board size must be 4, 6 or 8")))?;
@@ -47,9 +50,53 @@ pub fn run(
         BookError::Table(e) => CliError::Usage(format!("--hash-mb: {e}")),
         e => CliError::Failed(e.to_string()),
     })?;
-    outln!("stage     positions  skipped         nodes     seconds");
-    for s in &summary.stages {
-        outln!("{:<9} {:>9} {:>8} {:>13} {:>11.1}", s.stage, s.positions, s.skipped, s.nodes, s.time.as_secs_f64());
-    }
+    let report = BookReport {
+        stages: summary
+            .stages
+            .iter()
+            .map(|s| Stage {
+                stage: s.stage.clone(),
+                positions: s.positions,
+                skipped: s.skipped,
+                nodes: s.nodes,
+                seconds: s.time.as_secs_f64(),
+            })
+            .collect(),
+    };
+    report.print(json);
     Ok(())
+}
+
+/// What `book` did, stage by stage: a table, or with `--json` one JSON object.
+#[derive(Serialize)]
+struct BookReport {
+    stages: Vec<Stage>,
+}
+
+/// One stage's cost.
+#[derive(Serialize)]
+struct Stage {
+    stage: String,
+    positions: usize,
+    skipped: usize,
+    nodes: u64,
+    seconds: f64,
+}
+
+impl std::fmt::Display for BookReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut table = Table::new(&[
+            ("", 9, Align::Left),
+            (" ", 9, Align::Right),
+            (" ", 8, Align::Right),
+            (" ", 13, Align::Right),
+            (" ", 11, Align::Right),
+        ]);
+        table.line("stage     positions  skipped         nodes     seconds");
+        for s in &self.stages {
+            let seconds = format!("{:.1}", s.seconds);
+            table.row(&[s.stage.clone(), s.positions.to_string(), s.skipped.to_string(), s.nodes.to_string(), seconds]);
+        }
+        write!(f, "{table}")
+    }
 }

@@ -4,11 +4,13 @@
 
 use super::CliError;
 use super::args::Resolved;
+use super::report::{Report, print_json};
 use super::{outln, thousands};
 use othello_explorer::lab::outcome::{self, Budget, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::trace::{self, Step, Topic, Trace, Value};
 use othello_explorer::{Bitboard, Position, Scoring, Square};
+use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 
@@ -60,11 +62,7 @@ pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, outcome: bool, js
                 return Err(CliError::Usage(format!("--move: only flips and play take a move, not {topic}")));
             }
             let t = trace::trace(topic, &position, square).map_err(|e| CliError::Usage(format!("{topic}: {e}")))?;
-            if json {
-                super::write_stdout(&format!("{}\n", trace_json(&t)));
-            } else {
-                super::write_stdout(&trace_text(&t));
-            }
+            TraceReport::new(t).print(json);
         }
     }
     Ok(())
@@ -90,20 +88,53 @@ fn value_json(v: &Value) -> serde_json::Value {
     }
 }
 
-/// `{topic, steps: [{name, expression, value}], result}` (plus the position and the move).
-pub fn trace_json(t: &Trace) -> serde_json::Value {
-    let steps: Vec<_> = t
-        .steps
-        .iter()
-        .map(|s| json!({ "name": s.full_name(), "expression": s.expression, "value": value_json(&s.value) }))
-        .collect();
-    json!({
-        "topic": t.topic.name(),
-        "board": t.position.to_string(),
-        "move": t.square.map(|s| s.to_string()),
-        "steps": steps,
-        "result": value_json(&t.result),
-    })
+/// A trace explained: its text is [`trace_text`]; its JSON `{topic, board, move, steps: [{name,
+/// expression, value}], result}`.
+#[derive(Serialize)]
+struct TraceReport {
+    topic: &'static str,
+    board: String,
+    #[serde(rename = "move")]
+    square: Option<String>,
+    steps: Vec<StepJson>,
+    result: serde_json::Value,
+    #[serde(skip)]
+    trace: Trace,
+}
+
+/// One step of a trace.
+#[derive(Serialize)]
+struct StepJson {
+    name: String,
+    expression: String,
+    value: serde_json::Value,
+}
+
+impl TraceReport {
+    fn new(t: Trace) -> TraceReport {
+        TraceReport {
+            topic: t.topic.name(),
+            board: t.position.to_string(),
+            square: t.square.map(|s| s.to_string()),
+            steps: t
+                .steps
+                .iter()
+                .map(|s| StepJson {
+                    name: s.full_name(),
+                    expression: s.expression.to_string(),
+                    value: value_json(&s.value),
+                })
+                .collect(),
+            result: value_json(&t.result),
+            trace: t,
+        }
+    }
+}
+
+impl std::fmt::Display for TraceReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&trace_text(&self.trace))
+    }
 }
 
 fn indent(text: &str, by: &str) -> String {
@@ -262,29 +293,46 @@ fn search(position: &Position, json: bool) {
     let scores: Vec<i32> = results.iter().filter_map(|r| r.as_ref().ok().map(|r| r.score)).collect();
     let agreed = scores.first().copied().filter(|s| scores.iter().all(|x| x == s));
     if json {
-        let steps: Vec<_> = results
+        let steps = results
             .iter()
             .zip(Method::ALL)
-            .map(|(r, m)| match r {
-                Ok(run) => json!({
-                    "name": m.name(),
-                    "expression": format!("lab::run(Method::{m:?}, &position, Scoring::Standard, &stop)"),
-                    "value": run.score,
-                    "nodes": run.nodes,
-                    "seconds": run.elapsed.as_secs_f64(),
-                }),
-                Err(e) => json!({
-                    "name": m.name(),
-                    "expression": format!("lab::run(Method::{m:?}, &position, Scoring::Standard, &stop)"),
-                    "value": null,
-                    "error": e.to_string(),
-                }),
+            .map(|(r, m)| LabStep {
+                name: m.name(),
+                expression: format!("lab::run(Method::{m:?}, &position, Scoring::Standard, &stop)"),
+                value: r.as_ref().ok().map(|run| run.score),
+                nodes: r.as_ref().ok().map(|run| run.nodes),
+                seconds: r.as_ref().ok().map(|run| run.elapsed.as_secs_f64()),
+                error: r.as_ref().err().map(|e| e.to_string()),
             })
             .collect();
-        outln!("{}", json!({ "topic": "search", "board": position.to_string(), "steps": steps, "result": agreed }));
+        print_json(&LabReport { topic: "search", board: position.to_string(), steps, result: agreed });
     } else if let Some(score) = agreed {
         outln!("\nresult: {score:+} for {}; every method that ran agrees", position.to_move().name());
     }
+}
+
+/// `explain search`'s JSON: the text prints each method's row as it finishes.
+#[derive(Serialize)]
+struct LabReport {
+    topic: &'static str,
+    board: String,
+    steps: Vec<LabStep>,
+    /// The score every method that ran agrees on.
+    result: Option<i32>,
+}
+
+/// One method of the lab: its score, nodes and time, or why it did not run.
+#[derive(Serialize)]
+struct LabStep {
+    name: &'static str,
+    expression: String,
+    value: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 /// One row of the lab's table.
@@ -327,22 +375,28 @@ fn search_outcome(position: &Position, json: bool) {
     let outcomes: Vec<outcome::Outcome> = results.iter().filter_map(|r| r.as_ref().ok().map(|r| r.outcome)).collect();
     let agreed = outcomes.first().copied().filter(|o| outcomes.iter().all(|x| x == o));
     if json {
-        let methods: Vec<_> = results.iter().map(outcome_json).collect();
-        outln!(
-            "{}",
-            json!({
-                "topic": "search",
-                "board": position.to_string(),
-                "empties": position.empty_count(),
-                "methods": methods,
-                "result": agreed.map(|o| o.name()),
-            })
-        );
+        print_json(&OutcomeReport {
+            topic: "search",
+            board: position.to_string(),
+            empties: position.empty_count(),
+            methods: results.iter().map(outcome_json).collect(),
+            result: agreed.map(|o| o.name()),
+        });
     } else if let Some(o) = agreed {
         outln!("\nresult: a {o} for {}; every method that ran agrees", position.to_move().name());
     } else if !outcomes.is_empty() {
         outln!("\nresult: the methods disagree");
     }
+}
+
+/// `explain search --outcome`'s JSON: the text prints each method's row as it finishes.
+#[derive(Serialize)]
+struct OutcomeReport {
+    topic: &'static str,
+    board: String,
+    empties: u32,
+    methods: Vec<serde_json::Value>,
+    result: Option<&'static str>,
 }
 
 /// One method of the outcome lab as JSON: a refused method has its reason in `refused` and a null

@@ -184,6 +184,9 @@ pub enum Command {
         near_empties: u32,
         #[command(flatten)]
         solver: SolverArgs,
+        /// Print the stages' costs as one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -331,8 +334,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Reach { position, reach, json }) => return reach::run(&position, &reach, json),
         Some(Command::Shortest { shortest, json }) => return shortest::run(&shortest, json),
         Some(Command::Store { command }) => store::run(&command, &cli.store),
-        Some(Command::Book { size, plies, lines, near_empties, solver }) => {
-            book::run(size, plies, lines, near_empties, &solver, &cli.store)
+        Some(Command::Book { size, plies, lines, near_empties, solver, json }) => {
+            book::run(size, plies, lines, near_empties, &solver, &cli.store, json)
         }
         None => explore::run(&cli.position, &cli.explore, cli.store.path()),
     }
