@@ -51,7 +51,7 @@ mod testing;
 
 // Each module also at the top, where users of the library (and the docs) have always found it.
 pub use board::{bitboard, geometry, isa, perft, position, rules, size, square, symmetry};
-pub use notation::{gamefile, obf, opening, textfile, transcript};
+pub use notation::{gamefile, obf, opening, textfile, transcript, writefile};
 pub use studies::{finals, lab, reach, review, shortest, trace};
 
 pub use bitboard::Bitboard;

@@ -126,6 +126,10 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) 
         (Some(path), true) => Some(read_session(path)?),
         _ => None,
     };
+    // A device, a FIFO or a folder is never written over or renamed.
+    if let Some(path) = &session {
+        tui::check_session_path(path).map_err(|e| CliError::Usage(format!("--session {e}")))?;
+    }
     // `--play` given now wins over the game the session had on.
     let play = match args.play {
         Some(PlayChoice::Black) => Some(Some(Color::Black)),

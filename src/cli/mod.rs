@@ -314,18 +314,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),
         Some(Command::Solve { position, search, solver, json }) => {
             let resolved = position.resolve()?;
-            let store = store::open_for_solving(&cli.store);
+            let store = store::open_for_solving(&cli.store)?;
             return solve::run(&resolved, &search, solver.options(), store, json);
         }
         Some(Command::Review { position, review, solver, json }) => {
-            let store = store::open_for_solving(&cli.store);
+            let store = store::open_for_solving(&cli.store)?;
             return review::run(&position, &review, solver.options(), store, json);
         }
         Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
             bench::lab::run(&file, positions.as_deref(), limit, json)
         }
         Some(Command::Bench { file, positions, mode, depth, solver, json, .. }) => {
-            let store = store::open_for_solving(&cli.store);
+            let store = store::open_for_solving(&cli.store)?;
             bench::run(&file, positions.as_deref(), mode, depth, solver.options(), store.as_ref(), json)
         }
         Some(Command::Explain { topic, position, mv, outcome, json }) => {

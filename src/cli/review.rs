@@ -189,6 +189,13 @@ pub fn run(
     store: Option<Store>,
     json: bool,
 ) -> Result<ExitCode, CliError> {
+    // Where the GGF goes is checked before the review runs: a device or a folder is refused.
+    let ggf = match &args.ggf {
+        Some(path) => {
+            Some(othello_explorer::writefile::target(path).map_err(|e| CliError::Usage(format!("--ggf {e}")))?)
+        }
+        None => None,
+    };
     let game = game_of(position, args)?;
     let time = args.time.unwrap_or(Duration::from_secs(1));
     let threads = options.threads;
@@ -223,7 +230,7 @@ pub fn run(
     }
     let interrupted = stop.load(Ordering::Relaxed) && judged.len() < total;
     let (black, white) = review::summary(&judged);
-    if let Some(path) = &args.ggf {
+    if let Some(path) = &ggf {
         let values: Vec<Option<i32>> =
             (0..total).map(|i| judged.get(i).filter(|j| j.kind != Kind::Wld).map(|j| j.value)).collect();
         let text = gamefile::ggf::write(&game, &values);

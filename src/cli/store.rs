@@ -38,7 +38,8 @@ pub enum StoreCommand {
     /// Write every entry as text, one line each (board side scoring score best source), to FILE or
     /// standard output.
     Export {
-        /// The file to write (default: standard output).
+        /// The file to write (default, or `-`: standard output). A device, a FIFO or a folder is
+        /// refused.
         file: Option<PathBuf>,
     },
     /// Merge the entries of a text file (the form `store export` writes) into the store.
@@ -72,9 +73,17 @@ fn open_with(args: &StoreArgs, open: fn(&Path) -> Result<Store, StoreError>) -> 
 /// The store `solve` and `bench` consult (with the shipped 6x6 book merged in, as the explorer
 /// does): none with `--no-store`; a store that cannot be opened (in use by an explorer, damaged)
 /// is a note on standard error, and the work goes on without it.
-pub fn open_for_solving(args: &StoreArgs) -> Option<Store> {
-    let path = args.path()?;
-    match othello_explorer::analyst::kept::open(&path) {
+pub fn open_for_solving(args: &StoreArgs) -> Result<Option<Store>, CliError> {
+    let Some(path) = args.path() else { return Ok(None) };
+    // A path that is not a regular file (a device, a FIFO, a folder) is refused: never used, nor
+    // written over.
+    othello_explorer::writefile::target(&path).map_err(|e| CliError::Usage(format!("--store {e}")))?;
+    Ok(open_store_or_note(&path))
+}
+
+/// The store at `path`, or a note on standard error and none (in use, damaged).
+fn open_store_or_note(path: &Path) -> Option<Store> {
+    match othello_explorer::analyst::kept::open(path) {
         Ok((store, _)) => Some(store),
         Err(e) => {
             eprintln!("othello-explorer: note: {e}; going on without the store");
@@ -135,13 +144,8 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 )))
             }
         }
-        StoreCommand::Export { file: None } => {
-            // Through `write_stdout`, which ends quietly when the reader goes (`export | head`).
-            let mut text = Vec::new();
-            store.export(&mut text).map_err(|e| CliError::Usage(e.to_string()))?;
-            super::write_stdout(&String::from_utf8_lossy(&text));
-            Ok(())
-        }
+        StoreCommand::Export { file: None } => export_to_stdout(&store),
+        StoreCommand::Export { file: Some(file) } if file.as_os_str() == "-" => export_to_stdout(&store),
         StoreCommand::Export { file: Some(file) } => {
             let cannot = |e: std::io::Error| {
                 // "No space left on device (os error 28)" reads "no space left on device (os error 28)".
@@ -149,7 +153,9 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 let text = text.get(..1).map_or(String::new(), str::to_lowercase) + text.get(1..).unwrap_or("");
                 CliError::Usage(format!("cannot write the export file {}: {text}", file.display()))
             };
-            let mut out = std::io::BufWriter::new(std::fs::File::create(file).map_err(cannot)?);
+            // A device, a FIFO or a folder is refused before anything is opened (a FIFO would block).
+            let target = othello_explorer::writefile::target(file).map_err(|e| CliError::Usage(e.to_string()))?;
+            let mut out = std::io::BufWriter::new(std::fs::File::create(target).map_err(cannot)?);
             let n = store.export(&mut out).map_err(|e| match e {
                 ExportError::Write(e) => cannot(e),
                 ExportError::Store(e) => failed(e),
@@ -160,6 +166,15 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
         }
         StoreCommand::Import { file } => import(&store, file),
     }
+}
+
+/// `store export` to standard output, through `write_stdout`, which ends quietly when the reader
+/// goes (`export | head`).
+fn export_to_stdout(store: &Store) -> Result<(), CliError> {
+    let mut text = Vec::new();
+    store.export(&mut text).map_err(|e| CliError::Usage(e.to_string()))?;
+    super::write_stdout(&String::from_utf8_lossy(&text));
+    Ok(())
 }
 
 /// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB).

@@ -237,6 +237,11 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
     let io = |e: std::io::Error| StoreError::Io { path: path_buf.clone(), message: e.to_string() };
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(StoreError::Io { path: path_buf.clone(), message: "it is a folder".into() }),
+        // A device, a FIFO or a socket is never read as a store, nor replaced by one.
+        Ok(meta) if let Some(what) = crate::writefile::kind_of(&meta) => Err(StoreError::Io {
+            path: path_buf.clone(),
+            message: format!("{what}, not a regular file: refusing to use it as a store"),
+        }),
         Ok(meta) if meta.len() > 0 => {
             let mut head = [0u8; REDB_MAGIC.len()];
             let mut file = std::fs::File::open(path).map_err(io)?;
@@ -298,8 +303,12 @@ impl Store {
     /// Writes return an error. A file that does not exist yet (or is empty) holds nothing to
     /// protect: it is created as by [`Store::open`].
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        if inspect(path)? != Found::Redb {
-            return Store::open(path);
+        let missing = |message: &str| StoreError::Io { path: path.to_path_buf(), message: message.into() };
+        match inspect(path)? {
+            Found::Redb => {}
+            // Nothing is created for a command that only reads: a mistyped path is reported.
+            Found::Nothing => return Err(missing("no store here (nothing has been stored at this path)")),
+            Found::Empty => return Err(missing("an empty file, not a store")),
         }
         let store = Store {
             db: Db::Read(guarded(path, || redb::Builder::new().open_read_only(path))?),
@@ -557,6 +566,8 @@ impl Store {
 /// into place, so a process killed while creating leaves no half-made store behind. If another
 /// process created the store meanwhile, its file is kept. `replace` replaces an empty file.
 fn create(path: &Path, replace: bool) -> std::io::Result<()> {
+    // Through a symbolic link to the file it names, the link kept.
+    let path = &crate::writefile::target(path).map_err(|e| std::io::Error::other(e.to_string()))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let temp = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
     let _ = std::fs::remove_file(&temp);

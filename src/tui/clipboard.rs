@@ -8,7 +8,7 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 /// Standard base64 with padding.
 ///
 /// ```
-/// use othello_explorer::tui::clipboard::base64;
+/// use othello_explorer::tui::testing::clipboard::base64;
 /// assert_eq!(base64(b"f5d6"), "ZjVkNg==");
 /// assert_eq!(base64(b"f5d6c3"), "ZjVkNmMz");
 /// ```
@@ -31,7 +31,7 @@ pub fn base64(data: &[u8]) -> String {
 /// The escape sequence that puts `text` on the clipboard.
 ///
 /// ```
-/// assert_eq!(othello_explorer::tui::clipboard::osc52("f5"), "\x1b]52;c;ZjU=\x07");
+/// assert_eq!(othello_explorer::tui::testing::clipboard::osc52("f5"), "\x1b]52;c;ZjU=\x07");
 /// ```
 pub fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))

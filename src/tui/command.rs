@@ -152,7 +152,7 @@ impl std::error::Error for CommandError {}
 /// Parses what was typed after `:`.
 ///
 /// ```
-/// use othello_explorer::tui::command::{parse, Command};
+/// use othello_explorer::tui::testing::command::{parse, Command};
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),

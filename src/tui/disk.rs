@@ -73,7 +73,7 @@ pub fn session_slot(path: &Path, n: usize) -> PathBuf {
 /// explorer holds are never moved.
 ///
 /// ```
-/// use othello_explorer::tui::disk::{Claimed, claim_session};
+/// use othello_explorer::tui::testing::disk::{Claimed, claim_session};
 ///
 /// let dir = tempfile::tempdir().unwrap();
 /// let path = dir.path().join("session.txt");
@@ -105,6 +105,17 @@ pub fn claim_session(path: &Path, resumed: bool) -> std::io::Result<Claimed> {
     Ok(Claimed::AllBusy)
 }
 
+/// Whether the explorer may write its session at `path`: the file and every kept copy it would
+/// rotate (`NAME.previous`, …) must be a regular file or absent, so that nothing else is renamed
+/// or replaced. The launcher refuses the path (exit 2) otherwise.
+pub fn check_session_path(path: &Path) -> Result<(), crate::writefile::WriteError> {
+    crate::writefile::target(path)?;
+    for k in 1..=KEPT_SESSIONS {
+        crate::writefile::target(&kept_session(path, k))?;
+    }
+    Ok(())
+}
+
 /// How many replaced sessions are kept (`NAME.previous`, `NAME.previous.2`, …).
 pub const KEPT_SESSIONS: usize = 5;
 
@@ -121,7 +132,8 @@ pub fn kept_session(path: &Path, k: usize) -> PathBuf {
 /// Moves `path` to `NAME.previous`, if it exists, after moving each kept session one older (the
 /// oldest of [`KEPT_SESSIONS`] is dropped).
 fn keep_previous(path: &Path) {
-    if !path.exists() {
+    // Only regular files move: anything else at one of these names stays as it is.
+    if !path.exists() || check_session_path(path).is_err() {
         return;
     }
     for k in (1..KEPT_SESSIONS).rev() {

@@ -27,6 +27,7 @@ pub(crate) mod widgets;
 pub(crate) mod worker;
 
 pub use app::game::Strength;
+pub use disk::check_session_path;
 pub use session::{Session, parse_full as parse_session};
 
 /// What the tests reach of the app, and nothing else: the modules themselves are private to the
@@ -83,6 +84,14 @@ pub mod testing {
     /// The teaching view.
     pub mod teach {
         pub use crate::tui::teach::{Lesson, Teach, lesson_trace};
+    }
+    /// The command line's parser.
+    pub mod command {
+        pub use crate::tui::command::{Command, parse};
+    }
+    /// The clipboard's escape sequence.
+    pub mod clipboard {
+        pub use crate::tui::clipboard::{base64, osc52};
     }
     /// The one key table.
     pub mod keys {

@@ -33,8 +33,8 @@
 //! one, never a mix.
 //!
 //! ```
-//! use othello_explorer::tui::session;
-//! use othello_explorer::tui::tree::{Edge, Tree};
+//! use othello_explorer::tui::testing::session;
+//! use othello_explorer::tui::testing::tree::{Edge, Tree};
 //! use othello_explorer::{Position, Size};
 //!
 //! let mut tree = Tree::new(Position::start(Size::Four));
@@ -320,6 +320,8 @@ fn jump(tree: &mut Tree, id: NodeId) {
 /// then renamed over `path` (and the directory flushed), so a crash leaves the old file or the
 /// new one. Creates the directory if needed.
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
+    // Never over a device, a FIFO or a folder; through a symbolic link to its file.
+    let path = &crate::writefile::target(path).map_err(|e| io::Error::other(e.to_string()))?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

@@ -53,7 +53,7 @@ struct Node {
 /// The explored game tree with a current node.
 ///
 /// ```
-/// use othello_explorer::tui::tree::{Edge, Tree};
+/// use othello_explorer::tui::testing::tree::{Edge, Tree};
 /// use othello_explorer::{Position, Size};
 /// let mut tree = Tree::new(Position::start(Size::Eight));
 /// tree.play(Edge::Move("f5".parse().unwrap())).unwrap();
