@@ -15,7 +15,8 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("othello-explorer: {e}");
+            // One line, whatever a file put into the message (control characters, its length).
+            eprintln!("othello-explorer: {}", othello_explorer::notation::printable::one_line(&e.to_string(), 400));
             ExitCode::from(e.exit_code())
         }
     }

@@ -327,3 +327,22 @@ fn explorer_load_of_dev_zero_is_refused_and_reported() {
     assert!(status.error);
     assert_eq!(status.text, "load /dev/zero: not a regular file");
 }
+
+#[test]
+fn text_from_a_file_never_reaches_the_terminal_raw_and_errors_stay_one_short_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // A value over three lines: one line, the newlines escaped.
+    let chess = file_with(dir.path(), "chess.ggf", b"(;GM[Chess\nline two\nline three];)");
+    refused(&["review", "--game", &chess], &["GM[Chess\\nline two\\nline three]"]);
+    // A 5 MB value: an excerpt, not the value.
+    let big = format!("(;GM[{}];)", "x".repeat(5_000_000));
+    let big = file_with(dir.path(), "big.ggf", big.as_bytes());
+    let err = refused(&["review", "--game", &big], &["(5000000 characters)"]);
+    assert!(err.len() < 300, "{} bytes", err.len());
+    // Escape sequences in the players' names are printed escaped, never sent to the terminal.
+    let names = file_with(dir.path(), "names.ggf", b"(;GM[Othello]PB[\x1b[41mRED\x07]PW[\x1b[0mbob]TY[8]B[f5];)");
+    let out = bin().args(["--no-store", "review", "--game", &names, "--time", "0.01"]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!out.stdout.iter().any(|&b| b == 0x1b || b == 0x07), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("black \\u{1b}[41mRED\\u{7}"));
+}

@@ -10,6 +10,7 @@ use clap::Args;
 use othello_explorer::Size;
 use othello_explorer::analyst::{Analyst, Ask};
 use othello_explorer::gamefile::{self, Format, Game};
+use othello_explorer::notation::printable::printable;
 use othello_explorer::review::{self, Judged, Mark, SideSummary};
 use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::store::Store;
@@ -164,6 +165,7 @@ impl std::fmt::Display for ReviewReport {
             if self.threads == 1 { "" } else { "s" }
         )?;
         if let (Some(b), Some(w)) = (&self.black_player, &self.white_player) {
+            let (b, w) = (printable(b), printable(w));
             writeln!(f, "black {b} · white {w}")?;
         }
         write!(f, "{}", t.table)?;

@@ -5,6 +5,7 @@
 pub mod gamefile;
 pub mod obf;
 pub mod opening;
+pub mod printable;
 pub mod textfile;
 pub mod transcript;
 pub mod writefile;

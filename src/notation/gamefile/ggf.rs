@@ -86,7 +86,10 @@ impl Parser<'_> {
             let value = self.value()?;
             match name.as_str() {
                 "GM" if !value.trim().eq_ignore_ascii_case("othello") => {
-                    return Err(self.syntax(value_at, format!("GM[Othello], found GM[{value}]")));
+                    return Err(self.syntax(
+                        value_at,
+                        format!("GM[Othello], found GM[{}]", crate::notation::printable::excerpt(&value)),
+                    ));
                 }
                 "PB" => black = Some(value),
                 "PW" => white = Some(value),
