@@ -317,9 +317,12 @@ fn damaged_files_and_bad_options_exit_2_with_one_line() {
     let out = bin().args(["--store", "x.redb", "--no-store", "store", "stats"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--no-store"), "{}", stderr(&out));
-    // --store after the subcommand works too.
+    // --store after the subcommand works too (a store made first: a command that only reads
+    // never creates one at a mistyped path).
     let after = dir.path().join("after.redb");
+    let out = bin().args(["solve", "--size", "4", "--store"]).arg(&after).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
     let out = bin().args(["store", "stats", "--store"]).arg(&after).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(after.exists());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4x4 standard"), "{}", String::from_utf8_lossy(&out.stdout));
 }
