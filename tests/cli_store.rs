@@ -208,9 +208,14 @@ fn stats_export_import_and_verify_through_the_binary() {
     let b = dir.path().join("b.redb");
     let out = run(&b, &["store", "import", exported.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // Every 4x4 entry has at most 14 empties: every one re-solved before it is written.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        format!("imported {}: {entries} added, 0 merged, 0 unchanged, 0 conflicting\n", exported.display())
+        format!(
+            "checked {entries} of {entries} entries (every one with at most 14 empties, and 0 of the others): 0 wrong\n\
+             imported {}: {entries} added, 0 merged, 0 unchanged, 0 conflicting, 0 refused\n",
+            exported.display()
+        )
     );
     let stdout_export = run(&b, &["store", "export"]);
     assert_eq!(stdout_export.stdout, std::fs::read(&exported).unwrap());
@@ -219,11 +224,11 @@ fn stats_export_import_and_verify_through_the_binary() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("checked {entries} entries")));
 
-    // A wrong score planted by import: verify finds it and exits 1.
+    // A wrong score planted by an import that checks nothing: verify finds it and exits 1.
     let start = Position::start(Size::Four);
     let wrong = dir.path().join("wrong.txt");
     std::fs::write(&wrong, format!("{} discs -2 - import\n", othello_explorer::obf::format_board(&start))).unwrap();
-    let out = run(&b, &["store", "import", wrong.to_str().unwrap()]);
+    let out = run(&b, &["store", "import", "--no-check", wrong.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = run(&b, &["store", "verify", "--sample", "1000", "--threads", "1", "--hash-mb", "8"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
@@ -325,4 +330,190 @@ fn damaged_files_and_bad_options_exit_2_with_one_line() {
     let out = bin().args(["store", "stats", "--store"]).arg(&after).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("4x4 standard"), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// The plain negamax's score of the board string `board` (4x4, empties to the winner).
+fn reference_score(board: &str) -> i32 {
+    let position = othello_explorer::obf::parse_board(board).unwrap();
+    negamax(&board_of(&position), &mut HashMap::new())
+}
+
+#[test]
+fn an_imported_wrong_score_is_refused_and_what_is_derived_from_one_keeps_its_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    // Black's b1 from the 4x4 start, scored -16 for white; the plain negamax finds otherwise.
+    let child = "-X---XX--XO----- O";
+    let truth = reference_score(child);
+    assert_ne!(truth, -16);
+    let wrong = dir.path().join("wrong.txt");
+    std::fs::write(&wrong, format!("{child} standard -16 - import\n")).unwrap();
+    let out = run(&store, &["store", "import", wrong.to_str().unwrap(), "--threads", "1", "--hash-mb", "8"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("refused: line 1: {child} standard: stored -16, the solver finds {truth:+}")),
+        "{text}"
+    );
+    assert!(text.contains("0 added"), "{text}");
+    // solve finds the start's true score (the four first moves are one under symmetry).
+    let start_truth = reference_score("-----OX--XO----- X");
+    let out = run(&store, &["solve", "--size", "4", "--json", "--threads", "1", "--hash-mb", "8"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["score"].as_i64(), Some(start_truth as i64), "{}", String::from_utf8_lossy(&out.stdout));
+
+    // Forced in without a check, the wrong value is used, and what is derived from it keeps the
+    // source import: verify --all --source import finds both.
+    let forced = dir.path().join("forced.redb");
+    let out = run(&forced, &["store", "import", "--no-check", wrong.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&forced, &["solve", "--size", "4", "--json", "--threads", "1", "--hash-mb", "8"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["score"].as_i64(), Some(16));
+    let out = run(&forced, &["store", "stats", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["by_size"][0]["sources"]["import"].as_u64(), Some(2), "{v}");
+    assert_eq!(v["by_size"][0]["sources"]["explorer"].as_u64(), Some(0), "{v}");
+    let out = run(&forced, &["store", "verify", "--all", "--source", "import", "--threads", "1", "--hash-mb", "8"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("mismatch:").count(), 2, "{text}");
+    assert!(text.contains("checked 2 entries from import"), "{text}");
+    // Only the explorer's entries: none of them is wrong.
+    let out = run(&forced, &["store", "verify", "--all", "--source", "explorer", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_wrong_entry_in_the_sample_keeps_every_unchecked_entry_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let mut memo = HashMap::new();
+    // 4x4 positions with at least 10 empties, and one with 9, wrong: the sample of one beyond 8
+    // empties takes the fewest first.
+    let empties = |b: &Board| b.board_string().matches('-').count();
+    let all = all_4x4_positions(&mut memo);
+    let nine = all.iter().find(|(b, _)| empties(b) == 9).cloned().unwrap();
+    let positions: Vec<(Board, i32)> =
+        std::iter::once(nine).chain(all.into_iter().filter(|(b, _)| empties(b) >= 10)).collect();
+    let mut file = String::new();
+    for (i, (b, score)) in positions.iter().enumerate() {
+        let score = if i == 0 { score + 2 } else { *score };
+        file.push_str(&format!("{} standard {score} - import\n", b.board_string()));
+    }
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, &file).unwrap();
+    let args = ["store", "import", input.to_str().unwrap(), "--check-empties", "8", "--check-sample", "1"];
+    let out = run(&store, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("not imported: {} unchecked entries", positions.len() - 1)), "{text}");
+    let out = run(&store, &["store", "stats", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["entries"].as_u64(), Some(0), "{v}");
+}
+
+const SIGINT: i32 = 2;
+const SIGKILL: i32 = 9;
+const SIGTERM: i32 = 15;
+
+/// Starts `args` on the store at `path`, waits until the store file exists and the process
+/// catches SIGINT (Linux shows the caught signals in /proc), then `settle` more; sends `signal`
+/// and returns the exit status and standard error. Nothing here is timed: any moment will do.
+fn signalled(path: &Path, args: &[&str], settle: Duration, signal: i32) -> (std::process::ExitStatus, String) {
+    let exe = assert_cmd::cargo::cargo_bin("othello-explorer");
+    let mut child = std::process::Command::new(exe)
+        .arg("--store")
+        .arg(path)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = Instant::now();
+    let caught = |pid: u32| {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+        u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (SIGINT - 1)) != 0)
+    };
+    while (!path.exists() || (Path::new("/proc/self/status").exists() && !caught(child.id())))
+        && child.try_wait().is_ok_and(|done| done.is_none())
+        && began.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(settle);
+    let sent = std::process::Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status();
+    assert!(sent.unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_store_its_writer_left_unclean_is_recovered_by_the_commands_that_only_read() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in [
+        ("book", vec!["book", "--size", "6", "--plies", "2", "--threads", "1", "--hash-mb", "8"]),
+        ("solve", vec!["solve", "--size", "8", "--threads", "1", "--hash-mb", "8"]),
+    ] {
+        let path = dir.path().join(format!("{name}.redb"));
+        let (status, _) = signalled(&path, &args, Duration::from_millis(700), SIGKILL);
+        assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(SIGKILL));
+        for (i, command) in
+            [vec!["store", "stats"], vec!["store", "export", "-"], vec!["store", "verify"]].iter().enumerate()
+        {
+            let out = run(&path, command);
+            assert!(out.status.success(), "{name}, {command:?}: {}", stderr(&out));
+            let note = format!(
+                "othello-explorer: note: the store {} was not closed cleanly (its last writer was stopped): recovered, every committed entry kept\n",
+                path.display()
+            );
+            // Recovered in place by the first: the others find it clean.
+            assert_eq!(stderr(&out), if i == 0 { note } else { String::new() }, "{name}, {command:?}");
+            assert!(!stderr(&out).contains("damaged"));
+        }
+    }
+}
+
+#[test]
+fn sigint_and_sigterm_stop_book_and_import_cleanly_keeping_what_was_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    // book: the 6x6 start takes minutes; a signal stops it, exit 128 + the signal.
+    for (signal, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+        let path = dir.path().join(format!("book-{signal}.redb"));
+        let args = ["book", "--size", "6", "--plies", "2", "--threads", "1", "--hash-mb", "8"];
+        let (status, err) = signalled(&path, &args, Duration::from_millis(700), signal);
+        assert_eq!(status.code(), Some(128 + signal), "{err}");
+        assert!(err.ends_with(&format!("othello-explorer: interrupted by {name}: the book stopped; what was solved before is stored, run it again to go on\n")), "{err}");
+        // Closed cleanly: read without a recovery.
+        let out = run(&path, &["store", "stats"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stderr(&out), "");
+    }
+    // import: deep 6x6 entries all sampled take long to check; stopped there, nothing is written.
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/book-6x6.txt");
+    let path = dir.path().join("import.redb");
+    let out = run(&path, &["store", "stats"]); // nothing there yet: created by the import only
+    assert_eq!(out.status.code(), Some(2));
+    let args = [
+        "store",
+        "import",
+        book.to_str().unwrap(),
+        "--check-empties",
+        "0",
+        "--check-sample",
+        "100000",
+        "--threads",
+        "1",
+        "--hash-mb",
+        "8",
+    ];
+    let (status, err) = signalled(&path, &args, Duration::from_millis(500), SIGINT);
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(err.ends_with("othello-explorer: interrupted by SIGINT: import stopped: nothing was written\n"), "{err}");
+    let out = run(&path, &["store", "stats", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["entries"].as_u64(), Some(0));
 }

@@ -30,6 +30,15 @@ pub fn open(path: &Path) -> Result<(Store, Option<String>), String> {
 /// The values the store holds for the children of `position` (from its side to move): exact
 /// scores, and wins or losses proven by bounds.
 pub fn known_children(store: &Store, position: &Position, scoring: Scoring) -> Result<Vec<ChildValue>, String> {
+    Ok(known_children_sourced(store, position, scoring)?.into_iter().map(|(c, _)| c).collect())
+}
+
+/// [`known_children`], each with the source of the entry it came from.
+pub fn known_children_sourced(
+    store: &Store,
+    position: &Position,
+    scoring: Scoring,
+) -> Result<Vec<(ChildValue, Source)>, String> {
     let moves = position.legal_moves().reading_order();
     let queries: Vec<(Position, Scoring)> =
         moves.iter().map(|&sq| (position.play(sq).expect("a legal move"), scoring)).collect();
@@ -49,7 +58,7 @@ pub fn known_children(store: &Store, position: &Position, scoring: Scoring) -> R
             None
         };
         if let Some((score, kind)) = value {
-            known.push(ChildValue { square, score, kind });
+            known.push((ChildValue { square, score, kind }, s.source));
         }
     }
     Ok(known)
@@ -57,12 +66,17 @@ pub fn known_children(store: &Store, position: &Position, scoring: Scoring) -> R
 
 /// Writes what a search proved about `position`'s children, and the position's own exact score
 /// and best move when every child is exact, with the source `source`. Estimates are not kept: they are not proofs.
+///
+/// A value is only as trustworthy as what it was derived from: when any child's value came from
+/// an imported entry (`imported`), the position's own score is kept with the source
+/// [`Source::Import`], never laundered into `source`.
 pub fn keep(
     store: &Store,
     position: &Position,
     scoring: Scoring,
     children: &[ChildValue],
     source: Source,
+    imported: &[Square],
 ) -> Result<(), String> {
     let max = position.size().squares() as i32;
     let mut entries = Vec::new();
@@ -82,7 +96,8 @@ pub fn keep(
     let exact: Vec<&ChildValue> = children.iter().filter(|c| c.kind == Kind::Exact).collect();
     if moves > 0 && exact.len() == moves {
         let best = exact.iter().max_by_key(|c| (c.score, std::cmp::Reverse(c.square))).expect("a move");
-        let stored = Stored::exact(best.score, Some(best.square), source);
+        let derived = if children.iter().any(|c| imported.contains(&c.square)) { Source::Import } else { source };
+        let stored = Stored::exact(best.score, Some(best.square), derived);
         entries.push((*position, scoring, stored));
     }
     if entries.is_empty() {

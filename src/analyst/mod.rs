@@ -12,7 +12,8 @@
 //! 3. **Analyse** under the call's limits ([`Solver::analyse_known`]), the known values ranked
 //!    with the searched ones by the one rule ([`crate::solver::rank_key`]).
 //! 4. **Keep** what was proven (every exact child, every outcome, the position's own score once
-//!    every child is exact) in one transaction, also when the search was stopped.
+//!    every child is exact) in one transaction, also when the search was stopped. A score derived
+//!    from an imported child's value keeps the source `import` ([`kept::keep`]).
 //! 5. **The line**: when the call asks for it and the best value is proven, the perfect line as
 //!    far as the store knows it and then from the solver ([`kept::stored_line`],
 //!    [`Solver::principal_variation`]); otherwise the line the deepest estimate expects.
@@ -185,14 +186,26 @@ impl Analyst {
         mode: SearchMode,
         on_event: &mut dyn FnMut(Event),
     ) -> (Vec<ChildValue>, Vec<ChildValue>) {
+        let (taken, shown, _) = self.lookup(position, mode, on_event);
+        (taken, shown)
+    }
+
+    /// [`Analyst::known`], and the children whose values came from imported entries.
+    fn lookup(
+        &mut self,
+        position: &Position,
+        mode: SearchMode,
+        on_event: &mut dyn FnMut(Event),
+    ) -> (Vec<ChildValue>, Vec<ChildValue>, Vec<Square>) {
         if mode == SearchMode::Estimate {
-            return (Vec::new(), Vec::new());
+            return (Vec::new(), Vec::new(), Vec::new());
         }
         let stored = self
-            .with_store(|store, scoring| kept::known_children(store, position, scoring), on_event)
+            .with_store(|store, scoring| kept::known_children_sourced(store, position, scoring), on_event)
             .unwrap_or_default();
+        let imported = stored.iter().filter(|(_, s)| *s == Source::Import).map(|(c, _)| c.square).collect();
         let (mut taken, mut shown) = (Vec::new(), Vec::new());
-        for c in stored {
+        for (c, _) in stored {
             match (mode, c.kind) {
                 (SearchMode::Wld, Kind::Exact) => {
                     taken.push(ChildValue { score: c.score.signum(), kind: Kind::Wld, ..c })
@@ -201,7 +214,7 @@ impl Analyst {
                 _ => shown.push(c),
             }
         }
-        (taken, shown)
+        (taken, shown, imported)
     }
 
     /// Analyses the children of `position` as `ask` says (the steps of the module documentation),
@@ -210,7 +223,7 @@ impl Analyst {
     pub fn analyse(&mut self, position: &Position, ask: &Ask, on_event: &mut dyn FnMut(Event)) -> Verdict {
         let first_nodes = self.solver.total_nodes();
         let mode = ask.mode;
-        let (known, shown) = self.known(position, mode, on_event);
+        let (known, shown, imported) = self.lookup(position, mode, on_event);
         for c in shown {
             on_event(Event::Report(Report::Child(c)));
         }
@@ -221,7 +234,10 @@ impl Analyst {
             .analyse_known(position, mode, ask.max_depth, &ask.limits, &known, &mut |r| on_event(Event::Report(r)));
         // 4. Everything proven, kept.
         let source = self.source;
-        self.with_store(|store, scoring| kept::keep(store, position, scoring, &analysis.children, source), on_event);
+        self.with_store(
+            |store, scoring| kept::keep(store, position, scoring, &analysis.children, source, &imported),
+            on_event,
+        );
         let mut verdict = Verdict {
             children: analysis.children,
             from_store,

@@ -8,6 +8,8 @@ use othello_explorer::Size;
 use othello_explorer::analyst::book::{self, BookError, BookOptions};
 use othello_explorer::solver::Limits;
 use serde::Serialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub fn run(
     size: u8,
@@ -21,7 +23,12 @@ pub fn run(
     let size = Size::from_n(size as usize)
         .ok_or_else(|| CliError::Usage(format!("--size {size}: the board size must be 4, 6 or 8")))?;
     let store = super::store::open(args)?;
-    let options = BookOptions { size, plies, lines, near_empties, solver: solver.options(), limits: Limits::default() };
+    // SIGINT and SIGTERM stop the search in hand; what was solved before is kept, and the store
+    // is closed cleanly.
+    let stop = Arc::new(AtomicBool::new(false));
+    let caught = super::solve::catch_signals(&stop);
+    let limits = Limits { stop: Some(stop), ..Limits::default() };
+    let options = BookOptions { size, plies, lines, near_empties, solver: solver.options(), limits };
     eprintln!(
         "book: {size}, plies 0..{plies}{}, {} threads, {} MiB table, into {}",
         if lines {
@@ -48,6 +55,10 @@ pub fn run(
         BookError::Store(e) => CliError::Usage(e.to_string()),
         BookError::Kept(e) => CliError::Usage(format!("{store_path}: {e}")),
         BookError::Table(e) => CliError::Usage(format!("--hash-mb: {e}")),
+        BookError::Stopped(_) if caught.load(Ordering::Relaxed) != 0 => super::store::interrupted(
+            &caught,
+            "the book stopped; what was solved before is stored, run it again to go on",
+        ),
         e => CliError::Failed(e.to_string()),
     })?;
     let report = BookReport {

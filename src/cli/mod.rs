@@ -286,6 +286,8 @@ pub enum CliError {
     Usage(String),
     /// The work ran but found a problem, such as a benchmark mismatch (exit 1).
     Failed(String),
+    /// A signal stopped the work cleanly, what was finished kept (exit 128 + the signal).
+    Interrupted { signal: u8, message: String },
 }
 
 impl CliError {
@@ -293,6 +295,7 @@ impl CliError {
         match self {
             CliError::Usage(_) => 2,
             CliError::Failed(_) => 1,
+            CliError::Interrupted { signal, .. } => 128u8.saturating_add(*signal),
         }
     }
 }
@@ -300,7 +303,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(s) | CliError::Failed(s) => f.write_str(s),
+            CliError::Usage(s) | CliError::Failed(s) | CliError::Interrupted { message: s, .. } => f.write_str(s),
         }
     }
 }

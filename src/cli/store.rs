@@ -6,10 +6,12 @@ use super::report::Report;
 use super::{CliError, outln};
 use clap::Subcommand;
 use othello_explorer::solver::SolverOptions;
-use othello_explorer::store::{ExportError, ImportError, Source, Store, StoreError};
+use othello_explorer::store::{ExportError, ImportCheck, ImportError, Selection, Source, Store, StoreError};
 use othello_explorer::textfile::{self, IMPORT_LIMIT};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 #[derive(Subcommand, Debug)]
 pub enum StoreCommand {
@@ -25,6 +27,12 @@ pub enum StoreCommand {
         /// How many entries to re-solve.
         #[arg(long, value_name = "K", default_value_t = 20, allow_negative_numbers = true, value_parser = super::values::count)]
         sample: usize,
+        /// Re-solve every entry (of the source chosen), not a sample.
+        #[arg(long, conflicts_with = "sample")]
+        all: bool,
+        /// Only the entries from this source: book, explorer or import.
+        #[arg(long, value_name = "SOURCE", value_parser = source_arg)]
+        source: Option<Source>,
         /// The seed of the random choice (default: from the clock).
         #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
         seed: Option<u64>,
@@ -42,10 +50,31 @@ pub enum StoreCommand {
         /// refused.
         file: Option<PathBuf>,
     },
-    /// Merge the entries of a text file (the form `store export` writes) into the store.
+    /// Merge the entries of a text file (the form `store export` writes) into the store, after
+    /// re-solving every entry with at most --check-empties empty squares and a sample of the
+    /// others: a wrong entry is refused (exit 1), and a wrong one in the sample keeps every
+    /// unchecked entry out. Ctrl-C stops it, what was written kept.
     Import {
         /// The file to read.
         file: PathBuf,
+        /// Re-solve every entry with at most this many empty squares (0: none).
+        #[arg(long, value_name = "E", default_value_t = 14, allow_negative_numbers = true, value_parser = super::values::count)]
+        check_empties: usize,
+        /// How many of the others to re-solve (the fewest empties first, at random among equals).
+        #[arg(long, value_name = "K", default_value_t = 20, allow_negative_numbers = true, value_parser = super::values::count)]
+        check_sample: usize,
+        /// Import without re-solving anything.
+        #[arg(long, conflicts_with_all = ["check_empties", "check_sample"])]
+        no_check: bool,
+        /// The seed of the sample (default: from the clock).
+        #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
+        seed: Option<u64>,
+        /// Memory for the transposition table, in MiB.
+        #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
+        hash_mb: u64,
+        /// Search threads (default: every core).
+        #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
+        threads: Option<u64>,
     },
 }
 
@@ -67,7 +96,11 @@ fn open_with(args: &StoreArgs, open: fn(&Path) -> Result<Store, StoreError>) -> 
             ));
         }
     };
-    open(&path).map_err(|e| CliError::Usage(e.to_string()))
+    let store = open(&path).map_err(|e| CliError::Usage(e.to_string()))?;
+    if let Some(how) = store.recovered() {
+        eprintln!("othello-explorer: note: the store {} {how}", path.display());
+    }
+    Ok(store)
 }
 
 /// The store `solve` and `bench` consult (with the shipped 6x6 book merged in, as the explorer
@@ -102,21 +135,15 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
     let failed = |e: othello_explorer::store::StoreError| CliError::Usage(e.to_string());
     match command {
         StoreCommand::Stats { json } => stats(&store, *json),
-        StoreCommand::Verify { sample, seed, hash_mb, threads } => {
-            let options = SolverOptions {
-                hash_mb: *hash_mb as usize,
-                threads: threads.map(|t| t as usize).unwrap_or_else(super::cores),
-                ..SolverOptions::default()
-            };
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_nanos() as u64)
-                    .unwrap_or(1)
-            });
+        StoreCommand::Verify { sample, all, source, seed, hash_mb, threads } => {
+            let options = solver_options(*hash_mb, *threads);
+            let seed = seed.unwrap_or_else(clock_seed);
+            let selection = Selection { count: if *all { None } else { Some(*sample) }, source: *source, seed };
+            let stop = Arc::new(AtomicBool::new(false));
+            let caught = super::solve::catch_signals(&stop);
             let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
             let report = store
-                .verify(*sample, seed, &options, &mut |done, total| {
+                .verify(&selection, &options, Some(stop), &mut |done, total| {
                     if tty {
                         eprint!("\rverified {done}/{total}");
                     }
@@ -129,11 +156,15 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 outln!("mismatch: {} {}: {}", m.entry.position, m.entry.scoring.name(), m.problem);
             }
             outln!(
-                "checked {} entries (seed {seed}): {} mismatches, {} nodes",
+                "checked {} entries{} (seed {seed}): {} mismatches, {} nodes",
                 report.checked,
+                source.map(|s| format!(" from {}", s.name())).unwrap_or_default(),
                 report.mismatches.len(),
                 report.nodes
             );
+            if report.stopped {
+                return Err(interrupted(&caught, "verify stopped before the end"));
+            }
             if report.mismatches.is_empty() {
                 Ok(())
             } else {
@@ -164,7 +195,15 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
             outln!("exported {n} entries to {}", file.display());
             Ok(())
         }
-        StoreCommand::Import { file } => import(&store, file),
+        StoreCommand::Import { file, check_empties, check_sample, no_check, seed, hash_mb, threads } => {
+            let check = (!*no_check).then(|| ImportCheck {
+                exact_up_to: (*check_empties).min(64) as u32,
+                sample: *check_sample,
+                seed: seed.unwrap_or_else(clock_seed),
+                options: solver_options(*hash_mb, *threads),
+            });
+            import(&store, file, check.as_ref())
+        }
     }
 }
 
@@ -177,23 +216,107 @@ fn export_to_stdout(store: &Store) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB).
-fn import(store: &Store, file: &Path) -> Result<(), CliError> {
+/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB), re-checked as `check`
+/// says; SIGINT or SIGTERM stops it cleanly.
+fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(), CliError> {
     let bytes = textfile::read_bytes(file, IMPORT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let text = textfile::decode(file, bytes).map_err(|e| CliError::Usage(e.to_string()))?;
-    let summary = store.import(&mut text.as_bytes()).map_err(|e| match e {
-        ImportError::Store(e) => CliError::Usage(e.to_string()),
-        e => CliError::Usage(format!("{} {e}", file.display())),
-    })?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let caught = super::solve::catch_signals(&stop);
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let result = store
+        .import_checked(&mut text.as_bytes(), check, Some(stop), &mut |done, total| {
+            if tty {
+                eprint!("\rchecking {done}/{total}");
+            }
+        })
+        .map_err(|e| match e {
+            ImportError::Store(e) => CliError::Usage(e.to_string()),
+            e => CliError::Usage(format!("{} {e}", file.display())),
+        })?;
+    if tty && result.checked > 0 {
+        eprintln!();
+    }
+    if let Some(check) = check {
+        outln!(
+            "checked {} of {} entries (every one with at most {} empties, and {} of the others): {} wrong",
+            result.checked,
+            result.entries,
+            check.exact_up_to,
+            result.sampled,
+            result.refused.len()
+        );
+    }
+    for r in &result.refused {
+        outln!("refused: line {}: {} {}: {}", r.line, r.entry.position, r.entry.scoring.name(), r.problem);
+    }
+    if result.suspect > 0 {
+        outln!(
+            "not imported: {} unchecked entries (the sample found a wrong one: the file is not trusted)",
+            result.suspect
+        );
+    }
+    let s = result.summary;
     outln!(
-        "imported {}: {} added, {} merged, {} unchanged, {} conflicting",
+        "imported {}: {} added, {} merged, {} unchanged, {} conflicting, {} refused",
         file.display(),
-        summary.added,
-        summary.merged,
-        summary.unchanged,
-        summary.conflicting
+        s.added,
+        s.merged,
+        s.unchanged,
+        s.conflicting,
+        result.refused.len() + result.suspect
     );
-    Ok(())
+    if result.stopped {
+        let what = if result.written == 0 {
+            "nothing was written".to_string()
+        } else {
+            format!("{} of {} entries written and kept", result.written, result.entries)
+        };
+        return Err(interrupted(&caught, &format!("import stopped: {what}")));
+    }
+    if result.refused.is_empty() && result.suspect == 0 {
+        Ok(())
+    } else {
+        let why = if result.suspect == 0 {
+            "the solver disagrees with them".to_string()
+        } else {
+            format!("the solver disagrees with {}, and the unchecked ones are not trusted", result.refused.len())
+        };
+        Err(CliError::Failed(format!(
+            "{} of {} entries refused: {why}",
+            result.refused.len() + result.suspect,
+            result.entries
+        )))
+    }
+}
+
+/// The solver settings of `verify` and `import`'s check.
+fn solver_options(hash_mb: u64, threads: Option<u64>) -> SolverOptions {
+    SolverOptions {
+        hash_mb: hash_mb as usize,
+        threads: threads.map(|t| t as usize).unwrap_or_else(super::cores),
+        ..SolverOptions::default()
+    }
+}
+
+/// A seed from the clock.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
+}
+
+/// The source named on the command line.
+fn source_arg(text: &str) -> Result<Source, String> {
+    Source::from_name(text).ok_or_else(|| format!("'{text}' is not a source: book, explorer or import"))
+}
+
+/// The error of a command a signal stopped: `what`, and the exit code 128 + the signal.
+pub(super) fn interrupted(caught: &AtomicUsize, what: &str) -> CliError {
+    let signal = caught.load(Ordering::Relaxed);
+    let name = if signal == signal_hook::consts::SIGTERM as usize { "SIGTERM" } else { "SIGINT" };
+    CliError::Interrupted {
+        signal: if signal == 0 { signal_hook::consts::SIGINT as u8 } else { signal as u8 },
+        message: format!("interrupted by {name}: {what}"),
+    }
 }
 
 fn stats(store: &Store, json: bool) -> Result<(), CliError> {

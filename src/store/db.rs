@@ -10,13 +10,15 @@
 //! it locks the file, so a second writer is refused. The file's integrity is checked on open.
 
 use super::text::{self, ParseEntryError};
-use super::{Entry, Key, Merged, Source, Stored, merge};
+use super::{Entry, ImportCheck, Key, Merged, Source, Stored, merge};
 use crate::{Position, Scoring, Size, Square};
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The version of the file layout this program writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -101,6 +103,40 @@ impl PutSummary {
 
 /// What [`Store::import`] did.
 pub type ImportSummary = PutSummary;
+
+/// An entry [`Store::import_checked`] refused: the solver disagrees with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// Its line in the text, from 1.
+    pub line: usize,
+    /// The entry, as the text gives it.
+    pub entry: Entry,
+    /// What is wrong, in words.
+    pub problem: String,
+}
+
+/// What [`Store::import_checked`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckedImport {
+    /// Entries in the text.
+    pub entries: usize,
+    /// Entries re-solved (every one up to the check's empties, and the sample).
+    pub checked: usize,
+    /// Of those, the sample beyond the check's empties.
+    pub sampled: usize,
+    /// Entries the solver disagrees with: not written.
+    pub refused: Vec<Refused>,
+    /// Entries not checked and not written, because the sample found a wrong one.
+    pub suspect: usize,
+    /// Nodes searched by the check.
+    pub nodes: u64,
+    /// Entries written (to the store's merge: see `summary`).
+    pub written: usize,
+    /// What the writes did.
+    pub summary: ImportSummary,
+    /// Whether the stop flag ended the import (nothing written when it came during the check).
+    pub stopped: bool,
+}
 
 /// Why an import failed. Nothing is written when a line does not parse.
 #[derive(Debug)]
@@ -195,6 +231,66 @@ impl Stats {
 pub struct Store {
     db: Db,
     path: PathBuf,
+    /// How a store left unclean by a killed writer was made readable, if it was.
+    recovered: Option<Recovery>,
+    /// The repaired copy a read-only store is read through ([`Recovery::Copy`]), removed on drop.
+    _copy: Option<TempCopy>,
+}
+
+/// How [`Store::open_read_only`] read a store its last writer did not close (killed, or stopped
+/// by a signal it did not catch): the data of every commit is intact, but redb must replay the
+/// file's allocation state before a reader may trust it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// Repaired in place (the file was writable): the next run finds it clean.
+    InPlace,
+    /// The file or its folder cannot be written: read through a repaired copy in the temporary
+    /// folder; the file itself is untouched.
+    Copy,
+}
+
+impl fmt::Display for Recovery {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Recovery::InPlace => "was not closed cleanly (its last writer was stopped): recovered, every committed entry kept",
+            Recovery::Copy => {
+                "was not closed cleanly (its last writer was stopped) and cannot be written: read through a recovered copy, the file left as it is"
+            }
+        })
+    }
+}
+
+/// A copy of a store in a folder of its own under the temporary folder, removed with it.
+struct TempCopy {
+    folder: PathBuf,
+}
+
+impl TempCopy {
+    /// Copies `path` into a new folder under the temporary folder.
+    fn of(path: &Path) -> std::io::Result<(TempCopy, PathBuf)> {
+        let base = std::env::temp_dir();
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        for attempt in 0..100u32 {
+            let folder = base.join(format!("othello-explorer-store-{}-{stamp}-{attempt}", std::process::id()));
+            match std::fs::create_dir(&folder) {
+                Ok(()) => {
+                    let copy = TempCopy { folder };
+                    let file = copy.folder.join("store.redb");
+                    std::fs::copy(path, &file)?;
+                    return Ok((copy, file));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::other("no free name in the temporary folder"))
+    }
+}
+
+impl Drop for TempCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
 }
 
 /// The database, opened for writing ([`Store::open`]) or for reading only
@@ -293,6 +389,8 @@ impl Store {
         let store = Store {
             db: Db::Write(guarded(path, || redb::Builder::new().set_check_integrity_on_open(true).open(path))?),
             path: path.to_path_buf(),
+            recovered: None,
+            _copy: None,
         };
         store.check_meta()?;
         Ok(store)
@@ -300,8 +398,13 @@ impl Store {
 
     /// Opens the store at `path` for reading only: the file is not written (not even its
     /// header), so a read-only file or folder serves `store stats`, `verify` and `export`.
-    /// Writes return an error. A file that does not exist yet (or is empty) holds nothing to
-    /// protect: it is created as by [`Store::open`].
+    /// Writes return an error. Nothing is created: a path with no store (or an empty file) is
+    /// an error.
+    ///
+    /// A store its last writer did not close (killed, or stopped by a signal) holds every
+    /// committed entry, but redb must recover it before it can be read: it is recovered in place
+    /// when the file can be written, else read through a recovered copy ([`Store::recovered`]
+    /// says which). It is never called damaged for that.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         let missing = |message: &str| StoreError::Io { path: path.to_path_buf(), message: message.into() };
         match inspect(path)? {
@@ -310,19 +413,52 @@ impl Store {
             Found::Nothing => return Err(missing("no store here (nothing has been stored at this path)")),
             Found::Empty => return Err(missing("an empty file, not a store")),
         }
-        let store = Store {
-            db: Db::Read(guarded(path, || redb::Builder::new().open_read_only(path))?),
-            path: path.to_path_buf(),
+        let db = match std::panic::catch_unwind(|| redb::Builder::new().open_read_only(path)) {
+            Ok(Ok(db)) => db,
+            Ok(Err(redb::DatabaseError::RepairAborted)) => return Store::recover(path),
+            Ok(Err(e)) => return Err(database_error(path, e)),
+            Err(_) => {
+                return Err(StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    detail: "the database could not be read".into(),
+                });
+            }
         };
+        let store = Store { db: Db::Read(db), path: path.to_path_buf(), recovered: None, _copy: None };
         store.check_meta()?;
         Ok(store)
+    }
+
+    /// Recovers a store its last writer left unclean, for reading: in place when the file can be
+    /// written, else through a copy.
+    fn recover(path: &Path) -> Result<Store, StoreError> {
+        let open = |file: &Path| guarded(file, || redb::Builder::new().set_check_integrity_on_open(true).open(file));
+        let writable = std::fs::OpenOptions::new().read(true).write(true).open(path).is_ok();
+        let (db, recovered, copy) = if writable {
+            (open(path)?, Recovery::InPlace, None)
+        } else {
+            let (copy, file) = TempCopy::of(path).map_err(|e| StoreError::Io {
+                path: path.to_path_buf(),
+                message: format!("cannot copy it to recover it: {e}"),
+            })?;
+            (open(&file)?, Recovery::Copy, Some(copy))
+        };
+        let store = Store { db: Db::Write(db), path: path.to_path_buf(), recovered: Some(recovered), _copy: copy };
+        store.check_meta()?;
+        Ok(store)
+    }
+
+    /// Whether [`Store::open_read_only`] had to recover the file, and how.
+    pub fn recovered(&self) -> Option<Recovery> {
+        self.recovered
     }
 
     /// The database to write to; an error for a store opened read-only.
     fn writer(&self) -> Result<&redb::Database, StoreError> {
         match &self.db {
-            Db::Write(db) => Ok(db),
-            Db::Read(_) => Err(StoreError::Io { path: self.path.clone(), message: "opened for reading only".into() }),
+            // A store recovered for reading is still opened for reading only.
+            Db::Write(db) if self.recovered.is_none() => Ok(db),
+            _ => Err(StoreError::Io { path: self.path.clone(), message: "opened for reading only".into() }),
         }
     }
 
@@ -509,22 +645,83 @@ impl Store {
     /// Reads entries in the text form and merges them in. Every line is parsed before anything is
     /// written; the entries are then committed a few hundred at a time.
     pub fn import(&self, input: &mut dyn BufRead) -> Result<ImportSummary, ImportError> {
-        let mut entries = Vec::new();
-        let mut line = String::new();
-        let mut number = 0;
-        loop {
-            line.clear();
-            number += 1;
-            match input.read_line(&mut line) {
-                Ok(0) => break,
-                Ok(_) => {}
-                Err(e) => return Err(ImportError::Read { line: number, message: e.to_string() }),
-            }
-            let parsed = text::parse_entry(line.trim_end_matches(['\n', '\r']))
-                .map_err(|error| ImportError::Parse { line: number, error })?;
-            entries.extend(parsed);
-        }
+        let entries: Vec<Entry> = parse_import(input)?.into_iter().map(|(_, e)| e).collect();
         self.put_in_chunks(&entries).map_err(ImportError::Store)
+    }
+
+    /// [`Store::import`], re-checking the entries first as `check` says (none with `None`), and
+    /// stopping cleanly when `stop` is set: stopped while checking, nothing is written; while
+    /// writing, the chunks written stay (each a transaction of a few hundred entries). A wrong
+    /// entry is refused; when the sample beyond `check.exact_up_to` finds one, the entries that
+    /// were not checked are suspect and none is written either. `on_progress` hears of each entry
+    /// checked (done, total).
+    pub fn import_checked(
+        &self,
+        input: &mut dyn BufRead,
+        check: Option<&ImportCheck>,
+        stop: Option<Arc<AtomicBool>>,
+        on_progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<CheckedImport, ImportError> {
+        let lines = parse_import(input)?;
+        let mut result = CheckedImport { entries: lines.len(), ..CheckedImport::default() };
+        let mut keep: Vec<bool> = vec![true; lines.len()];
+        if let Some(check) = check {
+            let (cheap, costly): (Vec<usize>, Vec<usize>) =
+                (0..lines.len()).partition(|&i| lines[i].1.position.empty_count() <= check.exact_up_to);
+            let sampled = super::verify::pick_by(costly.clone(), check.sample, check.seed, |&i| {
+                lines[i].1.position.empty_count()
+            });
+            let chosen: Vec<usize> = cheap.iter().copied().chain(sampled.iter().copied()).collect();
+            let entries: Vec<Entry> = chosen.iter().map(|&i| lines[i].1).collect();
+            let report = super::verify::check_entries(&entries, &check.options, stop.clone(), on_progress);
+            result.nodes = report.nodes;
+            if report.stopped {
+                result.stopped = true;
+                return Ok(result);
+            }
+            result.checked = report.checked;
+            result.sampled = sampled.len();
+            let wrong: std::collections::HashSet<usize> = report
+                .mismatches
+                .iter()
+                .filter_map(|m| {
+                    let k = entries.iter().position(|e| *e == m.entry)?;
+                    Some(chosen[k])
+                })
+                .collect();
+            for &i in &chosen {
+                if wrong.contains(&i) {
+                    keep[i] = false;
+                    let problem = report
+                        .mismatches
+                        .iter()
+                        .find(|m| m.entry == lines[i].1)
+                        .map(|m| m.problem.clone())
+                        .unwrap_or_default();
+                    result.refused.push(Refused { line: lines[i].0, entry: lines[i].1, problem });
+                }
+            }
+            result.refused.sort_by_key(|r| r.line);
+            if sampled.iter().any(|i| wrong.contains(i)) {
+                let checked: std::collections::HashSet<usize> = chosen.iter().copied().collect();
+                for (i, k) in keep.iter_mut().enumerate() {
+                    if !checked.contains(&i) && *k {
+                        *k = false;
+                        result.suspect += 1;
+                    }
+                }
+            }
+        }
+        let entries: Vec<Entry> = lines.iter().zip(&keep).filter(|(_, k)| **k).map(|((_, e), _)| *e).collect();
+        for chunk in entries.chunks(IMPORT_CHUNK) {
+            if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+                result.stopped = true;
+                break;
+            }
+            result.summary.add(self.put_entries(chunk).map_err(ImportError::Store)?);
+            result.written += chunk.len();
+        }
+        Ok(result)
     }
 
     /// Merges the shipped 6x6 book ([`super::book::shipped`]) into the store, unless this very
@@ -560,6 +757,27 @@ impl Store {
         }
         Ok(summary)
     }
+}
+
+/// The entries of a text file, each with its line number (from 1). Nothing is returned when a
+/// line does not parse.
+fn parse_import(input: &mut dyn BufRead) -> Result<Vec<(usize, Entry)>, ImportError> {
+    let mut entries = Vec::new();
+    let mut line = String::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        number += 1;
+        match input.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => return Err(ImportError::Read { line: number, message: e.to_string() }),
+        }
+        let parsed = text::parse_entry(line.trim_end_matches(['\n', '\r']))
+            .map_err(|error| ImportError::Parse { line: number, error })?;
+        entries.extend(parsed.into_iter().map(|e| (number, e)));
+    }
+    Ok(entries)
 }
 
 /// Makes a new store at `path` atomically: built beside it under a temporary name, then linked

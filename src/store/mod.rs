@@ -22,8 +22,11 @@ pub mod text;
 mod verify;
 
 #[cfg(feature = "store")]
-pub use db::{ExportError, FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Stats, StatsRow, Store, StoreError};
-pub use verify::{Mismatch, VerifyReport, check_entry, exact_score};
+pub use db::{
+    CheckedImport, ExportError, FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Recovery, Refused, Stats,
+    StatsRow, Store, StoreError,
+};
+pub use verify::{ImportCheck, Mismatch, Selection, VerifyReport, check_entries, check_entry, exact_score};
 
 use crate::symmetry::{Symmetry, canonical};
 use crate::{Color, Position, Scoring, Size, Square};
