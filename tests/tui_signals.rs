@@ -117,3 +117,92 @@ fn a_terminal_that_hangs_up_ends_the_explorer() {
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 }
+
+/// The `stty -a` modes a shell needs, in cooked mode, and the tmux pane's flags: the alternate
+/// screen off, mouse reporting off, the cursor shown.
+fn assert_terminal_given_back(tmux: &Tmux, when: &str) {
+    assert_eq!(tmux.display("#{alternate_on}"), "0", "{when}: the alternate screen is still on");
+    assert_eq!(tmux.display("#{mouse_any_flag}"), "0", "{when}: mouse reporting is still on");
+    assert_eq!(tmux.display("#{cursor_flag}"), "1", "{when}: the cursor is hidden");
+    tmux.keys(&["clear; stty -a; echo STTY-DONE", "Enter"]);
+    let screen = tmux.wait_for("stty's answer", |s| s.lines().any(|l| l.trim() == "STTY-DONE"));
+    let words: Vec<&str> = screen.split_whitespace().collect();
+    for mode in ["icanon", "echo", "isig"] {
+        assert!(words.contains(&mode), "{when}: {mode} missing: {screen}");
+        assert!(!words.contains(&format!("-{mode}").as_str()), "{when}: -{mode} left: {screen}");
+    }
+}
+
+/// Job control: `kill -TSTP` (and the Ctrl-Z key, which raw mode delivers as a key) give the
+/// terminal back to the shell as on quitting and stop the explorer; `fg` continues it, and it
+/// takes the terminal again (raw, alternate screen, mouse, cursor hidden), redraws and answers keys.
+#[test]
+fn suspend_gives_the_terminal_back_and_fg_takes_it_again() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the suspend test");
+        return;
+    }
+    if !std::path::Path::new("/bin/bash").exists() {
+        eprintln!("notice: no bash for job control; skipping the suspend test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().display().to_string();
+    let pid_file = data.path().join("pid");
+    let tmux = Tmux { socket: format!("oe-suspend-{}", std::process::id()) };
+    let started = tmux.run(&[
+        "-f",
+        "/dev/null",
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "/bin/bash --norc --noprofile -i",
+    ]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
+    tmux.keys(&[
+        &format!(
+            "sh -c 'echo $$ > {}; exec env NO_COLOR=1 XDG_DATA_HOME={dir} {bin} --size 4 --no-session'",
+            pid_file.display()
+        ),
+        "Enter",
+    ]);
+    tmux.wait_text("moves · exact");
+    assert_eq!(tmux.display("#{alternate_on}"), "1");
+    let pid = std::fs::read_to_string(&pid_file).unwrap().trim().to_string();
+
+    // kill -TSTP: stopped, the terminal the shell's.
+    let sent = std::process::Command::new("kill").args(["-TSTP", &pid]).status().unwrap();
+    assert!(sent.success());
+    tmux.wait_for("the shell's job report", |s| s.contains("Stopped"));
+    assert_terminal_given_back(&tmux, "after SIGTSTP");
+
+    // fg: the explorer again, answering keys.
+    tmux.keys(&["fg", "Enter"]);
+    tmux.wait_for("the explorer after fg", |s| s.contains("moves · exact") && !s.contains("STTY-DONE"));
+    assert_eq!(tmux.display("#{alternate_on}"), "1", "after fg");
+    assert_eq!(tmux.display("#{mouse_any_flag}"), "1", "after fg");
+    assert_eq!(tmux.display("#{cursor_flag}"), "0", "after fg");
+    tmux.keys(&["b"]);
+    tmux.wait_text("ply 1");
+
+    // The Ctrl-Z key does the same.
+    tmux.keys(&["C-z"]);
+    tmux.wait_for("the shell's job report", |s| s.contains("Stopped"));
+    assert_terminal_given_back(&tmux, "after Ctrl-Z");
+    tmux.keys(&["fg", "Enter"]);
+    tmux.wait_for("the explorer after fg", |s| s.contains("ply 1") && !s.contains("STTY-DONE"));
+    tmux.keys(&["q"]);
+    // `fg`'s status is the job's.
+    tmux.wait_for("the explorer gone", |s| !s.contains("moves · exact"));
+    tmux.keys(&["echo EXIT=$?", "Enter"]);
+    let screen = tmux.wait_for("the exit", |s| s.lines().any(|l| l.trim().starts_with("EXIT=")));
+    assert!(screen.lines().any(|l| l.trim() == "EXIT=0"), "{screen}");
+    assert_terminal_given_back(&tmux, "after q");
+}

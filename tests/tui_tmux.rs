@@ -115,3 +115,40 @@ fn the_8x8_start_shows_an_estimate_for_every_move_and_they_deepen() {
     assert!(deeper.contains("@"), "{deeper}");
     tmux.keys(&["q"]);
 }
+
+/// Input already waiting is read in the turn it arrives: a paste of 10,000 characters into the
+/// command line, then Enter, is answered at once (crossterm's edge-triggered reader used to read
+/// a kilobyte per later key, and Enter sat unread for minutes); 700 arrow keys then `:` open the
+/// prompt without another key.
+#[test]
+fn a_long_paste_and_a_key_burst_are_read_whole() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the paste test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let tmux = Tmux { socket: format!("oe-paste-{}", std::process::id()) };
+    let command = format!(
+        "NO_COLOR=1 XDG_DATA_HOME='{}' exec '{bin}' --size 4 --threads 1 --no-store --no-session",
+        data.path().display()
+    );
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", &command]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.wait_text("moves · exact");
+
+    let paste = data.path().join("paste.txt");
+    std::fs::write(&paste, "x".repeat(10_000)).unwrap();
+    tmux.keys(&[":"]);
+    tmux.wait_for("the prompt", |s| s.lines().any(|l| l.starts_with(':')));
+    assert!(tmux.run(&["load-buffer", paste.to_str().unwrap()]).status.success());
+    assert!(tmux.run(&["paste-buffer", "-t", "t"]).status.success());
+    tmux.keys(&["Enter"]);
+    tmux.wait_text("✗ unknown command 'xxxx");
+
+    let burst: Vec<&str> = std::iter::repeat_n(["Right", "Left"], 350).flatten().collect();
+    tmux.keys(&burst);
+    tmux.keys(&[":"]);
+    tmux.wait_for("the prompt after the burst", |s| s.lines().any(|l| l.starts_with(':')));
+    tmux.keys(&["Escape", "q"]);
+}

@@ -67,6 +67,8 @@ pub enum Action {
     Quit,
     /// Quit at once, whatever is open.
     ForceQuit,
+    /// Suspend to the shell (`fg` comes back), as Ctrl-Z does in a shell.
+    Suspend,
     /// Remove the mask drawn on the board, else quit.
     Escape,
     /// Cursor up.

@@ -110,7 +110,7 @@ use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, E
 use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 use reach_worker::ReachWorker;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -290,17 +290,40 @@ pub const QUIT_SIGNALS: [i32; 4] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM];
 /// number, and the event loop turns it into [`Msg::Signal`].
 struct Signals {
     received: Arc<AtomicUsize>,
+    /// SIGTSTP came (`kill -TSTP`): the loop suspends as on Ctrl-Z.
+    stop: Arc<AtomicBool>,
+    /// SIGCONT came: the loop takes the terminal again.
+    cont: Arc<AtomicBool>,
     ids: Vec<signal_hook::SigId>,
 }
 
 impl Signals {
     fn catch() -> io::Result<Signals> {
         let received = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let cont = Arc::new(AtomicBool::new(false));
         let mut ids = Vec::new();
         for sig in QUIT_SIGNALS {
             ids.push(signal_hook::flag::register_usize(sig, Arc::clone(&received), sig as usize)?);
         }
-        Ok(Signals { received, ids })
+        ids.push(signal_hook::flag::register(SIGTSTP, Arc::clone(&stop))?);
+        ids.push(signal_hook::flag::register(SIGCONT, Arc::clone(&cont))?);
+        Ok(Signals { received, stop, cont, ids })
+    }
+
+    /// Records `sig` as if it had come (a hang-up the loop found itself).
+    fn raise(&self, sig: i32) {
+        let _ = self.received.compare_exchange(0, sig as usize, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// Whether SIGTSTP came since the last call.
+    fn take_stop(&self) -> bool {
+        self.stop.swap(false, Ordering::SeqCst)
+    }
+
+    /// Whether SIGCONT came since the last call.
+    fn take_continue(&self) -> bool {
+        self.cont.swap(false, Ordering::SeqCst)
     }
 
     /// The flag the handlers set (the signal's number, 0 while none), for the watchdog.
@@ -415,7 +438,7 @@ fn run_with(
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     first.extend(model.init());
-    perform(first, &mut worker)?;
+    let _ = perform(first, &mut worker)?;
     // The watch runs while the loop does: the quit that follows (threads stopped, the session's
     // last write) is the normal path's.
     let watchdog = Watchdog::spawn(signals.shared())?;
@@ -425,6 +448,56 @@ fn run_with(
 }
 
 type Term = Terminal<CrosstermBackend<io::Stdout>>;
+
+/// At most this many input events are read in one turn of the loop before it draws: a paste of
+/// any length is read whole in a few turns, and the screen still follows a key burst.
+const DRAIN_EVENTS: usize = 4096;
+/// At most this long is spent reading pending input in one turn.
+const DRAIN_TIME: Duration = Duration::from_millis(30);
+
+/// Reads every input event already waiting (up to [`DRAIN_EVENTS`] or [`DRAIN_TIME`]) into
+/// `queue`, after waiting at most `wait` for the first. crossterm's reader (with `use-dev-tty`,
+/// level-triggered) answers a poll of a short timeout with what its parser holds or the terminal
+/// has pending, so a paste of 10,000 characters is read in a turn, never a kilobyte per later key.
+fn read_input(wait: Duration, queue: &mut Vec<Msg>) -> io::Result<()> {
+    let began = Instant::now();
+    let mut timeout = wait;
+    for _ in 0..DRAIN_EVENTS {
+        if !event::poll(timeout)? {
+            break;
+        }
+        match event::read()? {
+            Event::Key(k) => queue.push(Msg::Key(k)),
+            Event::Mouse(m) => queue.push(Msg::Mouse(m)),
+            Event::Resize(w, h) => queue.push(Msg::Resize(w, h)),
+            _ => {}
+        }
+        if began.elapsed() >= DRAIN_TIME {
+            break;
+        }
+        // What follows at once is the rest of the same burst.
+        timeout = Duration::from_millis(1);
+    }
+    Ok(())
+}
+
+/// The effects of one turn with the superseded ones dropped: only the last solver job (or
+/// cancel) and the last session write of the turn matter, since each replaces the one before.
+/// A burst of 700 arrow keys starts one search and writes the session once.
+fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
+    let is_solver = |e: &Effect| matches!(e, Effect::Analyse { .. } | Effect::Review { .. } | Effect::Cancel);
+    let last_solver = effects.iter().rposition(is_solver);
+    let last_session = effects.iter().rposition(|e| matches!(e, Effect::WriteSession(_)));
+    effects
+        .into_iter()
+        .enumerate()
+        .filter(|(i, e)| {
+            (!is_solver(e) || Some(*i) == last_solver)
+                && (!matches!(e, Effect::WriteSession(_)) || Some(*i) == last_session)
+        })
+        .map(|(_, e)| e)
+        .collect()
+}
 
 fn event_loop(
     terminal: &mut Term,
@@ -447,22 +520,20 @@ fn event_loop(
             dirty = false;
         }
         let wait = tick.saturating_sub(last_tick.elapsed());
-        if event::poll(wait)? {
-            match event::read()? {
-                Event::Key(k) => queue.push(Msg::Key(k)),
-                Event::Mouse(m) => queue.push(Msg::Mouse(m)),
-                Event::Resize(w, h) => queue.push(Msg::Resize(w, h)),
-                _ => {}
-            }
-        }
+        read_input(wait, &mut queue)?;
         if last_tick.elapsed() >= tick {
             last_tick = Instant::now();
             queue.push(Msg::Tick(last_tick));
+            // A terminal that hung up without a signal (the reader would only see nothing).
+            if watchdog::hung_up() {
+                signals.raise(SIGHUP);
+            }
         }
         queue.extend(events.try_iter());
         if let Some(sig) = signals.received() {
             queue.push(Msg::Signal(sig));
         }
+        let mut effects = Vec::new();
         while !queue.is_empty() {
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.
@@ -470,13 +541,26 @@ fn event_loop(
                 let busy = model.job.is_some() || model.auto().is_some() || model.game().is_some() || lab;
                 let visible = !matches!(msg, Msg::Tick(_)) || busy;
                 dirty |= visible;
-                let effects = update(model, msg);
-                dirty |= !effects.is_empty();
-                perform(effects, worker)?;
+                let more = update(model, msg);
+                dirty |= !more.is_empty();
+                effects.extend(more);
             }
         }
+        let suspend = perform(coalesce(effects), worker)?;
         if model.quit {
             return Ok(());
+        }
+        if suspend || signals.take_stop() {
+            suspend_process(terminal)?;
+            // The SIGCONT that resumed it is answered.
+            signals.take_continue();
+            dirty = true;
+        }
+        if signals.take_continue() {
+            // Continued after a stop the explorer did not make (SIGSTOP): the terminal may have
+            // been used meanwhile.
+            resume_terminal(terminal)?;
+            dirty = true;
         }
         if !ACTIVE.load(Ordering::SeqCst) {
             // A panic elsewhere (the solver thread) restored the terminal: stop drawing.
@@ -485,7 +569,34 @@ fn event_loop(
     }
 }
 
-fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<(), TuiError> {
+/// Gives the terminal back as on quitting and stops the process (the default action of SIGTSTP);
+/// when the shell continues it (`fg`), takes the terminal again and redraws everything.
+fn suspend_process(terminal: &mut Term) -> Result<(), TuiError> {
+    let mouse = MOUSE.load(Ordering::SeqCst);
+    restore_terminal();
+    MOUSE.store(mouse, Ordering::SeqCst);
+    // Stops here until SIGCONT.
+    signal_hook::low_level::emulate_default_handler(SIGTSTP)?;
+    resume_terminal(terminal)
+}
+
+/// Takes the terminal (again): raw mode, the alternate screen, the cursor hidden, the mouse as
+/// it was; the next draw repaints every cell.
+fn resume_terminal(terminal: &mut Term) -> Result<(), TuiError> {
+    terminal::enable_raw_mode()?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = io::stdout();
+    execute!(out, EnterAlternateScreen, cursor::Hide)?;
+    if MOUSE.load(Ordering::SeqCst) {
+        execute!(out, EnableMouseCapture)?;
+    }
+    terminal.clear()?;
+    Ok(())
+}
+
+/// Carries out `effects`; whether one of them asks to suspend.
+fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError> {
+    let mut suspend = false;
     for effect in effects {
         match effect {
             Effect::Analyse { job, position } => worker.solver.analyse(job, position),
@@ -499,8 +610,9 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<(), TuiError> {
             Effect::Save { path, contents } => worker.disk.save(path, contents),
             Effect::Load { path } => worker.disk.load(path),
             Effect::WriteSession(text) => worker.disk.write_session(text),
+            Effect::Suspend => suspend = true,
             Effect::Quit => {}
         }
     }
-    Ok(())
+    Ok(suspend)
 }

@@ -105,7 +105,7 @@ fn watch(start: Instant, beat: &AtomicU64, stop: &AtomicBool, signals: &AtomicUs
 /// Whether the terminal the explorer reads has hung up (standard input, as crossterm reads it,
 /// else `/dev/tty`).
 #[cfg(unix)]
-fn hung_up() -> bool {
+pub(crate) fn hung_up() -> bool {
     use std::os::fd::AsRawFd;
     let tty;
     let fd = if io::stdin().is_terminal() {
@@ -127,6 +127,6 @@ fn hung_up() -> bool {
 }
 
 #[cfg(not(unix))]
-fn hung_up() -> bool {
+pub(crate) fn hung_up() -> bool {
     false
 }

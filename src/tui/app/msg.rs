@@ -113,6 +113,8 @@ pub enum Effect {
     /// Rewrite the session file with this text (the whole explored tree; see
     /// [`super::super::session`]).
     WriteSession(String),
+    /// Give the terminal back and stop the process (Ctrl-Z); `fg` resumes it.
+    Suspend,
     /// End the app.
     Quit,
 }

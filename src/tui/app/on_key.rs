@@ -15,6 +15,11 @@ impl Model {
         if ev.modifiers.contains(KeyModifiers::CONTROL) && matches!(ev.code, KeyCode::Char('c' | 'C')) {
             return self.quit_now();
         }
+        // In raw mode Ctrl-Z is a key, not SIGTSTP: it suspends as a shell user expects, from
+        // any context (a prompt included).
+        if ev.modifiers.contains(KeyModifiers::CONTROL) && matches!(ev.code, KeyCode::Char('z' | 'Z')) {
+            return vec![Effect::Suspend];
+        }
         match keys::action_for(&ev, &self.contexts()) {
             Some(action) => self.act(action, ev),
             None => Vec::new(),
@@ -24,6 +29,7 @@ impl Model {
     fn act(&mut self, action: Action, ev: KeyEvent) -> Vec<Effect> {
         match action {
             Action::Quit | Action::ForceQuit => self.quit_now(),
+            Action::Suspend => vec![Effect::Suspend],
             Action::Escape => {
                 if self.drawn_mask.take().is_some() {
                     return Vec::new();

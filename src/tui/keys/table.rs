@@ -23,6 +23,7 @@ const EVERYWHERE: &[Context] = &[Normal, Edit, Help];
 const CURSOR: &[Context] = &[Normal, Edit];
 
 const CTRL_C: Key = Key { code: KeyCode::Char('c'), ctrl: true, name: "Ctrl-C", in_bar: true };
+const CTRL_Z: Key = Key { code: KeyCode::Char('z'), ctrl: true, name: "Ctrl-Z", in_bar: true };
 const UP: Key = k(KeyCode::Up, "↑");
 const DOWN: Key = k(KeyCode::Down, "↓");
 const LEFT: Key = k(KeyCode::Left, "←");
@@ -246,6 +247,13 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding { contexts: &[Normal, Help], keys: &[c('q', "q")], action: Action::Quit, bar: Some("quit"), help: "quit" },
     Binding { contexts: EVERYWHERE, keys: &[CTRL_C], action: Action::ForceQuit, bar: None, help: "quit at once" },
+    Binding {
+        contexts: EVERYWHERE,
+        keys: &[CTRL_Z],
+        action: Action::Suspend,
+        bar: None,
+        help: "suspend to the shell (fg comes back)",
+    },
     Binding {
         contexts: BOARD,
         keys: &[ESC],
