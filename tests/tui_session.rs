@@ -284,3 +284,68 @@ fn claim_retrying(path: &Path, resumed: bool) -> othello_explorer::tui::testing:
     }
     panic!("{} is free once its explorer is gone", path.display())
 }
+
+/// A tree `:new`, `:size`, `:board` or `:load` replaces is kept beside the session as its newest
+/// copy (`session.txt.previous`, the older copies moved on), so quitting loses none of them; the
+/// status line names the file. Without a session file, quitting says how many were not kept.
+#[test]
+fn replaced_trees_are_kept_beside_the_session_and_said_on_quitting_without_one() {
+    if !tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the replaced-tree test");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().display().to_string();
+    let folder = data.path().join("othello-explorer");
+    let file = folder.join("session.txt");
+    let tmux = Tmux { socket: format!("oe-replaced-{}", std::process::id()) };
+    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6 --no-store"));
+    tmux.wait_text("6x6");
+    tmux.keys(&[":", "moves c2b2a2", "Enter"]);
+    tmux.wait_text("ply 3");
+    wait_session(&file, "the first tree", |t| t.transcript() == "c2b2a2");
+    // :size replaces it: the 6x6 tree goes to session.txt.previous.
+    tmux.keys(&[":", "size 4", "Enter"]);
+    tmux.wait_text("session.txt.previous");
+    tmux.wait_text("moves · exact");
+    tmux.keys(&["b"]);
+    tmux.wait_text("ply 1");
+    wait_session(&file, "the 4x4 tree", |t| t.transcript().len() == 2);
+    // :new replaces the 4x4 tree: it becomes .previous, the 6x6 one .previous.2.
+    tmux.keys(&[":", "new", "Enter"]);
+    tmux.wait_text("session.txt.previous");
+    tmux.keys(&["q"]);
+    wait_gone(&tmux);
+    let read = |name: &str| session::parse(&std::fs::read_to_string(folder.join(name)).unwrap()).unwrap();
+    assert_eq!(leaves(&read("session.txt.previous.2")), ["c2b2a2"]);
+    let four = read("session.txt.previous");
+    assert_eq!(four.position_of(four.root()).size(), othello_explorer::Size::Four);
+    assert_eq!(leaves(&four).len(), 1);
+    assert_eq!(leaves(&four)[0].len(), 2);
+
+    // Without a session file: said on quitting, after the terminal is back.
+    let tmux = Tmux { socket: format!("oe-replaced-2-{}", std::process::id()) };
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "sh"]);
+    assert!(started.status.success());
+    tmux.keys(&[
+        &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' '{bin}' --size 4 --no-session --no-store; echo EXIT=$?"),
+        "Enter",
+    ]);
+    tmux.wait_text("moves · exact");
+    tmux.keys(&["b"]);
+    tmux.wait_text("ply 1");
+    tmux.keys(&[":", "new", "Enter"]);
+    tmux.wait_text(":restore brings back");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the exit", |s| s.lines().any(|l| l.trim().starts_with("EXIT=")));
+    // The line may wrap at the pane's width.
+    let joined: String = screen.lines().map(str::trim_end).collect();
+    assert!(
+        joined.contains(
+            "othello-explorer: 1 tree replaced in this run (:new, :size, :board, :load) was not kept: run with a session file to keep them"
+        ),
+        "{screen}"
+    );
+    assert!(screen.lines().any(|l| l.trim() == "EXIT=0"), "{screen}");
+}

@@ -145,8 +145,23 @@ fn keep_previous(path: &Path) {
     let _ = std::fs::rename(path, kept_session(path, 1));
 }
 
+/// Writes `text` as the newest kept copy of the session `path` (`NAME.previous`), after moving
+/// each kept copy one older (the oldest of [`KEPT_SESSIONS`] is dropped). Only regular files
+/// move or are written.
+fn keep_text(path: &Path, text: &str) -> Result<(), String> {
+    check_session_path(path).map_err(|e| e.to_string())?;
+    for k in (1..KEPT_SESSIONS).rev() {
+        let from = kept_session(path, k);
+        if from.exists() {
+            std::fs::rename(&from, kept_session(path, k + 1)).map_err(|e| e.to_string().to_lowercase())?;
+        }
+    }
+    session::write_atomic(&kept_session(path, 1), text).map_err(|e| e.to_string().to_lowercase())
+}
+
 enum Request {
     Session(String),
+    Keep(String),
     Save { path: String, contents: String },
     Load { path: String },
     Shutdown,
@@ -170,6 +185,11 @@ impl Disk {
     /// Queues the session text for writing.
     pub fn write_session(&self, text: String) {
         let _ = self.requests.send(Request::Session(text));
+    }
+
+    /// Queues a replaced tree's session text, to keep as the newest copy beside the session.
+    pub fn keep_tree(&self, text: String) {
+        let _ = self.requests.send(Request::Keep(text));
     }
 
     /// Queues a `:save`.
@@ -216,6 +236,24 @@ fn serve(session: Option<PathBuf>, rx: Receiver<Request>, replies: Sender<Msg>) 
                     }
                 }
                 Request::Session(_) => {}
+                Request::Keep(text) => {
+                    let Some(path) = &session else { continue };
+                    let kept = kept_session(path, 1);
+                    let reply = match keep_text(path, &text) {
+                        Ok(()) => Msg::Notice {
+                            text: format!(
+                                "the replaced tree is kept in {}: --resume --session with that file reopens it",
+                                kept.display()
+                            ),
+                            error: false,
+                        },
+                        Err(e) => Msg::Notice {
+                            text: format!("cannot keep the replaced tree in {}: {e}", kept.display()),
+                            error: true,
+                        },
+                    };
+                    let _ = replies.send(reply);
+                }
                 Request::Save { path, contents } => {
                     let result = session::write_atomic(std::path::Path::new(&path), &contents)
                         .map_err(|e| e.to_string().to_lowercase());

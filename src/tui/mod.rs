@@ -369,7 +369,16 @@ pub fn run(options: Options) -> Result<(), TuiError> {
         Some(Err(_)) => (options.session.clone(), None),
         None => (None, None),
     };
-    let result = run_with(options, session, note, &signals);
+    let result = run_with(options, session, note, &signals).map(|unkept| {
+        // The terminal is back: say what no file keeps.
+        if unkept > 0 {
+            eprintln!(
+                "othello-explorer: {unkept} tree{} replaced in this run (:new, :size, :board, :load) {} not kept: run with a session file to keep them",
+                if unkept == 1 { "" } else { "s" },
+                if unkept == 1 { "was" } else { "were" }
+            );
+        }
+    });
     // Everything is put back and written by now; say where a spare session went.
     if let Some(Ok(Claimed::Session(Claim { path, busy: Some(_), .. }))) = &claimed {
         let path = path.display();
@@ -396,7 +405,7 @@ fn run_with(
     session: Option<PathBuf>,
     note: Option<String>,
     signals: &Signals,
-) -> Result<(), TuiError> {
+) -> Result<usize, TuiError> {
     let config = Config {
         scoring: options.scoring,
         color: options.color,
@@ -444,7 +453,7 @@ fn run_with(
     let watchdog = Watchdog::spawn(signals.shared())?;
     let result = event_loop(&mut terminal, &mut model, &mut worker, &events, signals, &watchdog);
     drop(watchdog);
-    result
+    result.map(|()| model.unkept)
 }
 
 type Term = Terminal<CrosstermBackend<io::Stdout>>;
@@ -610,6 +619,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
             Effect::Save { path, contents } => worker.disk.save(path, contents),
             Effect::Load { path } => worker.disk.load(path),
             Effect::WriteSession(text) => worker.disk.write_session(text),
+            Effect::KeepTree(text) => worker.disk.keep_tree(text),
             Effect::Suspend => suspend = true,
             Effect::Quit => {}
         }

@@ -163,6 +163,8 @@ pub struct Model {
     /// The trees `:size`, `:new`, `:board` and `:load` replaced, the newest last (at most
     /// [`REPLACED_TREES`]): `:restore` brings them back.
     pub replaced: Vec<Tree>,
+    /// Trees replaced in this run that no session file keeps (run without one): said on quitting.
+    pub unkept: usize,
     /// Values are shown from black's side (`v`), not from the side to move's.
     pub black_view: bool,
     /// What the user is doing: exploring (auto-play with it), a game, a drill or the editor. Read
@@ -240,6 +242,7 @@ impl Model {
             next_job: 1,
             paused: false,
             replaced: Vec::new(),
+            unkept: 0,
             black_view: false,
             activity: Activity::EXPLORE,
             review: None,

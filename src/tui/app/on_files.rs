@@ -71,10 +71,20 @@ impl Model {
         }
     }
 
-    /// Replaces the explored tree, keeping the old one for `:restore` (nothing is lost).
+    /// Replaces the explored tree, keeping the old one for `:restore` and, with a session file,
+    /// beside it on disk (`NAME.previous`), so quitting loses nothing either.
     pub(super) fn replace_tree(&mut self, tree: Tree, text: String) -> Vec<Effect> {
         let old = std::mem::replace(&mut self.tree, tree);
         let n = old.len() - 1;
+        let worth_keeping = n > 0 || old.position_of(old.root()) != Position::start(old.position_of(old.root()).size());
+        let mut effects = Vec::new();
+        if worth_keeping {
+            if self.config.session {
+                effects.push(Effect::KeepTree(session::to_text(&old)));
+            } else {
+                self.unkept += 1;
+            }
+        }
         if self.replaced.len() == REPLACED_TREES {
             self.replaced.remove(0);
         }
@@ -84,7 +94,8 @@ impl Model {
         self.drawn_mask = None;
         let s = if n == 1 { "" } else { "s" };
         self.say(format!("{text} · :restore brings back the old tree ({n} position{s} explored)"));
-        self.arrived()
+        effects.extend(self.arrived());
+        effects
     }
 
     /// The line from the root to the current node as GGF, each move with its value where the
