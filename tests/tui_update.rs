@@ -441,18 +441,22 @@ fn with_a_session_every_change_of_the_tree_rewrites_it() {
     let config = Config { session: true, ..Config::default() };
     let mut m = Model::new(Position::start(Size::Six), &[], config, now);
     m.init();
-    let sessions = |effects: &[Effect]| -> Vec<String> {
+    // The whole text, or a journal appended to it: what the file holds after each write.
+    let sessions = |effects: &[Effect]| -> Vec<(bool, String)> {
         effects
             .iter()
             .filter_map(|e| match e {
-                Effect::WriteSession(text) => Some(text.clone()),
+                Effect::WriteSession(text) => Some((true, text.clone())),
+                Effect::AppendSession(text) => Some((false, text.clone())),
                 _ => None,
             })
             .collect()
     };
-    // The first update writes the session even when nothing moved.
+    // The first update writes the session whole even when nothing moved.
     let first = sessions(&update(&mut m, Msg::Tick(now)));
     assert_eq!(first.len(), 1);
+    assert!(first[0].0, "the first write is whole");
+    let mut file = first[0].1.clone();
     assert!(sessions(&update(&mut m, Msg::Tick(now))).is_empty(), "no change, no write");
     for (msgs, line) in [
         (vec![ch(':'), ch('m'), ch(' '), ch('c'), ch('2'), key(KeyCode::Enter)], "c2"),
@@ -461,7 +465,11 @@ fn with_a_session_every_change_of_the_tree_rewrites_it() {
     ] {
         let written = sessions(&send(&mut m, msgs));
         assert_eq!(written.len(), 1, "one write after {line:?}");
-        let tree = othello_explorer::tui::testing::session::parse(&written[0]).unwrap();
+        // Each change is a journal of a line or two, appended, never the whole tree again.
+        assert!(!written[0].0, "a journal after {line:?}");
+        assert!(written[0].1.len() < 40, "{:?}", written[0].1);
+        file.push_str(&written[0].1);
+        let tree = othello_explorer::tui::testing::session::parse(&file).unwrap();
         assert_eq!(tree.transcript(), line);
     }
     // Without a session file nothing is written.

@@ -106,8 +106,30 @@ fn read_session(path: &Path) -> Result<Session, CliError> {
         }
         e => CliError::Usage(e.to_string()),
     })?;
-    tui::parse_session(&text).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+    // A big session (millions of nodes) takes seconds: say how far on a terminal.
+    let bar = (text.len() >= BIG_SESSION && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+        let bar = indicatif::ProgressBar::new(text.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "reading the session {bar:30} {binary_bytes}/{binary_total_bytes} · {elapsed}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let session = tui::parse_session_with_progress(&text, &mut |done, _| {
+        if let Some(bar) = &bar {
+            bar.set_position(done as u64);
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    session.map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
 }
+
+/// A session text this long (in bytes) is read with a progress bar on a terminal.
+const BIG_SESSION: usize = 4 << 20;
 
 pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) -> Result<(), CliError> {
     let resolved = position.resolve()?;

@@ -161,6 +161,7 @@ fn keep_text(path: &Path, text: &str) -> Result<(), String> {
 
 enum Request {
     Session(String),
+    Append(String),
     Keep(String),
     Save { path: String, contents: String },
     Load { path: String },
@@ -185,6 +186,11 @@ impl Disk {
     /// Queues the session text for writing.
     pub fn write_session(&self, text: String) {
         let _ = self.requests.send(Request::Session(text));
+    }
+
+    /// Queues a journal to append to the session file.
+    pub fn append_session(&self, text: String) {
+        let _ = self.requests.send(Request::Append(text));
     }
 
     /// Queues a replaced tree's session text, to keep as the newest copy beside the session.
@@ -236,6 +242,21 @@ fn serve(session: Option<PathBuf>, rx: Receiver<Request>, replies: Sender<Msg>) 
                     }
                 }
                 Request::Session(_) => {}
+                // Covered by a whole text later in the batch.
+                Request::Append(_) if newest_session.is_some_and(|n| n > i) => {}
+                Request::Append(text) => {
+                    let Some(path) = &session else { continue };
+                    // After a failed write the file's content is unknown: the model writes it
+                    // whole next (it heard of the failure), and appends wait for that.
+                    if failed {
+                        continue;
+                    }
+                    if let Err(e) = session::append(path, &text) {
+                        failed = true;
+                        let text = format!("session file {}: {}", path.display(), e.to_string().to_lowercase());
+                        let _ = replies.send(Msg::SessionFailed(text));
+                    }
+                }
                 Request::Keep(text) => {
                     let Some(path) = &session else { continue };
                     let kept = kept_session(path, 1);

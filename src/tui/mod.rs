@@ -28,7 +28,7 @@ pub(crate) mod worker;
 
 pub use app::game::Strength;
 pub use disk::check_session_path;
-pub use session::{Session, parse_full as parse_session};
+pub use session::{Session, parse_full as parse_session, parse_with_progress as parse_session_with_progress};
 
 /// What the tests reach of the app, and nothing else: the modules themselves are private to the
 /// crate. The model, its messages and `update`; the view; the threads; the session format and its
@@ -503,6 +503,8 @@ fn coalesce(effects: Vec<Effect>) -> Vec<Effect> {
         .filter(|(i, e)| {
             (!is_solver(e) || Some(*i) == last_solver)
                 && (!matches!(e, Effect::WriteSession(_)) || Some(*i) == last_session)
+                // A journal before a whole text is in it.
+                && (!matches!(e, Effect::AppendSession(_)) || last_session.is_none_or(|l| *i > l))
         })
         .map(|(_, e)| e)
         .collect()
@@ -619,6 +621,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
             Effect::Save { path, contents } => worker.disk.save(path, contents),
             Effect::Load { path } => worker.disk.load(path),
             Effect::WriteSession(text) => worker.disk.write_session(text),
+            Effect::AppendSession(text) => worker.disk.append_session(text),
             Effect::KeepTree(text) => worker.disk.keep_tree(text),
             Effect::Suspend => suspend = true,
             Effect::Quit => {}

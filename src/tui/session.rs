@@ -2,17 +2,21 @@
 //! current node), so `othello-explorer --resume` reopens the explorer exactly where the user was,
 //! and `:save` / `:load` keep a study for later.
 //!
-//! The format is plain text, one node per line, in the order the nodes were first visited (so a
-//! node's parent always comes before it):
+//! The format is plain text, one node per line, in the order the nodes were added (so a node's
+//! parent always comes before it), then the current node; then, appended while the explorer runs,
+//! a journal of what changed:
 //!
 //! ```text
 //! ; othello-explorer session: the explored tree ...
-//! othello-explorer session 1
+//! othello-explorer session 3
 //! root ---------------------------OX------XO--------------------------- X
 //! 1 0 f5 *
 //! 2 1 d6 *
 //! 3 1 f6
 //! current 2
+//! 4 3 f4
+//! prefer 3
+//! current 4
 //! ```
 //!
 //! - `othello-explorer session 1`: the header, with the format's version. A file of a newer
@@ -23,14 +27,21 @@
 //!   by `E`, a square like `f5` or the word `pass`; `*` marks the child its parent prefers (the
 //!   line the forward key follows; the first child when none is marked).
 //! - `current K`: the node on screen.
-//! - `play C` (version 2, only while a game against the engine is on): the colour the user
-//!   plays, `black` or `white`, or `both` when the engine plays both sides. A session without a
-//!   game is written as version 1, so older builds still read it.
+//! - `play C` (only while a game against the engine is on): the colour the user plays, `black` or
+//!   `white`, or `both` when the engine plays both sides.
+//! - The journal (version 3): more node lines (numbered on), `prefer K` (node `K` becomes its
+//!   parent's preferred child) and `current K` lines, in the order the changes happened; the last
+//!   `current` counts. Versions 1 and 2 (no journal; `play` only in version 2, right after
+//!   `current`) are still read.
 //! - Blank lines and lines starting with `;` are ignored.
 //!
-//! Writes are atomic ([`write_atomic`]): the text goes to a temporary file beside the target,
-//! is flushed to disk, and is renamed over it, so a crash leaves either the old file or the new
-//! one, never a mix.
+//! Whole texts are written atomically ([`write_atomic`]): the text goes to a temporary file
+//! beside the target, is flushed to disk, and is renamed over it, so a crash leaves either the old
+//! file or the new one, never a mix. Each change after that is a journal appended ([`journal`],
+//! [`append`]): a few dozen bytes a move however big the tree (a tree of millions of nodes is not
+//! rewritten at every key), until the journal outgrows the whole text and the file is written whole
+//! again. The writer ends every line; a last line without its newline was cut by a crash
+//! mid-append and is left out. Reading is linear in the file's length.
 //!
 //! ```
 //! use othello_explorer::tui::testing::session;
@@ -48,7 +59,7 @@
 //! assert_eq!(again.children(again.root()).len(), 2);
 //! ```
 
-use super::tree::{Edge, NodeId, Tree};
+use super::tree::{AttachError, Edge, NodeId, Tree};
 use crate::{Color, obf};
 use std::fmt;
 use std::io::{self, Write};
@@ -57,8 +68,9 @@ use std::path::Path;
 /// The first line of every session file, before the version number.
 pub const MAGIC: &str = "othello-explorer session";
 
-/// The newest format version this build writes and reads (version 1 files have no `play` line).
-pub const VERSION: u32 = 2;
+/// The format version this build writes (and the newest it reads): version 3 may be appended to
+/// (a journal of changes after the `current` line); versions 1 and 2 are still read.
+pub const VERSION: u32 = 3;
 
 /// A session: the tree, and the game on when it was written.
 #[derive(Clone, Debug)]
@@ -164,33 +176,21 @@ pub fn to_text(tree: &Tree) -> String {
     to_text_with(tree, None)
 }
 
-/// The session text of `tree` with the game on (see [`Session::play`]).
+/// The session text of `tree` with the game on (see [`Session::play`]). Nodes are numbered in
+/// the order they were added (a parent always before its children), so a journal appended later
+/// ([`journal`]) numbers new nodes on from the last. The preference changes the tree recorded are
+/// taken: the text holds them.
 pub fn to_text_with(tree: &Tree, play: Option<Option<Color>>) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(64 + tree.len() * 12);
     out.push_str("; othello-explorer session: the explored tree. One node per line after the root:\n");
     out.push_str("; its number, its parent's number, the move (or pass), and * if its parent prefers it.\n");
-    let version = if play.is_some() { 2 } else { 1 };
-    out.push_str(&format!("{MAGIC} {version}\n"));
+    out.push_str(&format!("{MAGIC} {VERSION}\n"));
     out.push_str(&format!("root {}\n", tree.position_of(tree.root())));
-    // Breadth-first from the root in child order gives each node a number after its parent's;
-    // node ids already have that property, but numbering afresh keeps files canonical.
-    let mut order = vec![tree.root()];
-    let mut i = 0;
-    while i < order.len() {
-        order.extend_from_slice(tree.children(order[i]));
-        i += 1;
+    for k in 1..tree.len() {
+        let id = tree.node(k).expect("a node of the tree");
+        node_line(&mut out, tree, id);
     }
-    let mut number = std::collections::HashMap::with_capacity(order.len());
-    for (k, &id) in order.iter().enumerate() {
-        number.insert(id, k);
-    }
-    for (k, &id) in order.iter().enumerate().skip(1) {
-        let parent = tree.parent(id).expect("a non-root node has a parent");
-        let edge = tree.edge(id).expect("a non-root node has an edge");
-        let mark = if tree.is_preferred(id) { " *" } else { "" };
-        out.push_str(&format!("{k} {} {edge}{mark}\n", number[&parent]));
-    }
-    out.push_str(&format!("current {}\n", number[&tree.current()]));
+    out.push_str(&format!("current {}\n", tree.number(tree.current())));
     match play {
         Some(Some(c)) => out.push_str(&format!("play {c}\n")),
         Some(None) => out.push_str("play both\n"),
@@ -199,18 +199,54 @@ pub fn to_text_with(tree: &Tree, play: Option<Option<Color>>) -> String {
     out
 }
 
+/// `K P E [*]`: node `id`, its parent, the edge, and whether its parent prefers it.
+fn node_line(out: &mut String, tree: &Tree, id: NodeId) {
+    use std::fmt::Write as _;
+    let parent = tree.parent(id).expect("a non-root node has a parent");
+    let edge = tree.edge(id).expect("a non-root node has an edge");
+    let mark = if tree.is_preferred(id) { " *" } else { "" };
+    let _ = writeln!(out, "{} {} {edge}{mark}", tree.number(id), tree.number(parent));
+}
+
+/// What changed in `tree` since a text of its first `written` nodes: the lines to append to
+/// that session file (the nodes added since, each `prefer K` that changed, and `current K`), or
+/// `None` when the tree changed too much to say it in a journal (write it whole). The journal is
+/// a few dozen bytes a move, whatever the size of the tree.
+pub fn journal(tree: &mut Tree, written: usize) -> Option<String> {
+    use std::fmt::Write as _;
+    let changed = tree.take_preference_changes()?;
+    let mut out = String::new();
+    for k in written..tree.len() {
+        let id = tree.node(k).expect("a node of the tree");
+        node_line(&mut out, tree, id);
+    }
+    for parent in changed {
+        if let Some(child) = tree.preferred_child(parent).filter(|c| tree.number(*c) < written) {
+            let _ = writeln!(out, "prefer {}", tree.number(child));
+        }
+    }
+    let _ = writeln!(out, "current {}", tree.number(tree.current()));
+    Some(out)
+}
+
 fn meaningful(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty() && !l.starts_with(';'))
 }
 
-/// Reads a session text back into a tree: the same branches in the same order, the same
-/// preferred lines, the same current node.
+/// Reads a session text into a tree (see the module documentation for the format).
 pub fn parse(text: &str) -> Result<Tree, SessionError> {
     parse_full(text).map(|s| s.tree)
 }
 
 /// Reads a session text: the tree as [`parse`] does, and the game that was on.
 pub fn parse_full(text: &str) -> Result<Session, SessionError> {
+    parse_with_progress(text, &mut |_, _| {})
+}
+
+/// [`parse_full`], telling `progress` (bytes read, bytes in all) every few thousand lines: a
+/// session of millions of nodes is read in seconds, linearly, and the launcher shows how far.
+pub fn parse_with_progress(text: &str, progress: &mut dyn FnMut(usize, usize)) -> Result<Session, SessionError> {
+    let total = text.len();
     let mut lines = meaningful(text).peekable();
     let (line, header) = lines.next().ok_or(SessionError::Empty)?;
     let version = header.strip_prefix(MAGIC).ok_or(SessionError::NotASession { line })?.trim();
@@ -218,33 +254,84 @@ pub fn parse_full(text: &str) -> Result<Session, SessionError> {
     if version > VERSION {
         return Err(SessionError::NewerVersion { found: version });
     }
+    // Version 3 is appended to: a last line without its newline was cut by a crash mid-append
+    // (the writer ends every line), and is left out.
+    let text = match text.rfind('\n') {
+        Some(end) if version >= 3 && end + 1 < text.len() => &text[..end + 1],
+        None if version >= 3 => "",
+        _ => text,
+    };
+    let mut lines = meaningful(text).skip(1).peekable();
     let (line, root_line) = lines.next().ok_or(SessionError::MissingRoot { line: line + 1 })?;
     let board = root_line.strip_prefix("root ").ok_or(SessionError::MissingRoot { line })?;
     let root = obf::parse_board(board).map_err(|error| SessionError::BadRoot { line, error })?;
     let mut tree = Tree::new(root);
-    // File number -> node id, and which nodes are marked preferred.
-    let mut ids = vec![tree.root()];
-    let mut marked = Vec::new();
+    // Which nodes have a child marked preferred (a second mark is an error before version 3).
+    let mut marked: Vec<bool> = vec![false];
+    let mut current = None;
+    let mut play = None;
     let mut last = line;
-    while let Some(&(line, text)) = lines.peek() {
-        if text.starts_with("current") {
-            break;
-        }
-        lines.next();
+    let mut count = 0usize;
+    while let Some((line, text)) = lines.next() {
         last = line;
+        count += 1;
+        if count.is_multiple_of(65_536) {
+            let done = text.as_ptr() as usize - root_line.as_ptr() as usize;
+            progress(done.min(total), total);
+        }
+        if let Some(rest) = text.strip_prefix("current") {
+            let number = rest.trim().parse::<usize>().map_err(|_| SessionError::BadCurrent { line })?;
+            let id =
+                tree.node(number).ok_or_else(|| SessionError::BadNode { line, reason: format!("no node {number}") })?;
+            current = Some(id);
+            if version < 3 {
+                // Only a `play` line may follow, in version 2.
+                if let Some((line, text)) = lines.next() {
+                    let side = text.strip_prefix("play ").map(|s| s.trim().to_ascii_lowercase());
+                    play = match side.as_deref() {
+                        _ if version < 2 => return Err(SessionError::Trailing { line }),
+                        Some(side) => Some(parse_play(side).ok_or(SessionError::BadPlay { line })?),
+                        None => return Err(SessionError::Trailing { line }),
+                    };
+                }
+                if let Some((line, _)) = lines.next() {
+                    return Err(SessionError::Trailing { line });
+                }
+                break;
+            }
+            continue;
+        }
+        if version >= 3 {
+            if let Some(side) = text.strip_prefix("play ") {
+                play = Some(parse_play(&side.trim().to_ascii_lowercase()).ok_or(SessionError::BadPlay { line })?);
+                continue;
+            }
+            if let Some(rest) = text.strip_prefix("prefer ") {
+                let bad = |reason: String| SessionError::BadNode { line, reason };
+                let number = rest.trim().parse::<usize>().map_err(|_| bad(format!("'{rest}' is not a node number")))?;
+                let id = tree.node(number).ok_or_else(|| bad(format!("prefer: no node {number}")))?;
+                if !tree.prefer(id) {
+                    return Err(bad("prefer: the root has no parent to prefer it".into()));
+                }
+                continue;
+            }
+        }
+        if current.is_some() && version < 3 {
+            return Err(SessionError::Trailing { line });
+        }
         let bad = |reason: String| SessionError::BadNode { line, reason };
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let (k, p, e, star) = match words.as_slice() {
-            [k, p, e] => (k, p, e, false),
-            [k, p, e, "*"] => (k, p, e, true),
+        let mut words = text.split_whitespace();
+        let (k, p, e, star) = match (words.next(), words.next(), words.next(), words.next(), words.next()) {
+            (Some(k), Some(p), Some(e), None, None) => (k, p, e, false),
+            (Some(k), Some(p), Some(e), Some("*"), None) => (k, p, e, true),
             _ => return Err(bad(format!("expected 'number parent move [*]', found '{text}'"))),
         };
         let k: usize = k.parse().map_err(|_| bad(format!("'{k}' is not a node number")))?;
-        if k != ids.len() {
-            return Err(bad(format!("node {k} out of order: expected node {}", ids.len())));
+        if k != tree.len() {
+            return Err(bad(format!("node {k} out of order: expected node {}", tree.len())));
         }
         let p: usize = p.parse().map_err(|_| bad(format!("'{p}' is not a node number")))?;
-        let Some(&parent) = ids.get(p) else {
+        let Some(parent) = tree.node(p) else {
             return Err(bad(format!("node {k}: its parent {p} comes later or does not exist")));
         };
         let edge = if e.eq_ignore_ascii_case("pass") {
@@ -252,68 +339,46 @@ pub fn parse_full(text: &str) -> Result<Session, SessionError> {
         } else {
             Edge::Move(e.parse().map_err(|err| bad(format!("node {k}: '{e}': {err}")))?)
         };
-        tree.goto(parent);
-        let before = tree.len();
-        tree.play(edge).map_err(|err| bad(format!("node {k}: {edge} from node {p}: {err}")))?;
-        if tree.len() == before {
-            return Err(bad(format!("node {k}: node {p} already has a child by {edge}")));
-        }
-        ids.push(tree.current());
+        let id = tree.attach(parent, edge).map_err(|err| match err {
+            AttachError::Duplicate => bad(format!("node {k}: node {p} already has a child by {edge}")),
+            AttachError::Play(err) => bad(format!("node {k}: {edge} from node {p}: {err}")),
+            AttachError::NoNode => bad(format!("node {k}: no node {p}")),
+        })?;
+        marked.push(false);
         if star {
-            if marked.iter().any(|&(_, q)| q == parent) {
+            if marked[p] && version < 3 {
                 return Err(bad(format!("node {k}: node {p} already has a preferred child")));
             }
-            marked.push((tree.current(), parent));
+            marked[p] = true;
+            tree.prefer(id);
         }
     }
-    let (line, current) = lines.next().ok_or(SessionError::BadCurrent { line: last + 1 })?;
-    let number = current.strip_prefix("current").and_then(|n| n.trim().parse::<usize>().ok());
-    let number = number.ok_or(SessionError::BadCurrent { line })?;
-    let current =
-        *ids.get(number).ok_or_else(|| SessionError::BadNode { line, reason: format!("no node {number}") })?;
-    let mut play = None;
-    if let Some((line, text)) = lines.next() {
-        let side = text.strip_prefix("play ").map(|s| s.trim().to_ascii_lowercase());
-        play = match side.as_deref() {
-            _ if version < 2 => return Err(SessionError::Trailing { line }),
-            Some("black") => Some(Some(Color::Black)),
-            Some("white") => Some(Some(Color::White)),
-            Some("both") => Some(None),
-            Some(_) => return Err(SessionError::BadPlay { line }),
-            None => return Err(SessionError::Trailing { line }),
-        };
-    }
-    if let Some((line, _)) = lines.next() {
-        return Err(SessionError::Trailing { line });
-    }
-    // Preferred lines: the marked child, else the first.
-    for &id in &ids {
-        if let Some(&first) = tree.children(id).first() {
-            tree.prefer(first);
-        }
-    }
-    for &(child, _) in &marked {
-        tree.prefer(child);
-    }
-    jump(&mut tree, current);
+    let current = current.ok_or(SessionError::BadCurrent { line: last + 1 })?;
+    tree.set_current(current);
+    // What the reading recorded is in the file already.
+    let _ = tree.take_preference_changes();
+    progress(total, total);
     Ok(Session { tree, play })
 }
 
-/// Makes `id` current without changing which lines are preferred: walk from the root along the
-/// path (every step below the current node's ancestors keeps its preference).
-fn jump(tree: &mut Tree, id: NodeId) {
-    let mut preferred = Vec::new();
-    let mut stack = vec![tree.root()];
-    while let Some(n) = stack.pop() {
-        if tree.is_preferred(n) {
-            preferred.push(n);
-        }
-        stack.extend_from_slice(tree.children(n));
+/// `black`, `white` or `both`.
+fn parse_play(side: &str) -> Option<Option<Color>> {
+    match side {
+        "black" => Some(Some(Color::Black)),
+        "white" => Some(Some(Color::White)),
+        "both" => Some(None),
+        _ => None,
     }
-    tree.goto(id);
-    for n in preferred {
-        tree.prefer(n);
-    }
+}
+
+/// Appends `text` (a [`journal`]) to the session file `path`, which must exist and be a regular
+/// file (or a link to one), and flushes it to disk. A crash mid-append can cut only the last line,
+/// which the reader leaves out.
+pub fn append(path: &Path, text: &str) -> io::Result<()> {
+    let target = crate::writefile::target(path).map_err(|e| io::Error::other(e.to_string()))?;
+    let mut file = std::fs::OpenOptions::new().append(true).open(target)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_data()
 }
 
 /// Writes `text` to `path` atomically: a temporary file in the same directory, flushed to disk,
@@ -365,7 +430,7 @@ mod tests {
         let cases = [
             (String::new(), "the session file is empty"),
             ("hello\n".to_string(), "line 1: not a session file"),
-            (format!("{MAGIC} 9\n"), "format version 9, newer than this program reads (2)"),
+            (format!("{MAGIC} 9\n"), "format version 9, newer than this program reads (3)"),
             (format!("{MAGIC} x\n"), "line 1: the format version is not a number"),
             (format!("{MAGIC} 1\nboard\n"), "line 2: expected 'root'"),
             (format!("{MAGIC} 1\nroot XX X\n"), "line 2: root:"),
@@ -382,6 +447,10 @@ mod tests {
             (format!("{MAGIC} 2\nroot {root}\ncurrent 0\nplay red\n"), "line 4: expected 'play black'"),
             (format!("{MAGIC} 2\nroot {root}\ncurrent 0\nplay both\nplay both\n"), "line 5: nothing but"),
             (format!("{head}1 0 pass\n"), "line 3: node 1: pass from node 0: no pass here"),
+            (format!("{MAGIC} 3\nroot {root}\ncurrent 0\nprefer 4\n"), "line 4: prefer: no node 4"),
+            (format!("{MAGIC} 3\nroot {root}\ncurrent 0\nprefer 0\n"), "line 4: prefer: the root"),
+            (format!("{MAGIC} 3\nroot {root}\ncurrent 0\nplay red\n"), "line 4: expected 'play black'"),
+            (format!("{MAGIC} 3\nroot {root}\n1 0 b1\n"), "line 4: expected 'current'"),
         ];
         for (text, want) in cases {
             let err = parse(&text).unwrap_err().to_string();
@@ -411,17 +480,75 @@ mod tests {
     }
 
     #[test]
-    fn a_game_on_is_kept_and_a_session_without_one_stays_version_1() {
+    fn a_game_on_is_kept_and_older_versions_are_read() {
         let mut tree = Tree::new(Position::start(Size::Four));
         tree.play(Edge::Move("b1".parse().unwrap())).unwrap();
-        assert!(to_text(&tree).contains(&format!("{MAGIC} 1\n")));
+        assert!(to_text(&tree).contains(&format!("{MAGIC} 3\n")));
         for play in [Some(Color::Black), Some(Color::White), None] {
             let text = to_text_with(&tree, Some(play));
-            assert!(text.contains(&format!("{MAGIC} 2\n")));
             let back = parse_full(&text).unwrap();
             assert_eq!(back.play, Some(play));
             assert_eq!(back.tree.transcript(), "b1");
         }
         assert_eq!(parse_full(&to_text(&tree)).unwrap().play, None);
+        // What versions 1 and 2 wrote.
+        let root = Position::start(Size::Four);
+        let v1 = format!("{MAGIC} 1\nroot {root}\n1 0 b1 *\n2 0 c4\ncurrent 1\n");
+        assert_eq!(parse(&v1).unwrap().transcript(), "b1");
+        let v2 = format!("{MAGIC} 2\nroot {root}\n1 0 b1\n2 0 c4 *\ncurrent 0\nplay white\n");
+        let back = parse_full(&v2).unwrap();
+        assert_eq!(back.play, Some(Some(Color::White)));
+        let mut walk = back.tree;
+        walk.to_end();
+        assert_eq!(walk.transcript(), "c4");
+    }
+
+    /// The whole text and the journals appended after it read back as the live tree: the same
+    /// nodes, preferences and current node; a last line cut by a crash is left out.
+    #[test]
+    fn journals_appended_read_back_as_the_live_tree() {
+        let mut tree = Tree::new(Position::start(Size::Six));
+        tree.play(sq("c2")).unwrap();
+        let mut file = to_text(&tree);
+        let _ = tree.take_preference_changes();
+        let mut written = tree.len();
+        let steps: [&dyn Fn(&mut Tree); 5] = [
+            &|t| {
+                t.play(sq("b2")).unwrap();
+                t.play(sq("a2")).unwrap();
+            },
+            &|t| {
+                t.back();
+                t.back();
+                t.play(sq("d2")).unwrap();
+            },
+            &|t| {
+                t.to_start();
+            },
+            &|t| {
+                let b2 = t.node(2).unwrap();
+                t.goto(b2);
+                t.to_start();
+            },
+            &|t| {
+                t.switch_branch(1);
+            },
+        ];
+        for step in steps {
+            step(&mut tree);
+            file.push_str(&journal(&mut tree, written).unwrap());
+            written = tree.len();
+            let back = parse(&file).unwrap();
+            assert_eq!(to_text(&back), to_text(&tree), "{file}");
+            assert_eq!(back.current(), tree.current());
+            let (mut a, mut b) = (back.clone(), tree.clone());
+            a.to_end();
+            b.to_end();
+            assert_eq!(a.transcript(), b.transcript());
+        }
+        // A crash mid-append: the cut line is left out, the rest stands.
+        let before = parse(&file).unwrap();
+        let torn = format!("{file}7 1 b2");
+        assert_eq!(to_text(&parse(&torn).unwrap()), to_text(&before));
     }
 }

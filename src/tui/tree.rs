@@ -68,7 +68,14 @@ pub struct Tree {
     nodes: Vec<Node>,
     current: NodeId,
     revision: u64,
+    /// The nodes whose preferred child changed since [`Tree::take_preference_changes`] last
+    /// took them (a session journal writes them), or `None` once more changed than it keeps.
+    changed: Option<Vec<NodeId>>,
 }
+
+/// How many preference changes a tree remembers between two takes; beyond, the next take says
+/// "too many" and the session is written whole.
+const CHANGES_KEPT: usize = 1 << 16;
 
 /// Why an edge cannot be played at the current node.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,6 +97,17 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
+/// Why [`Tree::attach`] refused a child.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AttachError {
+    /// No such parent node.
+    NoNode,
+    /// The edge cannot be played there.
+    Play(PlayError),
+    /// The parent already has a child by that edge.
+    Duplicate,
+}
+
 impl Tree {
     /// A tree of one node, `root`, which is current.
     pub fn new(root: Position) -> Tree {
@@ -97,7 +115,70 @@ impl Tree {
             nodes: vec![Node { position: root, parent: None, edge: None, children: Vec::new(), preferred: 0 }],
             current: NodeId(0),
             revision: 0,
+            changed: Some(Vec::new()),
         }
+    }
+
+    /// Records that `id`'s preferred child changed.
+    fn preference_changed(&mut self, id: NodeId) {
+        if let Some(changed) = &mut self.changed {
+            if changed.len() >= CHANGES_KEPT {
+                self.changed = None;
+            } else {
+                changed.push(id);
+            }
+        }
+    }
+
+    /// The nodes whose preferred child changed since the last take, each once, oldest first; `None`
+    /// when too many changed to remember. The record starts afresh either way.
+    pub fn take_preference_changes(&mut self) -> Option<Vec<NodeId>> {
+        let taken = self.changed.replace(Vec::new())?;
+        let mut seen = std::collections::HashSet::with_capacity(taken.len());
+        Some(taken.into_iter().filter(|id| seen.insert(*id)).collect())
+    }
+
+    /// Adds a child of `parent` by `edge` without moving the current node or changing any
+    /// preference (a new child is not preferred unless it is the first): the session reader
+    /// builds the tree this way. An error if the edge is not playable there or `parent` already
+    /// has a child by it.
+    pub fn attach(&mut self, parent: NodeId, edge: Edge) -> Result<NodeId, AttachError> {
+        let here = self.nodes.get(parent.0).ok_or(AttachError::NoNode)?.position;
+        let next = match edge {
+            Edge::Move(sq) => here.play(sq).map_err(|e| AttachError::Play(PlayError::Illegal(e)))?,
+            Edge::Pass if here.must_pass() => here.pass(),
+            Edge::Pass => return Err(AttachError::Play(PlayError::NoPass)),
+        };
+        if self.nodes[parent.0].children.iter().any(|&c| self.nodes[c.0].edge == Some(edge)) {
+            return Err(AttachError::Duplicate);
+        }
+        let id = NodeId(self.nodes.len());
+        self.nodes.push(Node {
+            position: next,
+            parent: Some(parent),
+            edge: Some(edge),
+            children: Vec::new(),
+            preferred: 0,
+        });
+        self.nodes[parent.0].children.push(id);
+        self.revision += 1;
+        Ok(id)
+    }
+
+    /// Makes `id` current without changing any preference (a session's `current` line). False
+    /// when there is no such node.
+    pub fn set_current(&mut self, id: NodeId) -> bool {
+        if id.0 >= self.nodes.len() {
+            return false;
+        }
+        self.current = id;
+        self.revision += 1;
+        true
+    }
+
+    /// The node numbered `n` (node ids count from 0, the root, in the order nodes were added).
+    pub fn node(&self, n: usize) -> Option<NodeId> {
+        (n < self.nodes.len()).then_some(NodeId(n))
     }
 
     /// A number that changes whenever the tree or the current node does (a new branch, a step,
@@ -111,9 +192,23 @@ impl Tree {
     pub fn prefer(&mut self, id: NodeId) -> bool {
         let Some(parent) = self.nodes.get(id.0).and_then(|n| n.parent) else { return false };
         let i = self.nodes[parent.0].children.iter().position(|&c| c == id).unwrap_or(0);
-        self.nodes[parent.0].preferred = i;
+        if self.nodes[parent.0].preferred != i {
+            self.nodes[parent.0].preferred = i;
+            self.preference_changed(parent);
+        }
         self.revision += 1;
         true
+    }
+
+    /// The preferred child of `id` (the line `forward` follows), if it has children.
+    pub fn preferred_child(&self, id: NodeId) -> Option<NodeId> {
+        let node = self.nodes.get(id.0)?;
+        node.children.get(node.preferred).copied()
+    }
+
+    /// The node's number: its place in the order nodes were added (the root is 0).
+    pub fn number(&self, id: NodeId) -> usize {
+        id.0
     }
 
     /// Whether `id` is its parent's preferred child (false for the root).
@@ -199,7 +294,10 @@ impl Tree {
         };
         let cur = self.current;
         if let Some(i) = self.nodes[cur.0].children.iter().position(|&c| self.nodes[c.0].edge == Some(edge)) {
-            self.nodes[cur.0].preferred = i;
+            if self.nodes[cur.0].preferred != i {
+                self.nodes[cur.0].preferred = i;
+                self.preference_changed(cur);
+            }
             self.current = self.nodes[cur.0].children[i];
             self.revision += 1;
             return Ok(self.current);
@@ -213,7 +311,11 @@ impl Tree {
             preferred: 0,
         });
         self.nodes[cur.0].children.push(id);
-        self.nodes[cur.0].preferred = self.nodes[cur.0].children.len() - 1;
+        let i = self.nodes[cur.0].children.len() - 1;
+        if self.nodes[cur.0].preferred != i {
+            self.nodes[cur.0].preferred = i;
+            self.preference_changed(cur);
+        }
         self.current = id;
         self.revision += 1;
         Ok(id)
@@ -298,7 +400,10 @@ impl Tree {
         let mut n = id;
         while let Some(p) = self.parent(n) {
             let i = self.nodes[p.0].children.iter().position(|&c| c == n).unwrap_or(0);
-            self.nodes[p.0].preferred = i;
+            if self.nodes[p.0].preferred != i {
+                self.nodes[p.0].preferred = i;
+                self.preference_changed(p);
+            }
             n = p;
         }
         let moved = self.current != id;

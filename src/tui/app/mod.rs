@@ -95,6 +95,8 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Saved { path, result } => model.saved(path, result),
         Msg::SessionFailed(text) => {
             model.complain(text);
+            // What the file holds is unknown: the next write is whole.
+            model.session_log = None;
             Vec::new()
         }
         Msg::Notice { text, error } => {

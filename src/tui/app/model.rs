@@ -207,6 +207,9 @@ pub struct Model {
     pub(super) tree_generation: u64,
     /// The (tree generation, tree revision, game setting) the session file last asked for.
     pub(super) session_mark: Option<(u64, u64, Option<Option<Color>>)>,
+    /// What the session file holds: the tree generation and game it was written whole for, how
+    /// many nodes it has, and the bytes of the whole text and of the journal appended since.
+    pub(super) session_log: Option<SessionLog>,
     /// Whether the status line holds what [`Model::announce`] said at the start and no key or
     /// mouse event came since: the background threads' notices are added to it, not put instead.
     pub(super) announced: bool,
@@ -214,6 +217,24 @@ pub struct Model {
 
 /// How long the review analyses each position of the line.
 pub const REVIEW_BUDGET: Duration = Duration::from_secs(1);
+
+/// What the session file holds (see [`Model::session_log`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SessionLog {
+    /// The tree generation it was written whole for.
+    pub generation: u64,
+    /// The game on then.
+    pub seat: Option<Option<Color>>,
+    /// Nodes it holds.
+    pub nodes: usize,
+    /// Bytes of the last whole text.
+    pub whole_bytes: usize,
+    /// Bytes appended since.
+    pub journal_bytes: usize,
+}
+
+/// A journal may grow to this many bytes even when the whole text is smaller.
+const JOURNAL_FLOOR: usize = 64 * 1024;
 
 /// How many replaced trees `:restore` can bring back.
 pub const REPLACED_TREES: usize = 8;
@@ -262,6 +283,7 @@ impl Model {
             next_reach_job: 1,
             tree_generation: 0,
             session_mark: None,
+            session_log: None,
             announced: false,
         };
         m.fix_cursor();
@@ -299,7 +321,29 @@ impl Model {
             return None;
         }
         self.session_mark = Some(mark);
-        Some(Effect::WriteSession(super::super::session::to_text_with(&self.tree, seat)))
+        let session = super::super::session::to_text_with;
+        // A journal while the file holds this tree and game, until the journal outgrows the
+        // whole text (then the file is written whole again, compact).
+        if let Some(log) = &mut self.session_log
+            && log.generation == self.tree_generation
+            && log.seat == seat
+            && log.journal_bytes <= log.whole_bytes.max(JOURNAL_FLOOR)
+            && let Some(text) = super::super::session::journal(&mut self.tree, log.nodes)
+        {
+            log.nodes = self.tree.len();
+            log.journal_bytes += text.len();
+            return Some(Effect::AppendSession(text));
+        }
+        let text = session(&self.tree, seat);
+        let _ = self.tree.take_preference_changes();
+        self.session_log = Some(SessionLog {
+            generation: self.tree_generation,
+            seat,
+            nodes: self.tree.len(),
+            whole_bytes: text.len(),
+            journal_bytes: 0,
+        });
+        Some(Effect::WriteSession(text))
     }
 
     /// The effects to start with: the analysis of the first position.

@@ -113,6 +113,9 @@ pub enum Effect {
     /// Rewrite the session file with this text (the whole explored tree; see
     /// [`super::super::session`]).
     WriteSession(String),
+    /// Append these lines (a journal of the changes, see [`super::super::session::journal`]) to
+    /// the session file written last.
+    AppendSession(String),
     /// Keep this session text (a tree `:new`, `:size`, `:board` or `:load` replaced) beside the
     /// session file, as its newest kept copy (`NAME.previous`, the older ones moved on).
     KeepTree(String),
