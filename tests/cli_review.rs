@@ -1,6 +1,7 @@
 //! `review` on the real binary: every move of 4x4 games judged against a plain negamax of the
 //! reference rules; games read from GGF, transcript files and a WTHOR database the test writes
-//! byte by byte; `--ggf` written and read back; malformed files refused in one line naming the
+//! byte by byte; a transcript file with `--` for a pass; `--ggf` written and read back, names
+//! holding `(;` and `;)` too; malformed files refused in one line naming the
 //! line and column, exit code 2.
 
 mod reference;
@@ -117,6 +118,89 @@ fn games_from_ggf_transcript_files_and_wthor() {
     assert_eq!(played, ["f5", "d6", "c3"]);
     assert!(v["source"].as_str().unwrap().contains("(WTHOR, game 2 of 2)"), "{}", v["source"]);
     assert_eq!(v["black_player"], "player 7");
+}
+
+/// The first 4x4 game of the xorshift sequence with a forced pass, as a transcript file's line
+/// with `--` where the pass falls, and the reference board before each move.
+fn game_with_a_pass() -> (String, Vec<Board>) {
+    for seed in 1u64.. {
+        let mut state = 0x9e37_79b9_7f4a_7c15 ^ seed;
+        let mut b = Board::start(4);
+        let (mut words, mut before, mut passed) = (Vec::new(), Vec::new(), false);
+        while !b.game_over() {
+            if b.must_pass() {
+                words.push("--".to_string());
+                passed = true;
+                b = b.pass();
+                continue;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let moves = b.moves();
+            let m = moves[(state % moves.len() as u64) as usize];
+            words.push(name(4, m));
+            before.push(b.clone());
+            b = b.play(m);
+        }
+        if passed {
+            return (words.join(" "), before);
+        }
+    }
+    unreachable!("some 4x4 game has a pass")
+}
+
+#[test]
+fn a_transcript_file_with_pass_markers_is_reviewed_as_a_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    // The issue's file, 8x8.
+    let t = dir.path().join("issue.txt");
+    std::fs::write(&t, "f5 d6 c3 d3 c4 --\n").unwrap();
+    let v = review_json(&["--game", t.to_str().unwrap(), "--time", "0.05"]);
+    let played: Vec<&str> = v["moves"].as_array().unwrap().iter().map(|j| j["move"].as_str().unwrap()).collect();
+    assert_eq!(played, ["f5", "d6", "c3", "d3", "c4"]);
+    assert!(v["source"].as_str().unwrap().ends_with("(transcript)"), "{}", v["source"]);
+    // A 4x4 game with a real pass: every move judged, by the side the reference rules say.
+    let (text, before) = game_with_a_pass();
+    let t = dir.path().join("pass.txt");
+    std::fs::write(&t, format!("{text}\n")).unwrap();
+    let v = review_json(&["--game", t.to_str().unwrap()]);
+    assert!(v["source"].as_str().unwrap().ends_with("(transcript)"), "{}", v["source"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), before.len(), "{text}");
+    for (j, b) in moves.iter().zip(&before) {
+        let side = if b.to_move == reference::Side::Black { "black" } else { "white" };
+        assert_eq!(j["side"], side, "{text}: {j}");
+        let best = b.moves().into_iter().map(|m| -negamax(&b.play(m))).max().unwrap();
+        assert_eq!(j["best_value"], best, "{text}: {j}");
+    }
+    assert_eq!(
+        v["summary"]["black"]["moves"].as_u64().unwrap() + v["summary"]["white"]["moves"].as_u64().unwrap(),
+        before.len() as u64
+    );
+}
+
+#[test]
+fn names_holding_record_marks_survive_review_ggf() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ggf");
+    std::fs::write(&input, "(;GM[Othello]PB[a\\]b(;c\\\\]PW[x;)y(;z]TY[4]BO[4 -----O*--*O----- *]B[b1]W[a1];)\n")
+        .unwrap();
+    let out = dir.path().join("out.ggf");
+    let v1 = review_json(&["--game", input.to_str().unwrap(), "--ggf", out.to_str().unwrap()]);
+    let one_game = |v: &Value| {
+        assert!(v["source"].as_str().unwrap().ends_with("(GGF)"), "{}", v["source"]);
+        assert_eq!((v["black_player"].as_str(), v["white_player"].as_str()), (Some("a]b(;c\\"), Some("x;)y(;z")));
+    };
+    one_game(&v1);
+    // Its own output reads back as the one game, with the same names and moves.
+    let v2 = review_json(&["--game", out.to_str().unwrap()]);
+    one_game(&v2);
+    assert_eq!(v1["moves"], v2["moves"]);
+    let o = bin().args(["review", "--game", out.to_str().unwrap(), "--index", "2"]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("no game 2: the file holds 1 game"), "{err}");
 }
 
 #[test]

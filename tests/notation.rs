@@ -1,4 +1,5 @@
-//! Notation: square names, board strings, problem lines, transcripts and the `Bitboard` display.
+//! Notation: square names, board strings, problem lines, transcripts, game files (transcript
+//! files with pass markers, GGF values holding `(;` and `;)`) and the `Bitboard` display.
 //! Every kind of bad input gets its own error naming where; formatting and parsing round-trip;
 //! arbitrary text never panics. Expected boards and masks come from the reference rules in
 //! `tests/reference` and from the conventions written out here, not from the library.
@@ -7,6 +8,7 @@ mod common;
 mod reference;
 
 use common::{any_board, any_size, size_of, to_position};
+use othello_explorer::gamefile::{self, Format, Game, GameFileError};
 use othello_explorer::obf::{self, BoardStringError, ProblemError, parse_board, parse_board_line, parse_problem};
 use othello_explorer::transcript::{self, TranscriptError};
 use othello_explorer::{Bitboard, Color, IllegalMove, ParseSquareError, Position, PositionError, Size, Square};
@@ -375,6 +377,75 @@ fn transcript_case_and_spaces() {
     assert_eq!(empty.end(), start8);
 }
 
+// ---- game files ----
+
+#[test]
+fn a_transcript_file_with_pass_markers_is_a_transcript() {
+    // The file: five moves and the documented pass marker, long enough and dashed enough
+    // to have been taken for a board string.
+    for marker in ["--", "pass", "PA", "ps"] {
+        let text = format!("f5 d6 c3 d3 c4 {marker}\n");
+        let g = gamefile::read_text(&text, Size::Eight, None).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(g.format, Format::Transcript, "{text:?}");
+        assert_eq!(transcript::format(&g.moves), "f5d6c3d3c4", "{text:?}");
+        assert_eq!(g.start, Position::start(Size::Eight));
+    }
+    // A 4x4 game with a forced pass, `--` written where it falls, spaced and glued: the moves
+    // and the final board are the reference's.
+    let (plies, last) = find_4x4_game(&|plies, _| plies.iter().any(|p| p.mv.is_none()));
+    let words: Vec<String> = plies.iter().map(|p| p.mv.map_or_else(|| "--".to_string(), |m| name(4, m))).collect();
+    let played: Vec<String> = plies.iter().filter_map(|p| p.mv).map(|m| name(4, m)).collect();
+    for text in [words.join(" "), words.concat(), format!("1. {}", words.join(" "))] {
+        assert!(text.contains("--") && text.len() >= 16, "{text}");
+        let g = gamefile::read_text(&text, Size::Four, None).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(g.format, Format::Transcript, "{text:?}");
+        assert_eq!(g.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(), played, "{text:?}");
+        assert_eq!(g.end(), to_position(&last), "{text:?}");
+    }
+    // A board string is still one, and a mistyped one is named as a board string.
+    let g = gamefile::read_text(&format!("{START_4}\nb1 --\n"), Size::Eight, None).unwrap();
+    assert_eq!((g.format, g.start.size(), g.moves.len()), (Format::BoardString, Size::Four, 1));
+    let e = gamefile::read_text("-----OX--XO----x X\n", Size::Four, None).unwrap_err().to_string();
+    assert!(e.starts_with("line 1, column 1: board string expected a board string"), "{e}");
+}
+
+#[test]
+fn ggf_values_may_hold_record_marks() {
+    // `(;` and `;)` inside a value, escaped `]` and `\`: one game, then a second.
+    let text = "(;GM[Othello]PB[a\\]b\\\\c]PW[x;)y(;z]TY[8]B[f5];)\n(;GM[Othello]PB[second]B[f5]W[d6];)\n";
+    assert_eq!(gamefile::ggf::count(text), 2);
+    let g = gamefile::read_text(text, Size::Eight, None).unwrap();
+    assert_eq!((g.black.as_deref(), g.white.as_deref()), (Some("a]b\\c"), Some("x;)y(;z")));
+    assert_eq!((transcript::format(&g.moves), g.index), ("f5".to_string(), (1, 2)));
+    let g = gamefile::read_text(text, Size::Eight, Some(2)).unwrap();
+    assert_eq!((g.black.as_deref(), transcript::format(&g.moves), g.index), (Some("second"), "f5d6".into(), (2, 2)));
+    assert_eq!(
+        gamefile::read_text(text, Size::Eight, Some(3)).unwrap_err(),
+        GameFileError::NoSuchGame { index: 3, count: 2 }
+    );
+    // The file: one game named x;)y(;z.
+    let one = "(;GM[Othello]PW[x;)y(;z]B[f5];)";
+    assert_eq!(gamefile::ggf::count(one), 1);
+    assert_eq!(gamefile::read_text(one, Size::Eight, None).unwrap().white.as_deref(), Some("x;)y(;z"));
+
+    // Written back, names with every mark read back the same, as one game; no value holds `(;`,
+    // so even a reader that splits games on it finds one.
+    let line = transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap();
+    for (black, white) in [("x;)y(;z", "a]b\\c[d"), ("(;", ";)"), ("\\", "]"), ("tab\tand\nline", "")] {
+        let game = Game {
+            black: Some(black.into()),
+            white: Some(white.into()),
+            ..Game::new(line.start, line.moves.clone(), Format::Ggf)
+        };
+        let out = gamefile::ggf::write(&game, &[Some(2), None, Some(-4)]);
+        assert_eq!(out.matches("(;").count(), 1, "{out}");
+        assert_eq!(gamefile::ggf::count(&out), 1, "{out}");
+        let back = gamefile::read_text(&out, Size::Eight, None).unwrap_or_else(|e| panic!("{out}: {e}"));
+        assert_eq!((back.black.as_deref(), back.white.as_deref()), (Some(black), Some(white)), "{out}");
+        assert_eq!((back.start, &back.moves, back.index), (line.start, &line.moves, (1, 1)), "{out}");
+    }
+}
+
 // ---- Bitboard display ----
 
 #[test]
@@ -427,6 +498,22 @@ proptest! {
         names.sort_by_key(|s| (s[1..].parse::<usize>().unwrap_or(0), s.as_bytes()[0]));
         let expected: Vec<String> = reference::cells_of(n, raw).into_iter().map(|i| name(n, i)).collect();
         prop_assert_eq!(names, expected);
+    }
+
+    /// Any text of GGF's marks, brackets, escapes and multi-byte characters: finding the records
+    /// and reading each never panics, and a game's number is one of the records found.
+    #[test]
+    fn ggf_records_of_any_text(text in "(\\(;|;\\)|\\[|\\]|\\\\|PW|B|f5|é|;|\\(|\\)| ){0,24}") {
+        let count = gamefile::ggf::count(&text);
+        prop_assert_eq!(count, gamefile::ggf::records(&text).len());
+        prop_assert!(count <= text.matches("(;").count());
+        for k in 1..=count + 1 {
+            match gamefile::ggf::read(&text, k) {
+                Ok(g) => prop_assert_eq!(g.index, (k, count)),
+                Err(GameFileError::NoSuchGame { index, count: c }) => prop_assert_eq!((index, c), (k, count)),
+                Err(_) => {}
+            }
+        }
     }
 
     /// The library's board string is the reference's, and parses back to the same position.

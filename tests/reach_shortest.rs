@@ -2,10 +2,13 @@
 //! transcripts `reach` finds replay to the board; its refusals agree with an enumeration of every
 //! game on 4x4; `shortest` agrees with a plain enumeration of every game on 4x4, and with a plain
 //! depth-first count of the 9-move wipe-outs on 6x6 and 8x8 (9 moves on 8x8: a published fact);
-//! the ten 20-move draws of Yamana (2024) check.
+//! the ten 20-move draws of Yamana (2024) check. Long searches report their progress with their
+//! bounds (monotone counts from the library; on a terminal, in tmux, a line on standard error that
+//! is cleared before the answer).
 
 mod common;
 mod reference;
+mod tmux;
 
 use common::{size_of, to_position};
 use othello_explorer::reach::{self, Limits, Outcome, Refusal, least_wipeout_moves};
@@ -345,8 +348,9 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn the_commands_answer_in_json_and_refuse_bad_input_with_one_line() {
-    let (code, out, _) = run(&["reach", "--moves", "f5d6c3d3c4", "--json"]);
-    assert_eq!(code, 0);
+    // Without a terminal nothing goes to standard error: no progress line.
+    let (code, out, err) = run(&["reach", "--moves", "f5d6c3d3c4", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["reachable"], true);
     assert_eq!(v["moves"].as_str().unwrap().len(), 10);
@@ -357,12 +361,12 @@ fn the_commands_answer_in_json_and_refuse_bad_input_with_one_line() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!((v["reachable"].clone(), v["moves"].clone()), (serde_json::json!(false), serde_json::Value::Null));
     assert!(v["reason"].as_str().unwrap().contains("8-connected"));
-    let (code, out, _) = run(&["shortest", "--size", "8", "--ending", "wipeout", "--json"]);
-    assert_eq!(code, 0);
+    let (code, out, err) = run(&["shortest", "--size", "8", "--ending", "wipeout", "--json"]);
+    assert_eq!((code, err.as_str()), (0, ""));
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["moves"], 9);
-    let (code, out, _) = run(&["shortest", "--size", "4", "--ending", "draw", "--all"]);
-    assert_eq!(code, 0, "{out}");
+    let (code, out, err) = run(&["shortest", "--size", "4", "--ending", "draw", "--all"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(out.contains("shortest draw on 4x4: 10 moves"));
     let records = "data/shortest/draws-20-8x8.txt";
     let (code, out, _) =
@@ -456,4 +460,166 @@ fn the_shortest_6x6_draws_take_16_moves() {
         total += count;
     }
     assert_eq!(found.games, total);
+}
+
+// ---- progress ----
+
+/// A full 8x8 board with the colours scattered (seeded at random once): the game-record search
+/// runs for minutes on it before it gives up.
+const SCATTERED: &str = "OXXOXXXXOOOOXOOOOOXOXXOXOXOOXXOOXXOOXOOXXOOOXXOXXXXXOOXOOOXOXXOX X";
+
+#[test]
+fn reach_reports_its_progress_and_its_bound() {
+    let stop = AtomicBool::new(false);
+    // A long search cut by its node limit: a report at the start, every PROGRESS_EVERY
+    // positions, and one at the end with the count the outcome holds.
+    let target: Position = othello_explorer::obf::parse_board(SCATTERED).unwrap();
+    let limits = Limits { max_nodes: 200_000, ..Limits::default() };
+    let mut seen = Vec::new();
+    let outcome = reach::reach_with_progress(&target, &limits, &stop, &mut |p| seen.push(*p));
+    assert_eq!(outcome, Outcome::GaveUp { nodes: 200_001 });
+    let nodes: Vec<u64> = seen.iter().map(|p| p.nodes).collect();
+    let every = reach::PROGRESS_EVERY;
+    assert_eq!(nodes, [0, every, 2 * every, 3 * every, 200_001]);
+    for p in &seen {
+        assert_eq!((p.max_nodes, p.moves), (200_000, 60), "{p:?}");
+        assert!(p.depth <= p.moves, "{p:?}");
+    }
+    assert!(seen[1..4].iter().all(|p| p.depth > 0), "{seen:?}");
+    // A short search found: the start and the end, the end with the outcome's count; the
+    // depth of the end is the game's length.
+    let target = othello_explorer::transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap().end();
+    let mut seen = Vec::new();
+    let outcome = reach::reach_with_progress(&target, &Limits::default(), &stop, &mut |p| seen.push(*p));
+    let Outcome::Found { moves, nodes } = outcome else { panic!("{outcome:?}") };
+    assert_eq!(moves.len(), 3);
+    assert_eq!(seen.first().map(|p| (p.nodes, p.depth)), Some((0, 0)));
+    assert_eq!(seen.last().map(|p| (p.nodes, p.depth, p.moves, p.max_nodes)), Some((nodes, 3, 3, 1_000_000_000)));
+    // A board settled by a cheap argument is no search: no report.
+    let mut calls = 0;
+    let cut = format!("{}---OX------XO---{}-------X X", "-".repeat(24), "-".repeat(16));
+    let cut = othello_explorer::obf::parse_board(&cut).unwrap();
+    let outcome = reach::reach_with_progress(&cut, &Limits::default(), &stop, &mut |_| calls += 1);
+    assert!(matches!(outcome, Outcome::Unreachable { nodes: 0, .. }), "{outcome:?}");
+    assert_eq!(calls, 0);
+}
+
+#[test]
+fn shortest_reports_its_progress_and_its_bounds() {
+    use shortest::{Method, Progress};
+    let stop = AtomicBool::new(false);
+    // By layers: the 9-move wipe-outs on 6x6. Every layer is reported from its start, its counts
+    // only grow, and its parents are the layer before's positions.
+    let limits = shortest::Limits::default();
+    let mut seen = Vec::new();
+    let outcome =
+        shortest::shortest_with_progress(Method::Layers, Size::Six, Ending::Wipeout, &limits, &stop, &mut |p| {
+            seen.push(*p)
+        });
+    let shortest::Outcome::Found(found) = outcome else { panic!() };
+    assert_eq!(found.moves, 9);
+    let mut last = (0, 0, 0);
+    let mut layers = Vec::new();
+    for p in &seen {
+        let Progress::Layer { moves, max_moves, expanded, parents, positions, max_positions } = *p else {
+            panic!("{p:?}")
+        };
+        assert_eq!((max_moves, max_positions), (32, limits.max_positions), "{p:?}");
+        assert!(moves >= last.0 && positions >= last.2, "{p:?} after {last:?}");
+        assert!(moves > last.0 || expanded > last.1, "{p:?} after {last:?}");
+        assert!(positions <= max_positions && expanded < parents, "{p:?}");
+        assert_eq!(parents, found.layer_sizes[moves as usize - 1], "{p:?}");
+        if expanded == 0 {
+            layers.push(moves);
+        }
+        last = (moves, expanded, positions);
+    }
+    assert_eq!(layers, (1..=9).collect::<Vec<u32>>());
+    assert!(seen.len() > 9, "a layer of more than 4096 positions reports within it too");
+    // A search stopped by --max-positions never reports more than it may hold.
+    let small = shortest::Limits { max_moves: 60, max_positions: 20_000 };
+    let mut most = 0;
+    let outcome =
+        shortest::shortest_with_progress(Method::Layers, Size::Eight, Ending::Draw, &small, &stop, &mut |p| {
+            if let Progress::Layer { positions, max_positions, .. } = *p {
+                assert_eq!(max_positions, 20_000);
+                most = most.max(positions);
+            }
+        });
+    assert!(matches!(outcome, shortest::Outcome::TooLarge { .. }));
+    assert!(most > 0 && most <= 20_000, "{most}");
+    // By final boards: the 10-move draws on 4x4; each even length from 2 reported, the boards
+    // met only grow within it, and the game-record search's limit is named.
+    let mut seen = Vec::new();
+    let outcome =
+        shortest::shortest_with_progress(Method::Finals, Size::Four, Ending::Draw, &limits, &stop, &mut |p| {
+            seen.push(*p)
+        });
+    let shortest::Outcome::Found(found) = outcome else { panic!() };
+    assert_eq!(found.moves, 10);
+    let mut last = (0, 0, 0);
+    let mut lengths = Vec::new();
+    for p in &seen {
+        let Progress::Finals { moves, max_moves, boards, reachable, max_nodes, .. } = *p else { panic!("{p:?}") };
+        assert_eq!((max_moves, max_nodes), (12, Limits::default().max_nodes), "{p:?}");
+        assert!((moves, boards, reachable) >= last && reachable <= boards, "{p:?} after {last:?}");
+        if !lengths.contains(&moves) {
+            lengths.push(moves);
+        }
+        last = (moves, boards, reachable);
+    }
+    assert_eq!(lengths, [2, 4, 6, 8, 10]);
+}
+
+/// Starts `args` in the tmux pane's shell, its process id printed first as `{tag}PID=` (the
+/// shell `exec`s the binary, keeping its id), and its exit status after as `{tag}EXIT=`.
+fn start_in(tmux: &tmux::Tmux, tag: &str, args: &str) -> String {
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    tmux.keys(&[&format!("sh -c 'echo {tag}PID=$$; exec \"$@\"' sh '{bin}' {args}; echo {tag}EXIT=$?"), "Enter"]);
+    let screen = tmux.wait_for("the process id", |s| s.lines().any(|l| l.starts_with(&format!("{tag}PID="))));
+    let line = screen.lines().find(|l| l.starts_with(&format!("{tag}PID="))).expect("the line");
+    line[tag.len() + 4..].trim().to_string()
+}
+
+/// Interrupts the process `pid` (as Ctrl-C would, without the terminal echoing `^C`).
+fn interrupt(pid: &str) {
+    let done = std::process::Command::new("kill").args(["-INT", pid]).status().expect("kill runs");
+    assert!(done.success());
+}
+
+#[test]
+fn on_a_terminal_reach_and_shortest_show_their_progress() {
+    if !tmux::tmux_available() {
+        eprintln!("notice: tmux is not installed; skipping the progress-line test");
+        return;
+    }
+    let tmux = tmux::Tmux { socket: format!("oe-progress-test-{}", std::process::id()) };
+    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "200", "-y", "30", "sh"]);
+    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
+
+    // reach on a scattered full board runs for minutes: the line shows the depth out of the 60
+    // moves, the positions searched and the bound; interrupted, it is cleared before the answer.
+    let pid = start_in(&tmux, "R", &format!("reach --board '{SCATTERED}'"));
+    let bound = "positions searched of at most 1,000,000,000 (--max-nodes)";
+    let screen = tmux.wait_text(bound);
+    assert!(screen.contains("reach: depth ") && screen.contains("/60 · "), "{screen}");
+    // It moves on: the count grows past the first report's.
+    tmux.wait_for("the count to grow", |s| s.contains(bound) && !s.contains(" · 0 positions searched"));
+    interrupt(&pid);
+    let screen = tmux.wait_text("REXIT=3");
+    assert!(screen.contains("undecided: interrupted after"), "{screen}");
+    assert!(!screen.contains(bound), "the progress line is cleared: {screen}");
+
+    // shortest --size 8 --ending draw: the length looked at out of 60, the boards met, the
+    // game-record search's limit.
+    let pid = start_in(&tmux, "S", "shortest --size 8 --ending draw");
+    let screen = tmux.wait_text("shortest: draws of ");
+    assert!(screen.contains("moves (at most 60) · "), "{screen}");
+    assert!(screen.contains("finished drawn boards") && screen.contains("of at most 1,000,000,000"), "{screen}");
+    tmux.wait_for("a longer length", |s| s.contains("shortest: draws of ") && !s.contains("draws of 2 moves"));
+    interrupt(&pid);
+    let screen = tmux.wait_text("SEXIT=3");
+    assert!(screen.contains("interrupted"), "{screen}");
+    assert!(!screen.contains("shortest: draws of "), "the progress line is cleared: {screen}");
 }

@@ -751,6 +751,14 @@ fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
         panic!("{effects:?}")
     };
     assert_eq!(position, target);
+    // While it runs, its progress shows in the status line with the bound; a stale job's does not.
+    let progress = reach::Progress { nodes: 65_536, max_nodes: 1_000_000_000, depth: 3, moves: 5 };
+    send(&mut m, [Msg::ReachProgress { job: job + 7, progress }]);
+    assert!(!m.status.as_ref().unwrap().text.contains("65536"), "{}", m.status.as_ref().unwrap().text);
+    send(&mut m, [Msg::ReachProgress { job, progress }]);
+    let status = m.status.as_ref().unwrap();
+    assert!(!status.error, "{}", status.text);
+    assert!(status.text.contains("depth 3/5, 65536 positions searched of at most 1000000000"), "{}", status.text);
     // A stale job changes nothing; the real search's answer loads a tree from the start.
     send(&mut m, [Msg::Reached { job: job + 7, outcome: Outcome::Cancelled { nodes: 1 } }]);
     assert_eq!(m.position(), target);
@@ -768,6 +776,11 @@ fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
     assert!(effects.iter().any(|e| matches!(e, Effect::CancelReach)));
     let effects = command(&mut m, "reach");
     let Some(&Effect::Reach { job, .. }) = effects.iter().find(|e| matches!(e, Effect::Reach { .. })) else { panic!() };
+    // Something else said meanwhile is not written over by the progress.
+    command(&mut m, "moves z9");
+    let said = m.status.clone();
+    send(&mut m, [Msg::ReachProgress { job, progress }]);
+    assert_eq!(m.status, said);
     send(&mut m, [Msg::Reached { job, outcome: Outcome::Unreachable { reason: Refusal::NoThreeInARow, nodes: 0 } }]);
     let status = m.status.as_ref().unwrap();
     assert!(status.error && status.text.contains("no game arrives at this board"), "{}", status.text);

@@ -8,6 +8,7 @@ mod explain;
 mod explore;
 pub mod paths;
 mod perft;
+mod progress;
 mod reach;
 mod report;
 mod review;

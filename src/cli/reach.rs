@@ -1,8 +1,10 @@
-//! `reach`: a transcript from the start to a board, or the proof that none exists.
+//! `reach`: a transcript from the start to a board, or the proof that none exists. On a terminal a
+//! spinner on standard error shows the depth, the positions searched and `--max-nodes`.
 
-use super::CliError;
 use super::args::PositionArgs;
+use super::progress;
 use super::report::Report;
+use super::{CliError, thousands};
 use othello_explorer::reach::{self, Limits, Outcome};
 use othello_explorer::transcript;
 use serde::Serialize;
@@ -26,7 +28,23 @@ pub fn run(position: &PositionArgs, args: &ReachArgs, json: bool) -> Result<Exit
     let _caught = super::solve::catch_signals(&stop);
     let limits = Limits { max_nodes: args.max_nodes, ..Limits::default() };
     let clock = Instant::now();
-    let outcome = reach::reach(&target, &limits, &stop);
+    // On a terminal, how far the search has got and the bound that stops it.
+    let spinner = progress::spinner();
+    let mut show = |p: &reach::Progress| {
+        if let Some(s) = &spinner {
+            s.set_message(format!(
+                "reach: depth {}/{} · {} positions searched of at most {} (--max-nodes)",
+                p.depth,
+                p.moves,
+                thousands(p.nodes),
+                thousands(p.max_nodes)
+            ));
+        }
+    };
+    let outcome = reach::reach_with_progress(&target, &limits, &stop, &mut show);
+    if let Some(s) = &spinner {
+        s.finish_and_clear();
+    }
     let seconds = clock.elapsed().as_secs_f64();
     let discs = (target.black().count() + target.white().count()) as usize;
     let (reachable, moves, nodes, reason, code) = match &outcome {

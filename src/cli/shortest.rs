@@ -1,8 +1,12 @@
-//! `shortest`: the shortest games that end a given way, or the check of a file of such games.
+//! `shortest`: the shortest games that end a given way, or the check of a file of such games. On a
+//! terminal a spinner on standard error shows the layer or length at hand, the counts so far and
+//! the bounds that stop the search (`--max-moves`, `--max-positions`, the game-record search's
+//! node limit).
 
+use super::progress;
 use super::report::Report;
-use super::{CliError, outln};
-use othello_explorer::shortest::{self, Ending, Limits, Method, Outcome};
+use super::{CliError, outln, thousands};
+use othello_explorer::shortest::{self, Ending, Limits, Method, Outcome, Progress};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Size, transcript};
 use serde::Serialize;
@@ -91,7 +95,33 @@ pub fn run(args: &ShortestArgs, json: bool) -> Result<ExitCode, CliError> {
         }
     };
     let clock = Instant::now();
-    let outcome = shortest::shortest_by(method, size, ending, &limits, &stop);
+    // On a terminal, the layer or length at hand, the counts so far and the bounds that stop it.
+    let spinner = progress::spinner();
+    let mut show = |p: &Progress| {
+        let Some(s) = &spinner else { return };
+        s.set_message(match *p {
+            Progress::Layer { moves, max_moves, expanded, parents, positions, max_positions } => format!(
+                "shortest: games of {moves} moves (at most {max_moves}) · {} of {} positions expanded · {} held of at \
+                 most {} (--max-positions)",
+                thousands(expanded as u64),
+                thousands(parents as u64),
+                thousands(positions as u64),
+                thousands(max_positions as u64)
+            ),
+            Progress::Finals { moves, max_moves, boards, reachable, nodes, max_nodes } => format!(
+                "shortest: draws of {moves} moves (at most {max_moves}) · {} finished drawn boards, {} reachable · \
+                 {} positions searched on this board of at most {}",
+                thousands(boards as u64),
+                thousands(reachable as u64),
+                thousands(nodes),
+                thousands(max_nodes)
+            ),
+        });
+    };
+    let outcome = shortest::shortest_with_progress(method, size, ending, &limits, &stop, &mut show);
+    if let Some(s) = &spinner {
+        s.finish_and_clear();
+    }
     let seconds = clock.elapsed().as_secs_f64();
     let head =
         Head { size: size.n(), ending: ending.name(), moves: None, board: size, ending_text: ending.to_string() };

@@ -19,6 +19,12 @@
 //! The side to move counts unless the target game is over; a target whose side to move must pass
 //! is taken with the pass played (transcripts leave passes implicit).
 //!
+//! A search may run for minutes (a full board with the discs scattered); [`reach_with_progress`]
+//! reports how far it has got ([`Progress`]: the positions visited, the bound
+//! [`Limits::max_nodes`] that stops it undecided, the depth of the line tried) at the start,
+//! every [`PROGRESS_EVERY`] positions and at the end. The front ends show it (the command line on
+//! a terminal, the explorer in its status line); the search knows nothing of how.
+//!
 //! ```
 //! use othello_explorer::reach::{reach, Limits, Outcome};
 //! use othello_explorer::{Position, Size};
@@ -48,6 +54,23 @@ pub const fn least_wipeout_moves(size: Size) -> u32 {
         Size::Eight => 9,
     }
 }
+
+/// How far a [`reach_with_progress`] search has got, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// The most it may visit ([`Limits::max_nodes`]): past it the answer is undecided.
+    pub max_nodes: u64,
+    /// Moves on the line being tried now.
+    pub depth: usize,
+    /// The moves of every game that arrives (the target's discs beyond the start's four): no line
+    /// is longer.
+    pub moves: usize,
+}
+
+/// Positions visited between two reports of [`reach_with_progress`].
+pub const PROGRESS_EVERY: u64 = 1 << 16;
 
 /// How much the search may do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,10 +161,22 @@ pub enum Outcome {
 /// Looks for a game from the start of the target's size that arrives at `target` (see the module
 /// documentation).
 pub fn reach(target: &Position, limits: &Limits, stop: &AtomicBool) -> Outcome {
+    reach_with_progress(target, limits, stop, &mut |_| {})
+}
+
+/// [`reach`], calling `progress` at the start of the search, every [`PROGRESS_EVERY`] positions
+/// and at the end (not at all when a cheap argument settles the board): the positions visited
+/// only grow, and the last report has the count the outcome holds.
+pub fn reach_with_progress(
+    target: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
     if let Some(reason) = cheap_refusal(target) {
         return Outcome::Unreachable { reason, nodes: 0 };
     }
-    with_size!(target.size(), N => Search::<N>::new(target, limits, stop).run())
+    with_size!(target.size(), N => Search::<N>::new(target, limits, stop, progress).run())
 }
 
 /// Every game from the start that arrives at `target`: how many there are, and the first `list`
@@ -157,7 +192,8 @@ pub fn all_games(
         return Ok((0, Vec::new()));
     }
     with_size!(target.size(), N => {
-        let mut s = Search::<N>::new(target, limits, stop);
+        let mut quiet = |_: &Progress| {};
+        let mut s = Search::<N>::new(target, limits, stop, &mut quiet);
         let root = s.root();
         let count = s.count(root);
         if let Some(halted) = s.halted.take() {
@@ -262,13 +298,14 @@ struct Search<'a, const N: usize> {
     nodes: u64,
     limits: Limits,
     stop: &'a AtomicBool,
+    progress: &'a mut dyn FnMut(&Progress),
     halted: Option<Outcome>,
     line: Vec<u32>,
     counts: HashMap<(u64, u64, bool), u64>,
 }
 
 impl<'a, const N: usize> Search<'a, N> {
-    fn new(target: &Position, limits: &Limits, stop: &'a AtomicBool) -> Self {
+    fn new(target: &Position, limits: &Limits, stop: &'a AtomicBool, progress: &'a mut dyn FnMut(&Progress)) -> Self {
         let size = target.size();
         let over = target.is_game_over();
         let to_move = if target.must_pass() { target.to_move().opponent() } else { target.to_move() };
@@ -309,6 +346,7 @@ impl<'a, const N: usize> Search<'a, N> {
             nodes: 0,
             limits: *limits,
             stop,
+            progress,
             halted: None,
             line: Vec::new(),
             counts: HashMap::new(),
@@ -322,11 +360,25 @@ impl<'a, const N: usize> Search<'a, N> {
 
     fn run(mut self) -> Outcome {
         let root = self.root();
-        if self.dfs(root) {
+        self.report();
+        let found = self.dfs(root);
+        self.report();
+        if found {
             let moves = self.line.iter().map(|&b| Square::from_bit(self.size, b).expect("on the board")).collect();
             return Outcome::Found { moves, nodes: self.nodes };
         }
         self.halted.take().unwrap_or(Outcome::Unreachable { reason: Refusal::Exhausted, nodes: self.nodes })
+    }
+
+    /// Tells the caller how far the search has got.
+    fn report(&mut self) {
+        let progress = Progress {
+            nodes: self.nodes,
+            max_nodes: self.limits.max_nodes,
+            depth: self.line.len(),
+            moves: self.discs.saturating_sub(4) as usize,
+        };
+        (self.progress)(&progress);
     }
 
     /// The discs that keep their colour to the end of any game that stays within the target's
@@ -368,6 +420,9 @@ impl<'a, const N: usize> Search<'a, N> {
     /// Counts a node and looks at the limits; `true` when the search must end.
     fn halt(&mut self) -> bool {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(PROGRESS_EVERY) {
+            self.report();
+        }
         if self.nodes.is_multiple_of(4096) && self.stop.load(Ordering::Relaxed) {
             self.halted = Some(Outcome::Cancelled { nodes: self.nodes });
         }

@@ -15,6 +15,12 @@
 //! (the article's search over final "silhouettes" ran four hours on one core), so for it
 //! [`verify`] checks a file of game records instead.
 //!
+//! A search may run for minutes; [`shortest_with_progress`] reports how far it has got
+//! ([`Progress`]): by layers, the layer being built, the positions held and the bound
+//! [`Limits::max_positions`] that stops it undecided; by final boards, the length looked at, the
+//! boards met and the game-record search on the board at hand with its node limit. Both name the
+//! longest game they will look at ([`Limits::max_moves`], at most the board's empty squares).
+//!
 //! ```
 //! use othello_explorer::shortest::{shortest, Ending, Limits, Outcome};
 //! use othello_explorer::Size;
@@ -85,6 +91,45 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits { max_moves: 64, max_positions: 10_000_000 }
     }
+}
+
+/// How far [`shortest_with_progress`] has got, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// By layers: building the positions after `moves` moves from those after one fewer.
+    Layer {
+        /// The layer being built: games of this many moves.
+        moves: u32,
+        /// The longest game looked at ([`Limits::max_moves`], at most the board's empty squares
+        /// at the start): no layer is deeper.
+        max_moves: u32,
+        /// Positions of the layer before whose children are in so far.
+        expanded: usize,
+        /// The positions of the layer before.
+        parents: usize,
+        /// The positions all layers hold, the one being built with them.
+        positions: usize,
+        /// [`Limits::max_positions`]: past it the search stops undecided.
+        max_positions: usize,
+    },
+    /// By final boards: the finished drawn boards of `moves` moves, each handed to the
+    /// game-record search.
+    Finals {
+        /// The length looked at (even: a draw has as many discs of each colour).
+        moves: u32,
+        /// The longest looked at ([`Limits::max_moves`], at most the board's empty squares at the
+        /// start).
+        max_moves: u32,
+        /// The finished drawn boards of this length met so far.
+        boards: usize,
+        /// How many of them a game reaches.
+        reachable: usize,
+        /// Positions the game-record search has visited on the board at hand.
+        nodes: u64,
+        /// Its limit for one board ([`reach::Limits::max_nodes`]): past it the answer is
+        /// undecided.
+        max_nodes: u64,
+    },
 }
 
 /// A position in a layer: the discs by colour and who moves (after any forced pass).
@@ -306,29 +351,59 @@ pub fn shortest(size: Size, ending: Ending, limits: &Limits, stop: &AtomicBool) 
 /// [`shortest`] by the given method; [`Method::Finals`] finds draws only (other endings go by
 /// layers).
 pub fn shortest_by(method: Method, size: Size, ending: Ending, limits: &Limits, stop: &AtomicBool) -> Outcome {
+    shortest_with_progress(method, size, ending, limits, stop, &mut |_| {})
+}
+
+/// [`shortest_by`], calling `progress` as it goes: by layers at the start of each layer and every
+/// few thousand positions of the layer before; by final boards at the start of each length, every
+/// thousand boards and with each report of the game-record search. Within a layer or a length
+/// the counts only grow.
+pub fn shortest_with_progress(
+    method: Method,
+    size: Size,
+    ending: Ending,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
     match method {
-        Method::Finals if ending == Ending::Draw => by_finals(size, limits, stop),
-        _ => with_size!(size, N => search::<N>(size, ending, limits, stop)),
+        Method::Finals if ending == Ending::Draw => by_finals(size, limits, stop, progress),
+        _ => with_size!(size, N => search::<N>(size, ending, limits, stop, progress)),
     }
 }
 
 /// Draws by their final boards: for each even length (a draw has as many discs of each colour,
 /// so an even number of moves), every finished drawn board with that many discs, each given to
 /// the game-record search; the first length with a reachable board is the shortest.
-fn by_finals(size: Size, limits: &Limits, stop: &AtomicBool) -> Outcome {
+fn by_finals(size: Size, limits: &Limits, stop: &AtomicBool, progress: &mut dyn FnMut(&Progress)) -> Outcome {
     let mut looked = Vec::new();
     let most = limits.max_moves.min(size.squares() as u32 - 4);
+    let reach_limits = reach::Limits::default();
     for moves in (2..=most).step_by(2) {
         let mut reachable = Vec::new();
         let mut undecided = None;
         let mut candidates = 0usize;
+        let report = |boards: usize, found: usize, nodes: u64| Progress::Finals {
+            moves,
+            max_moves: most,
+            boards,
+            reachable: found,
+            nodes,
+            max_nodes: reach_limits.max_nodes,
+        };
+        progress(&report(0, 0, 0));
         let finished = crate::finals::draw_finals(size, moves + 4, stop, &mut |black, white| {
             candidates += 1;
             if undecided.is_some() {
                 return;
             }
+            let (boards, found) = (candidates, reachable.len());
+            if boards % 1024 == 0 {
+                progress(&report(boards, found, 0));
+            }
             let board = Position::new(size, black, white, Color::Black).expect("disjoint discs");
-            match reach::reach(&board, &reach::Limits::default(), stop) {
+            let mut searched = |r: &reach::Progress| progress(&report(boards, found, r.nodes));
+            match reach::reach_with_progress(&board, &reach_limits, stop, &mut searched) {
                 reach::Outcome::Found { .. } => reachable.push(board),
                 reach::Outcome::Unreachable { .. } | reach::Outcome::Cancelled { .. } => {}
                 reach::Outcome::GaveUp { .. } => undecided = Some(board),
@@ -380,18 +455,35 @@ fn up_to_symmetry(size: Size, boards: &[Position]) -> usize {
         .len()
 }
 
-fn search<const N: usize>(size: Size, ending: Ending, limits: &Limits, stop: &AtomicBool) -> Outcome {
+fn search<const N: usize>(
+    size: Size,
+    ending: Ending,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
     let start = Position::start(size);
     let root = Key { black: start.black().bits(), white: start.white().bits(), black_to_move: true };
     let mut layers = vec![Layer { keys: vec![root], games: vec![1u64] }];
     let mut held = 1usize;
     let mut kids = Vec::new();
+    let max_moves = limits.max_moves.min(size.squares() as u32 - 4);
     for moves in 1..=limits.max_moves {
         let last = layers.last().expect("the start layer");
         let mut next: HashMap<Key, u64> = HashMap::new();
         for (i, (&key, &games)) in last.keys.iter().zip(&last.games).enumerate() {
-            if i % 4096 == 0 && stop.load(Ordering::Relaxed) {
-                return Outcome::Cancelled;
+            if i % 4096 == 0 {
+                if stop.load(Ordering::Relaxed) {
+                    return Outcome::Cancelled;
+                }
+                progress(&Progress::Layer {
+                    moves,
+                    max_moves,
+                    expanded: i,
+                    parents: last.keys.len(),
+                    positions: held + next.len(),
+                    max_positions: limits.max_positions,
+                });
             }
             if is_over::<N>(key) {
                 continue;

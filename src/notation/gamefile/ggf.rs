@@ -1,18 +1,23 @@
 //! GGF, the Generic Game Format of the Othello servers: one game is a record
 //! `(;GM[Othello]PB[black]PW[white]TY[8]BO[8 <board> *]B[f5]W[d6//1.5]...;)` of two-letter
-//! properties, each with a value in brackets (`\]` escapes a bracket). The board of `BO` is the
-//! size, `N*N` characters from a1 (`*` black, `O` white, `-` empty) and the side to move (`*` or
-//! `O`). A move is `B[f5]` or `W[d6]`, optionally followed by `/value/time`; `PA` (or `pass`) is a
-//! pass. Properties this reader does not use are kept out of the way, not refused.
+//! properties, each with a value in brackets. In a value a backslash escapes the next character
+//! (`\]` is a bracket, `\\` a backslash), and nothing else is special: `(;` or `;)` inside a
+//! value neither starts nor ends a game ([`records`] finds the games with a tokenizer that skips
+//! values). The board of `BO` is the size, `N*N` characters from a1 (`*` black, `O` white, `-`
+//! empty) and the side to move (`*` or `O`). A move is `B[f5]` or `W[d6]`, optionally followed
+//! by `/value/time`; `PA` (or `pass`) is a pass. Properties this reader does not use are kept
+//! out of the way, not refused.
 //!
-//! [`write`] writes a record with each move's value where known, from the mover's side.
+//! [`write`] writes a record with each move's value where known, from the mover's side; in its
+//! values `\`, `[`, `]` and `;` are escaped, so no value holds `(;` and even a reader that splits
+//! games on it reads one game per record.
 
 use super::{Format, Game, GameFileError};
 use crate::{Color, Position, Size, Square};
 
 /// Reads game `index` (from 1) of a text holding GGF records.
 pub fn read(text: &str, index: usize) -> Result<Game, GameFileError> {
-    let starts: Vec<usize> = text.match_indices("(;").map(|(i, _)| i).collect();
+    let starts = records(text);
     if starts.is_empty() {
         return Err(GameFileError::Empty);
     }
@@ -27,7 +32,40 @@ pub fn read(text: &str, index: usize) -> Result<Game, GameFileError> {
 
 /// The number of GGF records in `text`.
 pub fn count(text: &str) -> usize {
-    text.matches("(;").count()
+    records(text).len()
+}
+
+/// Where each record's `(;` is: outside a record `(;` opens one; inside, `[` opens a value (a
+/// backslash escaping the next character, `]` closing it) and `;)` closes the record. A record
+/// left open runs to the end of the text (its parse names what is missing).
+pub fn records(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Outside a record.
+        let Some(open) = text[i..].find("(;") else { break };
+        starts.push(i + open);
+        i += open + 2;
+        // Inside it, up to its `;)`.
+        while i < bytes.len() {
+            match bytes[i] {
+                b'[' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b']' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    i += 1;
+                }
+                b';' if bytes.get(i + 1) == Some(&b')') => {
+                    i += 2;
+                    break;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+    starts
 }
 
 struct Parser<'a> {
@@ -156,7 +194,8 @@ impl Parser<'_> {
         Ok(Game { start, moves: out, black, white, format: Format::Ggf, index: (1, 1) })
     }
 
-    /// The value of a property, `[` at the current position; `\]` and `\\` are escapes.
+    /// The value of a property, `[` at the current position; a backslash escapes the next
+    /// character (`\]`, `\\`).
     fn value(&mut self) -> Result<String, GameFileError> {
         let open = self.pos;
         self.pos += 1;
@@ -233,7 +272,16 @@ pub fn write(game: &Game, values: &[Option<i32>]) -> String {
         });
     }
     let side = if start.to_move() == Color::Black { '*' } else { 'O' };
-    let escape = |s: &str| s.replace('\\', "\\\\").replace(']', "\\]");
+    let escape = |s: &str| {
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            if matches!(c, '\\' | '[' | ']' | ';') {
+                out.push('\\');
+            }
+            out.push(c);
+        }
+        out
+    };
     let mut out = format!("(;GM[Othello]PC[othello-explorer]TY[{}]", size.n());
     if let Some(b) = &game.black {
         out.push_str(&format!("PB[{}]", escape(b)));

@@ -1,7 +1,12 @@
 //! Transcripts and board strings as files: an optional board string on the first meaningful line
 //! (else the start position), then the moves, with or without move numbers (`1. f5 d6 2.c3`),
-//! spaces and line breaks; `pass` or `--` may mark a pass (passes are implicit anyway); `;` starts
-//! a comment.
+//! spaces and line breaks; `pass`, `pa`, `ps` or `--` may mark a pass (passes are implicit
+//! anyway); `;` starts a comment.
+//!
+//! The first line is a board string when its first word is one: at least 16 characters, most of
+//! them `X`, `O` and `-` (a mistyped board is still read as one, and named as one in the error).
+//! A transcript's words hold squares (`f5`, or glued `f5d6--c3`), move numbers and pass marks, so
+//! `f5 d6 c3 d3 c4 --` is a transcript.
 
 use super::{Format, Game, GameFileError};
 use crate::{Position, Size, Square, obf};
@@ -22,7 +27,7 @@ pub fn read(text: &str, size: Size) -> Result<Game, GameFileError> {
         .filter(|(_, l)| !l.trim().is_empty())
         .collect();
     let Some(&(first_no, first)) = lines.first() else { return Err(GameFileError::Empty) };
-    let looks_like_board = first.trim().chars().count() >= 16 && first.chars().any(|c| matches!(c, '-' | 'X' | 'O'));
+    let looks_like_board = looks_like_board(first);
     let (start, rest, format) = if looks_like_board {
         let p = obf::parse_board(first).map_err(|e| GameFileError::Syntax {
             format: Format::BoardString,
@@ -53,6 +58,15 @@ pub fn read(text: &str, size: Size) -> Result<Game, GameFileError> {
             first_try
         }
     }
+}
+
+/// Whether a line's first word is a board string (see the module documentation): at least 16
+/// characters, more than half of them `X`, `O` or `-`.
+fn looks_like_board(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    let length = word.chars().count();
+    let board = word.chars().filter(|c| matches!(c, 'X' | 'O' | '-')).count();
+    length >= 16 && 2 * board > length
 }
 
 fn scan(text: &str, line: usize, format: Format, out: &mut Vec<Written>) -> Result<(), GameFileError> {
@@ -164,5 +178,15 @@ mod tests {
         // A 6x6 transcript read with 8x8 asked for.
         let g = read("c2", Size::Eight).unwrap();
         assert_eq!(g.start.size(), Size::Six);
+    }
+
+    #[test]
+    fn which_first_lines_are_board_strings() {
+        assert!(looks_like_board("-----OX--XO----- X"));
+        assert!(looks_like_board("  -----OX--XO----x X")); // mistyped, still a board
+        assert!(!looks_like_board("f5 d6 c3 d3 c4 --"));
+        assert!(!looks_like_board("f5d6c3d3c4f4--f6f3"));
+        assert!(!looks_like_board("1. f5 d6 2. c3 d3 3. c4 --"));
+        assert!(!looks_like_board("-- -- -- -- -- -- -- --"));
     }
 }

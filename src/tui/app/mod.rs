@@ -106,5 +106,6 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Signal(_) => model.quit_now(),
         Msg::Loaded { path, result } => model.loaded(path, result),
         Msg::Reached { job, outcome } => model.reached(job, outcome),
+        Msg::ReachProgress { job, progress } => model.reach_progress(job, progress),
     }
 }

@@ -44,6 +44,13 @@ pub enum Msg {
         /// What it found.
         outcome: crate::reach::Outcome,
     },
+    /// How far `:reach`'s job `job` has got (sent a few times a second at most).
+    ReachProgress {
+        /// The job.
+        job: u64,
+        /// The positions searched, the bound, the depth.
+        progress: crate::reach::Progress,
+    },
     /// Something to tell the user from a background thread (the store opened with the book, or
     /// unusable).
     Notice {

@@ -1,11 +1,15 @@
 //! `:reach`: a game from the start to the board on screen, found off the UI thread
-//! ([`crate::reach`]); when one exists, it is loaded as a new tree (the old one kept for
+//! ([`crate::reach`]); while it runs the status line shows the depth, the positions searched and
+//! the bound that stops it; when a game exists, it is loaded as a new tree (the old one kept for
 //! `:restore`) so its moves can be stepped through.
 
 use super::super::tree::Tree;
 use super::{Effect, Model};
 use crate::Position;
-use crate::reach::Outcome;
+use crate::reach::{Outcome, Progress};
+
+/// What the status line says while a search runs.
+const LOOKING: &str = "reach: looking for a game from the start to this board";
 use crate::transcript;
 
 impl Model {
@@ -15,8 +19,21 @@ impl Model {
         let job = self.next_reach_job;
         self.next_reach_job += 1;
         self.reaching = Some((job, position));
-        self.say("reach: looking for a game from the start to this board… (:reach stop cancels)");
+        self.say(format!("{LOOKING}… (:reach stop cancels)"));
         vec![Effect::Reach { job, position }]
+    }
+
+    /// The running search reports how far it has got: the status line says so, with the bound
+    /// that stops it, unless something else has been said since.
+    pub(super) fn reach_progress(&mut self, job: u64, p: Progress) -> Vec<Effect> {
+        let ours = self.status.as_ref().is_some_and(|s| !s.error && s.text.starts_with(LOOKING));
+        if self.reaching.is_some_and(|(running, _)| running == job) && ours {
+            self.say(format!(
+                "{LOOKING}: depth {}/{}, {} positions searched of at most {}… (:reach stop cancels)",
+                p.depth, p.moves, p.nodes, p.max_nodes
+            ));
+        }
+        Vec::new()
     }
 
     /// Stops the running search, if any.
