@@ -346,3 +346,42 @@ fn text_from_a_file_never_reaches_the_terminal_raw_and_errors_stay_one_short_lin
     assert!(!out.stdout.iter().any(|&b| b == 0x1b || b == 0x07), "{}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stdout).contains("black \\u{1b}[41mRED\\u{7}"));
 }
+
+/// A transcript file near the 64 MiB limit is read no further than a game can go: `review` under
+/// a 400 MB data limit (`prlimit`) names the first illegal move, where the old reader kept 24
+/// bytes per move of the whole file (over 800 MB here). The same for a file of one long line, and
+/// one of nothing but blank lines. Skipped with a notice without `prlimit`.
+#[test]
+fn a_huge_transcript_file_is_read_no_further_than_a_game_goes() {
+    if std::process::Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("notice: no prlimit; skipping the memory-bound test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // A whole 4x4 game (a perfect line, passes implicit) then the same moves again, to the
+    // 64 MiB limit: move 11 is illegal (the game is over).
+    let game = "c4d4d3b4a1d2a4c1d1b1\n";
+    let lines = (64 << 20) / game.len() - 1;
+    let many = file_with(dir.path(), "many.txt", game.repeat(lines).as_bytes());
+    let one_line = file_with(dir.path(), "one.txt", game.trim_end().repeat(lines).as_bytes());
+    let blank = file_with(dir.path(), "blank.txt", format!("{}{game}", "\n".repeat(60 << 20)).as_bytes());
+    let bin = assert_cmd::cargo::cargo_bin("othello-explorer");
+    for (file, want) in
+        [(&many, "move 11 is illegal"), (&one_line, "a line of at most 1048576 characters"), (&blank, "move 1")]
+    {
+        let out = std::process::Command::new("prlimit")
+            .arg("--data=400000000")
+            .arg(&bin)
+            .args(["--no-store", "review", "--size", "4", "--game", file, "--time", "0.01", "--hash-mb", "8"])
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        if file == &blank {
+            // A game after 60 M blank lines: read, and reviewed.
+            assert!(out.status.success(), "{file}: {err}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "{file}: {err}");
+        assert!(err.contains(want), "{file}: {err}");
+    }
+}

@@ -7,6 +7,10 @@
 //! them `X`, `O` and `-` (a mistyped board is still read as one, and named as one in the error).
 //! A transcript's words hold squares (`f5`, or glued `f5d6--c3`), move numbers and pass marks, so
 //! `f5 d6 c3 d3 c4 --` is a transcript.
+//!
+//! A file is read no further than a game can go (60 moves, and one more to name the first
+//! illegal one), line by line, and a line of over 1 MiB characters is refused: memory and time
+//! follow the game, never the file (a 64 MiB file of moves is answered at once in a few MB).
 
 use super::{Format, Game, GameFileError};
 use crate::{Position, Size, Square, obf};
@@ -18,29 +22,41 @@ struct Written {
     column: usize,
 }
 
+/// The most moves a game can have (8x8: every empty square filled; passes are implicit). A file
+/// is read no further than one move beyond: that move is illegal whatever came before, so memory
+/// and time stay bounded by the game, not by the file.
+const MOST_MOVES: usize = 60;
+
+/// The longest line read, in characters: a transcript line is never near it.
+const LONGEST_LINE: usize = 1 << 20;
+
 /// Reads a transcript file (see the module documentation).
 pub fn read(text: &str, size: Size) -> Result<Game, GameFileError> {
-    let lines: Vec<(usize, &str)> = text
+    let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.split(';').next().unwrap_or("")))
         .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
-    let Some(&(first_no, first)) = lines.first() else { return Err(GameFileError::Empty) };
+        .peekable();
+    let Some(&(first_no, first)) = lines.peek() else { return Err(GameFileError::Empty) };
     let looks_like_board = looks_like_board(first);
-    let (start, rest, format) = if looks_like_board {
+    let (start, format) = if looks_like_board {
         let p = obf::parse_board(first).map_err(|e| GameFileError::Syntax {
             format: Format::BoardString,
             line: first_no,
             column: 1,
             expected: format!("a board string: {e}"),
         })?;
-        (Some(p), &lines[1..], Format::BoardString)
+        lines.next();
+        (Some(p), Format::BoardString)
     } else {
-        (None, &lines[..], Format::Transcript)
+        (None, Format::Transcript)
     };
     let mut moves = Vec::new();
-    for &(line, text) in rest {
+    for (line, text) in lines {
+        if moves.len() > MOST_MOVES {
+            break;
+        }
         scan(text, line, format, &mut moves)?;
     }
     match start {
@@ -70,7 +86,15 @@ fn looks_like_board(line: &str) -> bool {
 }
 
 fn scan(text: &str, line: usize, format: Format, out: &mut Vec<Written>) -> Result<(), GameFileError> {
-    let chars: Vec<char> = text.chars().collect();
+    let chars: Vec<char> = text.chars().take(LONGEST_LINE + 1).collect();
+    if chars.len() > LONGEST_LINE {
+        return Err(GameFileError::Syntax {
+            format,
+            line,
+            column: LONGEST_LINE + 1,
+            expected: format!("a line of at most {LONGEST_LINE} characters (a transcript's lines are short)"),
+        });
+    }
     let mut i = 0;
     let bad = |column: usize, found: String| GameFileError::Syntax {
         format,
@@ -78,7 +102,7 @@ fn scan(text: &str, line: usize, format: Format, out: &mut Vec<Written>) -> Resu
         column,
         expected: format!("a move like f5, a move number like 12. or pass, found '{found}'"),
     };
-    while i < chars.len() {
+    while i < chars.len() && out.len() <= MOST_MOVES {
         let c = chars[i];
         if c.is_whitespace() || c == ',' {
             i += 1;
