@@ -114,7 +114,7 @@ use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tree::Tree;
@@ -434,6 +434,7 @@ fn run_with(
     }
     // One channel for every background thread: the loop has one place to wait.
     let (tx, events) = channel();
+    let input_tx = tx.clone();
     // Every core: the interface thread needs next to nothing.
     let threads = options.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads, pv_extension: true };
@@ -451,42 +452,39 @@ fn run_with(
     // The watch runs while the loop does: the quit that follows (threads stopped, the session's
     // last write) is the normal path's.
     let watchdog = Watchdog::spawn(signals.shared())?;
-    let result = event_loop(&mut terminal, &mut model, &mut worker, &events, signals, &watchdog);
+    let (failed, input_failed) = channel();
+    spawn_input(input_tx, failed)?;
+    let result = event_loop(&mut terminal, &mut model, &mut worker, &events, &input_failed, signals, &watchdog);
     drop(watchdog);
     result.map(|()| model.unkept)
 }
 
 type Term = Terminal<CrosstermBackend<io::Stdout>>;
 
-/// At most this many input events are read in one turn of the loop before it draws: a paste of
-/// any length is read whole in a few turns, and the screen still follows a key burst.
-const DRAIN_EVENTS: usize = 4096;
-/// At most this long is spent reading pending input in one turn.
-const DRAIN_TIME: Duration = Duration::from_millis(30);
-
-/// Reads every input event already waiting (up to [`DRAIN_EVENTS`] or [`DRAIN_TIME`]) into
-/// `queue`, after waiting at most `wait` for the first. crossterm's reader (with `use-dev-tty`,
-/// level-triggered) answers a poll of a short timeout with what its parser holds or the terminal
-/// has pending, so a paste of 10,000 characters is read in a turn, never a kilobyte per later key.
-fn read_input(wait: Duration, queue: &mut Vec<Msg>) -> io::Result<()> {
-    let began = Instant::now();
-    let mut timeout = wait;
-    for _ in 0..DRAIN_EVENTS {
-        if !event::poll(timeout)? {
-            break;
+/// Starts the input thread: it blocks in crossterm's `event::read` (with `use-dev-tty`, a
+/// level-triggered `poll` of the terminal, never a spin) and sends every key, click and resize as
+/// a [`Msg`] on the loop's one channel, so the loop takes all input already waiting each turn
+/// (a paste of 10,000 characters in one or two turns) and never waits on the terminal itself. A
+/// read error goes to `failed` and ends the thread. The thread is not joined: on quitting it is
+/// blocked in a read, and ends with the process.
+fn spawn_input(tx: Sender<Msg>, failed: Sender<io::Error>) -> io::Result<()> {
+    std::thread::Builder::new().name("input".into()).spawn(move || {
+        loop {
+            let msg = match event::read() {
+                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Mouse(m)) => Msg::Mouse(m),
+                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(_) => continue,
+                Err(e) => {
+                    let _ = failed.send(e);
+                    return;
+                }
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
         }
-        match event::read()? {
-            Event::Key(k) => queue.push(Msg::Key(k)),
-            Event::Mouse(m) => queue.push(Msg::Mouse(m)),
-            Event::Resize(w, h) => queue.push(Msg::Resize(w, h)),
-            _ => {}
-        }
-        if began.elapsed() >= DRAIN_TIME {
-            break;
-        }
-        // What follows at once is the rest of the same burst.
-        timeout = Duration::from_millis(1);
-    }
+    })?;
     Ok(())
 }
 
@@ -515,6 +513,7 @@ fn event_loop(
     model: &mut Model,
     worker: &mut Workers,
     events: &Receiver<Msg>,
+    input_failed: &Receiver<io::Error>,
     signals: &Signals,
     watchdog: &Watchdog,
 ) -> Result<(), TuiError> {
@@ -530,8 +529,16 @@ fn event_loop(
             model.hits = hits.unwrap_or_default();
             dirty = false;
         }
+        // One place to wait: input, the threads' reports and the tick.
         let wait = tick.saturating_sub(last_tick.elapsed());
-        read_input(wait, &mut queue)?;
+        match events.recv_timeout(wait) {
+            Ok(msg) => queue.push(msg),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => std::thread::sleep(wait),
+        }
+        if let Ok(e) = input_failed.try_recv() {
+            return Err(TuiError::Io(e));
+        }
         if last_tick.elapsed() >= tick {
             last_tick = Instant::now();
             queue.push(Msg::Tick(last_tick));
@@ -601,7 +608,11 @@ fn resume_terminal(terminal: &mut Term) -> Result<(), TuiError> {
     if MOUSE.load(Ordering::SeqCst) {
         execute!(out, EnableMouseCapture)?;
     }
-    terminal.clear()?;
+    // The screen cleared, and a blank frame drawn so that the next draw repaints every cell
+    // (ratatui's `clear` would ask the terminal for the cursor, and the input thread holds the
+    // reader).
+    execute!(out, terminal::Clear(terminal::ClearType::All))?;
+    terminal.draw(|_| {})?;
     Ok(())
 }
 

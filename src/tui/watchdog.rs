@@ -1,9 +1,10 @@
 //! A watch on the interface thread, for the one way it stops listening.
 //!
 //! Once the terminal hangs up (its window closed, the tmux server killed), crossterm's event
-//! reader (0.29) spins inside `event::poll`: a read that returns 0 bytes or an I/O error loops
-//! without returning. The event loop then never sees the quit signal the hang-up brings, and the
-//! process would run on for ever, searching on every core.
+//! reader (0.29) may spin inside its read: a read that returns 0 bytes or an I/O error loops
+//! without returning. The reader runs on the input thread, and the event loop also checks for a
+//! hang-up on each tick; this watch is the last guard, should the loop itself stop answering, so
+//! that the process never runs on for ever, searching on every core.
 //!
 //! So the loop calls [`Watchdog::beat`] on each turn, and a thread checks the beats every
 //! [`CHECK`]:
