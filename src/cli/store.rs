@@ -13,6 +13,38 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+/// How `verify` and `import` re-solve entries.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// The seed of the random choice of entries (default: from the clock).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
+    seed: Option<u64>,
+    /// Memory for the transposition table, in MiB.
+    #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
+    hash_mb: u64,
+    /// Search threads (default: every core).
+    #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
+    threads: Option<u64>,
+}
+
+impl CheckArgs {
+    /// The solver settings.
+    fn options(&self) -> SolverOptions {
+        SolverOptions {
+            hash_mb: self.hash_mb as usize,
+            threads: self.threads.map(|t| t as usize).unwrap_or_else(super::cores),
+            ..SolverOptions::default()
+        }
+    }
+
+    /// The seed: given, or from the clock.
+    fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
+        })
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum StoreCommand {
     /// Count the entries per board size and scoring rule: exact or bounds, and where they came from.
@@ -33,15 +65,8 @@ pub enum StoreCommand {
         /// Only the entries from this source: book, explorer or import.
         #[arg(long, value_name = "SOURCE", value_parser = source_arg)]
         source: Option<Source>,
-        /// The seed of the random choice (default: from the clock).
-        #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
-        seed: Option<u64>,
-        /// Memory for the transposition table, in MiB.
-        #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
-        hash_mb: u64,
-        /// Search threads (default: every core).
-        #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
-        threads: Option<u64>,
+        #[command(flatten)]
+        check: CheckArgs,
     },
     /// Write every entry as text, one line each (board side scoring score best source), to FILE or
     /// standard output.
@@ -66,15 +91,8 @@ pub enum StoreCommand {
         /// Import without re-solving anything.
         #[arg(long, conflicts_with_all = ["check_empties", "check_sample"])]
         no_check: bool,
-        /// The seed of the sample (default: from the clock).
-        #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
-        seed: Option<u64>,
-        /// Memory for the transposition table, in MiB.
-        #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
-        hash_mb: u64,
-        /// Search threads (default: every core).
-        #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
-        threads: Option<u64>,
+        #[command(flatten)]
+        check: CheckArgs,
     },
 }
 
@@ -135,9 +153,9 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
     let failed = |e: othello_explorer::store::StoreError| CliError::Usage(e.to_string());
     match command {
         StoreCommand::Stats { json } => stats(&store, *json),
-        StoreCommand::Verify { sample, all, source, seed, hash_mb, threads } => {
-            let options = solver_options(*hash_mb, *threads);
-            let seed = seed.unwrap_or_else(clock_seed);
+        StoreCommand::Verify { sample, all, source, check } => {
+            let options = check.options();
+            let seed = check.seed();
             let selection = Selection { count: if *all { None } else { Some(*sample) }, source: *source, seed };
             let stop = Arc::new(AtomicBool::new(false));
             let caught = super::solve::catch_signals(&stop);
@@ -195,12 +213,12 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
             outln!("exported {n} entries to {}", file.display());
             Ok(())
         }
-        StoreCommand::Import { file, check_empties, check_sample, no_check, seed, hash_mb, threads } => {
+        StoreCommand::Import { file, check_empties, check_sample, no_check, check } => {
             let check = (!*no_check).then(|| ImportCheck {
                 exact_up_to: (*check_empties).min(64) as u32,
                 sample: *check_sample,
-                seed: seed.unwrap_or_else(clock_seed),
-                options: solver_options(*hash_mb, *threads),
+                seed: check.seed(),
+                options: check.options(),
             });
             import(&store, file, check.as_ref())
         }
@@ -288,20 +306,6 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
             result.entries
         )))
     }
-}
-
-/// The solver settings of `verify` and `import`'s check.
-fn solver_options(hash_mb: u64, threads: Option<u64>) -> SolverOptions {
-    SolverOptions {
-        hash_mb: hash_mb as usize,
-        threads: threads.map(|t| t as usize).unwrap_or_else(super::cores),
-        ..SolverOptions::default()
-    }
-}
-
-/// A seed from the clock.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
 }
 
 /// The source named on the command line.
