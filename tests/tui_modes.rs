@@ -430,3 +430,20 @@ fn the_review_marks_the_line_and_draws_the_graph() {
     assert_eq!(m.tree.current(), node);
     assert_eq!(m.tree.depth(m.tree.current()), 0);
 }
+
+/// Esc closes what is open, one layer at a time, and at the top level never quits: the help, then
+/// Esc again, leaves the explorer running and says that q quits (issue 37, item 6).
+#[test]
+fn esc_at_the_top_level_does_not_quit() {
+    let mut m = model(Size::Four);
+    send(&mut m, [ch('?')]);
+    assert_eq!(m.contexts(), [Context::Help]);
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert_eq!(m.contexts(), [Context::Normal]);
+    let effects = send(&mut m, [key(KeyCode::Esc), key(KeyCode::Esc)]);
+    assert!(!m.quit, "Esc at the top level quit");
+    assert!(!effects.contains(&Effect::Quit));
+    assert_eq!(m.status.as_ref().unwrap().text, "nothing to close: q quits");
+    send(&mut m, [ch('q')]);
+    assert!(m.quit);
+}

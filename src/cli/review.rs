@@ -181,7 +181,13 @@ impl std::fmt::Display for ReviewReport {
 
 fn summary_line(name: &str, s: &SideSummary) -> String {
     let marks: Vec<String> = Mark::ALL.iter().map(|m| format!("{} {}", m.symbol(), s.marks[*m as usize])).collect();
-    format!("{name:<6} {} moves · lost {} discs ({:.1} a move) · {}", s.moves, s.loss, s.mean_loss(), marks.join("  "))
+    format!(
+        "{name:<6} {} · lost {} ({:.1} a move) · {}",
+        othello_explorer::notation::printable::count(s.moves as i64, "move", "moves"),
+        othello_explorer::notation::printable::count(i64::from(s.loss), "disc", "discs"),
+        s.mean_loss(),
+        marks.join("  ")
+    )
 }
 
 pub fn run(

@@ -47,3 +47,35 @@ pub fn one_line(message: &str, max: usize) -> String {
     let head: String = text.chars().take(max).collect();
     format!("{head}… ({} more characters)", count - max)
 }
+
+/// `n` and the noun that agrees with it: `1 move`, `2 moves`, `0 moves`.
+///
+/// ```
+/// use othello_explorer::notation::printable::count;
+/// assert_eq!(count(1, "move", "moves"), "1 move");
+/// assert_eq!(count(0, "disc", "discs"), "0 discs");
+/// assert_eq!(count(12, "disc", "discs"), "12 discs");
+/// ```
+pub fn count(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The indefinite article before the number `n` written in figures: `an` before the ones read
+/// with a vowel sound (8, 11, 18, 80-89, 800-899, 8000…), else `a`.
+///
+/// ```
+/// use othello_explorer::notation::printable::article;
+/// assert_eq!(article(11), "an"); // an 11-move game
+/// assert_eq!(article(8), "an");
+/// assert_eq!(article(18), "an");
+/// assert_eq!(article(1), "a");
+/// assert_eq!(article(110), "a"); // a 110
+/// assert_eq!(article(12), "a");
+/// ```
+pub fn article(n: u64) -> &'static str {
+    let digits = n.to_string();
+    let leading_eight = digits.starts_with('8');
+    // 11 and 18 (and 11,000…, 18,000…: read "eleven thousand", "eighteen thousand").
+    let eleven_or_eighteen = (digits.starts_with("11") || digits.starts_with("18")) && digits.len() % 3 == 2;
+    if leading_eight || eleven_or_eighteen { "an" } else { "a" }
+}

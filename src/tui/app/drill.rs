@@ -76,7 +76,12 @@ impl Drill {
         }
         let mean = f64::from(t.lost) / f64::from(t.moves);
         let est = if t.estimated > 0 { format!(" · {} judged on estimates", t.estimated) } else { String::new() };
-        format!("{} moves · {} best · {} discs lost ({mean:.1} a move){est}", t.moves, t.best, t.lost)
+        format!(
+            "{} · {} best · {} lost ({mean:.1} a move){est}",
+            crate::notation::printable::count(i64::from(t.moves), "move", "moves"),
+            t.best,
+            crate::notation::printable::count(i64::from(t.lost), "disc", "discs")
+        )
     }
 }
 

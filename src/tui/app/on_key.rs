@@ -31,10 +31,11 @@ impl Model {
             Action::Quit | Action::ForceQuit => self.quit_now(),
             Action::Suspend => vec![Effect::Suspend],
             Action::Escape => {
-                if self.drawn_mask.take().is_some() {
-                    return Vec::new();
+                // Esc closes what is open; at the top level it never quits (q and Ctrl-C do).
+                if self.drawn_mask.take().is_none() {
+                    self.say("nothing to close: q quits");
                 }
-                self.quit_now()
+                Vec::new()
             }
             Action::Help => {
                 self.overlay = Overlay::Help;

@@ -65,7 +65,11 @@ impl Model {
                 let shown = if text.is_empty() { "no move: it is the start".to_string() } else { text };
                 self.replace_tree(
                     tree,
-                    format!("reach: a {}-move game arrives here ({nodes} positions searched): {shown}", moves.len()),
+                    format!(
+                        "reach: {} {}-move game arrives here ({nodes} positions searched): {shown}",
+                        crate::notation::printable::article(moves.len() as u64),
+                        moves.len()
+                    ),
                 )
             }
             Outcome::Unreachable { reason, .. } => {

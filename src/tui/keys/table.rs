@@ -259,7 +259,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[ESC],
         action: Action::Escape,
         bar: None,
-        help: "remove the mask drawn on the board, else quit",
+        help: "remove the drawn mask (never quits: q does)",
     },
     Binding {
         contexts: BOARD,
