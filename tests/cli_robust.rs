@@ -312,14 +312,14 @@ fn explorer_load_of_dev_zero_is_refused_and_reported() {
     let path = effects
         .iter()
         .find_map(|e| match e {
-            Effect::Load { path } => Some(path.clone()),
+            Effect::Load { path, .. } => Some(path.clone()),
             _ => None,
         })
         .expect("a load effect");
     assert_eq!(path, "/dev/zero");
     let (tx, rx) = std::sync::mpsc::channel();
     let disk = Disk::spawn(None, tx).unwrap();
-    disk.load(path);
+    disk.load(path, None);
     let reply = rx.recv().expect("a reply");
     assert!(matches!(&reply, Msg::Loaded { result: Err(e), .. } if e == "not a regular file"));
     update(&mut m, reply);

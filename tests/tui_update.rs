@@ -188,7 +188,7 @@ fn good_commands_change_the_tree() {
     let effects = command(&mut m, "save /tmp/line.txt");
     assert!(matches!(&effects[..], [Effect::Save { path, .. }] if path == "/tmp/line.txt"));
     let effects = command(&mut m, "load /tmp/line.txt");
-    assert_eq!(effects, vec![Effect::Load { path: "/tmp/line.txt".into() }]);
+    assert_eq!(effects, vec![Effect::Load { path: "/tmp/line.txt".into(), index: None }]);
     command(&mut m, "quit");
     assert!(m.quit);
 }
@@ -219,11 +219,11 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         assert_eq!((m.position(), m.tree.len()), (before_pos, before_nodes), "{input}");
     }
     // A bad file changes nothing either.
-    update(&mut m, Msg::Loaded { path: "x".into(), result: Ok("f5 e9\n".into()) });
+    update(&mut m, Msg::Loaded { path: "x".into(), index: None, result: Ok("f5 e9\n".as_bytes().to_vec()) });
     assert!(
         m.status.as_ref().unwrap().text.starts_with("load x: line 1, column 4: transcript expected a move like f5")
     );
-    update(&mut m, Msg::Loaded { path: "y".into(), result: Err("no such file or directory".into()) });
+    update(&mut m, Msg::Loaded { path: "y".into(), index: None, result: Err("no such file or directory".into()) });
     assert_eq!(m.status.as_ref().unwrap().text, "load y: no such file or directory");
     assert_eq!(m.position(), before_pos);
     // Esc leaves the command line without running it; Backspace edits.
@@ -242,11 +242,11 @@ fn a_saved_line_loads_back() {
     let effects = command(&mut m, "save f");
     let Effect::Save { contents, .. } = &effects[0] else { panic!("no save") };
     let (mut other, _) = model(Size::Eight);
-    update(&mut other, Msg::Loaded { path: "f".into(), result: Ok(contents.clone()) });
+    update(&mut other, Msg::Loaded { path: "f".into(), index: None, result: Ok(contents.clone().into_bytes()) });
     assert_eq!(other.position(), m.position());
     assert_eq!(other.tree.transcript(), "c2b2");
     // A bare transcript loads too, on the size where it is legal.
-    update(&mut other, Msg::Loaded { path: "g".into(), result: Ok("f5d6\n".into()) });
+    update(&mut other, Msg::Loaded { path: "g".into(), index: None, result: Ok("f5d6\n".as_bytes().to_vec()) });
     assert_eq!(other.position(), transcript::play(&Position::start(Size::Eight), "f5d6").unwrap().end());
 }
 
@@ -416,7 +416,7 @@ fn a_saved_tree_keeps_every_branch_and_the_current_node() {
     let effects = command(&mut m, "save f");
     let Effect::Save { contents, .. } = &effects[0] else { panic!("no save") };
     let (mut other, _) = model(Size::Eight);
-    update(&mut other, Msg::Loaded { path: "f".into(), result: Ok(contents.clone()) });
+    update(&mut other, Msg::Loaded { path: "f".into(), index: None, result: Ok(contents.clone().into_bytes()) });
     assert_eq!(other.position(), m.position());
     assert_eq!(other.tree.len(), 5, "root, c2, b2, a2, d2");
     assert_eq!(other.tree.transcript(), "c2");
@@ -429,7 +429,7 @@ fn a_saved_tree_keeps_every_branch_and_the_current_node() {
     assert_eq!(other.tree.transcript(), "c2d2");
     // A damaged session file is refused, naming the line, and changes nothing.
     let broken = contents.replace("current", "curent");
-    update(&mut other, Msg::Loaded { path: "g".into(), result: Ok(broken) });
+    update(&mut other, Msg::Loaded { path: "g".into(), index: None, result: Ok(broken.into_bytes()) });
     assert!(other.status.as_ref().unwrap().error);
     assert!(other.status.as_ref().unwrap().text.starts_with("load g: line"), "{:?}", other.status);
     assert_eq!(other.tree.transcript(), "c2d2");
@@ -784,4 +784,31 @@ fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
     send(&mut m, [Msg::Reached { job, outcome: Outcome::Unreachable { reason: Refusal::NoThreeInARow, nodes: 0 } }]);
     let status = m.status.as_ref().unwrap();
     assert!(status.error && status.text.contains("no game arrives at this board"), "{}", status.text);
+}
+
+/// `:load FILE N` picks game N of a file of several, and a WTHOR database (binary) loads as GGF
+/// and transcripts do; without N the first game loads and the status says how to pick another
+/// (issue 37, item 5).
+#[test]
+fn load_reads_wthor_databases_and_picks_a_game_by_number() {
+    use othello_explorer::gamefile::{Format, Game, wthor};
+    let (mut m, _) = model(Size::Eight);
+    assert_eq!(command(&mut m, "load games.wtb 2"), vec![Effect::Load { path: "games.wtb".into(), index: Some(2) }]);
+    assert_eq!(command(&mut m, "load my games.wtb"), vec![Effect::Load { path: "my games.wtb".into(), index: None }]);
+    command(&mut m, "load games.wtb 0");
+    assert!(m.status.as_ref().unwrap().text.contains("load FILE [N], N from 1"), "{:?}", m.status);
+
+    let start = Position::start(Size::Eight);
+    let line = |t: &str| transcript::play(&start, t).unwrap().moves;
+    let games = [Game::new(start, line("f5d6c3"), Format::Wthor), Game::new(start, line("f5f6e6f4"), Format::Wthor)];
+    let bytes = wthor::write(&games, 2026).unwrap();
+    update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: Some(2), result: Ok(bytes.clone()) });
+    assert_eq!(m.tree.transcript(), "f5f6e6f4");
+    assert!(m.status.as_ref().unwrap().text.contains("game 2 of 2"), "{:?}", m.status);
+    update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: None, result: Ok(bytes.clone()) });
+    assert_eq!(m.tree.transcript(), "f5d6c3");
+    assert!(m.status.as_ref().unwrap().text.contains("game 1 of 2; :load FILE N for another"), "{:?}", m.status);
+    update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: Some(3), result: Ok(bytes) });
+    assert_eq!(m.tree.transcript(), "f5d6c3", "a game that is not there changes nothing");
+    assert!(m.status.as_ref().unwrap().error, "{:?}", m.status);
 }

@@ -27,8 +27,9 @@ pub enum Command {
     New,
     /// Save the root and the current line to a file.
     Save(String),
-    /// Load a root and line from a file.
-    Load(String),
+    /// Load a root and line from a file: a session, or game `N` (from 1) of a game file (GGF,
+    /// WTHOR, transcript, board string); the first game when `N` is not given.
+    Load(String, Option<usize>),
     /// Write the line to the current node as GGF, with each move's value where known.
     Export(String),
     /// Bring back the tree the last `size`, `new`, `board` or `load` replaced.
@@ -70,8 +71,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "save", usage: "save FILE", help: "write the explored tree (every branch, the current node)" },
     CommandSpec {
         name: "load",
-        usage: "load FILE",
-        help: "read a saved tree, a GGF game, a transcript (move numbers allowed) or a board string",
+        usage: "load FILE [N]",
+        help: "read a saved tree, or game N of a GGF file or WTHOR database, a transcript or a board string",
     },
     CommandSpec {
         name: "export",
@@ -184,7 +185,21 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         }
         "new" => none("new", Command::New),
         "save" | "w" => need("save").map(Command::Save),
-        "load" | "e" => need("load").map(Command::Load),
+        "load" | "e" => {
+            let text = need("load")?;
+            // A last word that is a number picks the game: `load games.wtb 12`.
+            match text.rsplit_once(char::is_whitespace) {
+                Some((file, n)) if n.chars().all(|c| c.is_ascii_digit()) => match n.parse::<usize>() {
+                    Ok(k) if k >= 1 => Ok(Command::Load(file.trim_end().to_string(), Some(k))),
+                    _ => Err(CommandError::BadChoice {
+                        command: "load",
+                        found: n.to_string(),
+                        usage: "load FILE [N], N from 1",
+                    }),
+                },
+                _ => Ok(Command::Load(text, None)),
+            }
+        }
         "restore" => none("restore", Command::Restore),
         "export" => need("export").map(Command::Export),
         "play" => {

@@ -164,7 +164,7 @@ enum Request {
     Append(String),
     Keep(String),
     Save { path: String, contents: String },
-    Load { path: String },
+    Load { path: String, index: Option<usize> },
     Shutdown,
 }
 
@@ -203,9 +203,9 @@ impl Disk {
         let _ = self.requests.send(Request::Save { path, contents });
     }
 
-    /// Queues a `:load`.
-    pub fn load(&self, path: String) {
-        let _ = self.requests.send(Request::Load { path });
+    /// Queues a `:load` (of game `index` of a file of several).
+    pub fn load(&self, path: String, index: Option<usize>) {
+        let _ = self.requests.send(Request::Load { path, index });
     }
 }
 
@@ -280,11 +280,12 @@ fn serve(session: Option<PathBuf>, rx: Receiver<Request>, replies: Sender<Msg>) 
                         .map_err(|e| e.to_string().to_lowercase());
                     let _ = replies.send(Msg::Saved { path, result });
                 }
-                Request::Load { path } => {
-                    // Bounded: a device or a huge file is refused, never read without end.
+                Request::Load { path, index } => {
+                    // Bounded: a device or a huge file is refused, never read without end. Bytes:
+                    // a WTHOR database is binary.
                     let result =
-                        textfile::read_text(std::path::Path::new(&path), textfile::TEXT_LIMIT).map_err(|e| e.reason());
-                    let _ = replies.send(Msg::Loaded { path, result });
+                        textfile::read_bytes(std::path::Path::new(&path), textfile::TEXT_LIMIT).map_err(|e| e.reason());
+                    let _ = replies.send(Msg::Loaded { path, index, result });
                 }
                 Request::Shutdown => shutdown = true,
             }

@@ -630,7 +630,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
             Effect::CancelReach => worker.reach.cancel(),
             Effect::Yank(text) => clipboard::copy(&mut io::stdout(), &text)?,
             Effect::Save { path, contents } => worker.disk.save(path, contents),
-            Effect::Load { path } => worker.disk.load(path),
+            Effect::Load { path, index } => worker.disk.load(path, index),
             Effect::WriteSession(text) => worker.disk.write_session(text),
             Effect::AppendSession(text) => worker.disk.append_session(text),
             Effect::KeepTree(text) => worker.disk.keep_tree(text),

@@ -104,7 +104,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Signal(_) => model.quit_now(),
-        Msg::Loaded { path, result } => model.loaded(path, result),
+        Msg::Loaded { path, index, result } => model.loaded(path, index, result),
         Msg::Reached { job, outcome } => model.reached(job, outcome),
         Msg::ReachProgress { job, progress } => model.reach_progress(job, progress),
     }

@@ -32,8 +32,10 @@ pub enum Msg {
     Loaded {
         /// The file.
         path: String,
-        /// Its text, or what went wrong.
-        result: Result<String, String>,
+        /// Which game of a file of several, from 1 (`None`: the first).
+        index: Option<usize>,
+        /// Its bytes, or what went wrong.
+        result: Result<Vec<u8>, String>,
     },
     /// The session file could not be written (said once until a write succeeds again).
     SessionFailed(String),
@@ -116,6 +118,8 @@ pub enum Effect {
     Load {
         /// The file.
         path: String,
+        /// Which game of a file of several, from 1.
+        index: Option<usize>,
     },
     /// Rewrite the session file with this text (the whole explored tree; see
     /// [`super::super::session`]).

@@ -35,7 +35,7 @@ impl Model {
                 self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game"))
             }
             Command::Save(path) => vec![Effect::Save { path, contents: session::to_text(&self.tree) }],
-            Command::Load(path) => vec![Effect::Load { path }],
+            Command::Load(path, index) => vec![Effect::Load { path, index }],
             Command::Export(path) => vec![Effect::Save { path, contents: self.export_ggf() }],
             Command::Restore => match self.replaced.pop() {
                 Some(tree) => {
@@ -132,11 +132,19 @@ impl Model {
         Vec::new()
     }
 
-    /// A load finished: a session file, or a board string and/or transcript.
-    pub(super) fn loaded(&mut self, path: String, result: Result<String, String>) -> Vec<Effect> {
-        if let Ok(text) = &result
-            && session::is_session(text)
+    /// A load finished: a session file, or game `index` of a game file (GGF, WTHOR, transcript,
+    /// board string).
+    pub(super) fn loaded(
+        &mut self,
+        path: String,
+        index: Option<usize>,
+        result: Result<Vec<u8>, String>,
+    ) -> Vec<Effect> {
+        if let Ok(text) = result.as_deref().map(std::str::from_utf8)
+            && let Ok(text) = text
+            && session::is_session(text.strip_prefix('\u{feff}').unwrap_or(text))
         {
+            let text = text.strip_prefix('\u{feff}').unwrap_or(text);
             return match session::parse(text) {
                 Ok(tree) => {
                     let (n, ply) = (tree.len() - 1, tree.depth(tree.current()));
@@ -151,8 +159,8 @@ impl Model {
                 }
             };
         }
-        let parsed =
-            result.and_then(|text| gamefile::read_text(&text, self.position().size(), None).map_err(|e| e.to_string()));
+        let size = self.position().size();
+        let parsed = result.and_then(|bytes| gamefile::read_bytes(&bytes, size, index).map_err(|e| e.to_string()));
         match parsed {
             Ok(game) => {
                 let mut tree = Tree::new(game.start);
@@ -162,7 +170,11 @@ impl Model {
                 }
                 let n = game.moves.len();
                 let (idx, count) = game.index;
-                let which = if count > 1 { format!(", game {idx} of {count}") } else { String::new() };
+                let which = match (count > 1, index) {
+                    (true, None) => format!(", game {idx} of {count}; :load FILE N for another"),
+                    (true, Some(_)) => format!(", game {idx} of {count}"),
+                    _ => String::new(),
+                };
                 let players = match (&game.black, &game.white) {
                     (Some(b), Some(w)) => format!(" ({b} against {w})"),
                     _ => String::new(),
