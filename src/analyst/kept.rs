@@ -28,13 +28,8 @@ pub fn open(path: &Path) -> Result<(Store, Option<String>), String> {
 }
 
 /// The values the store holds for the children of `position` (from its side to move): exact
-/// scores, and wins or losses proven by bounds.
-pub fn known_children(store: &Store, position: &Position, scoring: Scoring) -> Result<Vec<ChildValue>, String> {
-    Ok(known_children_sourced(store, position, scoring)?.into_iter().map(|(c, _)| c).collect())
-}
-
-/// [`known_children`], each with the source of the entry it came from.
-pub fn known_children_sourced(
+/// scores, and wins or losses proven by bounds, each with the source of the entry it came from.
+pub fn known_children(
     store: &Store,
     position: &Position,
     scoring: Scoring,

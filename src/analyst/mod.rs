@@ -201,7 +201,7 @@ impl Analyst {
             return (Vec::new(), Vec::new(), Vec::new());
         }
         let stored = self
-            .with_store(|store, scoring| kept::known_children_sourced(store, position, scoring), on_event)
+            .with_store(|store, scoring| kept::known_children(store, position, scoring), on_event)
             .unwrap_or_default();
         let imported = stored.iter().filter(|(_, s)| *s == Source::Import).map(|(c, _)| c.square).collect();
         let (mut taken, mut shown) = (Vec::new(), Vec::new());

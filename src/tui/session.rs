@@ -178,8 +178,8 @@ pub fn to_text(tree: &Tree) -> String {
 
 /// The session text of `tree` with the game on (see [`Session::play`]). Nodes are numbered in
 /// the order they were added (a parent always before its children), so a journal appended later
-/// ([`journal`]) numbers new nodes on from the last. The preference changes the tree recorded are
-/// taken: the text holds them.
+/// ([`journal`]) numbers new nodes on from the last. The text holds every preference: whoever
+/// writes it whole takes the tree's recorded changes ([`Tree::take_preference_changes`]).
 pub fn to_text_with(tree: &Tree, play: Option<Option<Color>>) -> String {
     let mut out = String::with_capacity(64 + tree.len() * 12);
     out.push_str("; othello-explorer session: the explored tree. One node per line after the root:\n");
