@@ -224,3 +224,138 @@ fn malformed_games_are_refused_in_one_line_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nothing to review"));
 }
+
+/// An optimal game record of 8x8 Othello: Takizawa, "Othello is Solved" (2023),
+/// arXiv:2310.19387, Figure 1. The start is a draw and every move of this line keeps it so.
+const DRAWING_LINE: &str = "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4c8g6g4c2e8d1f7e2g3h4f1e1f2g1b1f8g8b3h3b2h5b7a3a4a1a2c1h2h1g2b8a8g7h8h7h6";
+
+/// The mark a loss of `loss` discs earns when it is proven.
+fn mark_of(loss: i64) -> Value {
+    match loss {
+        i64::MIN..=1 => Value::Null,
+        2..=5 => "?!".into(),
+        6..=11 => "?".into(),
+        _ => "??".into(),
+    }
+}
+
+#[test]
+fn the_weak_solutions_drawing_line_gets_no_mark_at_the_default_budget() {
+    // The default budget (1 s a position) and threads, as a user runs it.
+    let out = bin().args(["review", "--json", "--moves", DRAWING_LINE]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 60);
+    let marked: Vec<String> = moves
+        .iter()
+        .filter(|j| !j["mark"].is_null())
+        .map(|j| format!("{}.{} {} (loss {}, {})", j["ply"], j["move"], j["mark"], j["loss"], j["kind"]))
+        .collect();
+    assert!(marked.is_empty(), "perfect play marked: {marked:?}");
+    // Where the values are proven, every move keeps the draw.
+    for j in moves.iter().filter(|j| j["kind"] == "exact") {
+        assert_eq!(j["loss"], 0, "{j}");
+        assert_eq!(j["played"], 0, "{j}");
+    }
+    for side in ["black", "white"] {
+        assert_eq!(v["summary"][side]["marks"], serde_json::json!({"?!": 0, "?": 0, "??": 0}));
+    }
+}
+
+#[test]
+fn marks_of_8x8_endgames_match_the_published_ffo_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("data/ffo/fforum-1-19.obf").unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('%') && !l.trim().is_empty()).take(6) {
+        let (board, rest) = line.split_once(';').unwrap();
+        let scores: Vec<(String, i64)> = rest
+            .split(';')
+            .filter_map(|part| {
+                let (m, s) = part.trim().split_once(':')?;
+                Some((m.to_lowercase(), s.trim().parse().ok()?))
+            })
+            .collect();
+        let best = scores.iter().map(|s| s.1).max().unwrap();
+        // The second best listed move and the worst one.
+        for (m, score) in [&scores[1.min(scores.len() - 1)], scores.last().unwrap()] {
+            let file = dir.path().join("game.txt");
+            std::fs::write(&file, format!("{}\n{m}\n", board.trim())).unwrap();
+            let v = review_json(&["--game", file.to_str().unwrap()]);
+            let j = &v["moves"][0];
+            assert_eq!(j["kind"], "exact", "{board} {m}: {j}");
+            assert_eq!(j["best_value"], best, "{board} {m}: {j}");
+            assert_eq!(j["played"], *score, "{board} {m}: {j}");
+            assert_eq!(j["mark"], mark_of(best - score), "{board} {m}: {j}");
+            if !j["mark"].is_null() {
+                assert_eq!(j["mark_proven"], true, "{j}");
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 12);
+}
+
+/// A 6x6 game by the xorshift sequence, and the reference board before each of its last moves
+/// (from `empties` empty squares on), as a transcript of the whole game.
+fn six_by_six_game(mut seed: u64, empties: i32) -> (String, Vec<Board>) {
+    let mut b = Board::start(6);
+    let mut text = String::new();
+    let mut late = Vec::new();
+    while !b.game_over() {
+        if b.must_pass() {
+            b = b.pass();
+            continue;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let moves = b.moves();
+        let m = moves[(seed % moves.len() as u64) as usize];
+        text.push_str(&name(6, m));
+        if b.empties() <= empties {
+            late.push(b.clone());
+        }
+        b = b.play(m);
+    }
+    (text, late)
+}
+
+#[test]
+fn marks_of_6x6_endgames_match_a_plain_negamax() {
+    for seed in [3u64, 11] {
+        let (text, late) = six_by_six_game(0x2545_f491_4f6c_dd1d ^ seed, 9);
+        let v = review_json(&["--size", "6", "--moves", &text, "--time", "0.2"]);
+        let moves = v["moves"].as_array().unwrap();
+        let tail = &moves[moves.len() - late.len()..];
+        for (j, b) in tail.iter().zip(&late) {
+            let values: Vec<(String, i32)> =
+                b.moves().into_iter().map(|m| (name(6, m), -negamax(&b.play(m)))).collect();
+            let best = values.iter().map(|v| v.1).max().unwrap();
+            let played = values.iter().find(|v| v.0 == j["move"]).unwrap().1;
+            assert_eq!(j["kind"], "exact", "{text}: {j}");
+            assert_eq!(j["mark"], mark_of(i64::from(best - played)), "{text}: {j}");
+        }
+    }
+}
+
+#[test]
+fn a_review_of_the_same_game_gives_the_same_marks() {
+    // A 6x6 game of random moves, full of mistakes, at a budget too small to prove the opening:
+    // the marks in doubt are settled by searches that do not depend on the clock.
+    let (text, _) = six_by_six_game(0x0123_4567_89ab_cdef, 0);
+    let marks = |v: &Value| -> Vec<(Value, Value, Value)> {
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| (j["move"].clone(), j["mark"].clone(), j["mark_proven"].clone()))
+            .collect()
+    };
+    let first = review_json(&["--size", "6", "--moves", &text, "--time", "0.05"]);
+    let second = review_json(&["--size", "6", "--moves", &text, "--time", "0.05"]);
+    assert_eq!(marks(&first), marks(&second));
+    // Random play makes mistakes, and some are marked.
+    assert!(marks(&first).iter().any(|m| !m.1.is_null()), "{first}");
+}

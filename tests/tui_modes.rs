@@ -330,7 +330,9 @@ fn in_mode(mode: &str) -> Model {
     match mode {
         "normal" => {}
         "history" => drop(send(&mut m, [ch('t')])),
-        "teaching" => drop(send(&mut m, [ch('e')])),
+        // On the 8x8 start `e` may begin a typed square (e6): alone, it opens the view once the
+        // row is no longer expected.
+        "teaching" => drop(send(&mut m, [ch('e'), Msg::Tick(Instant::now() + Duration::from_secs(5))])),
         "command" => drop(send(&mut m, [ch(':'), ch('p'), ch('l')])),
         "play" => drop(command(&mut m, "play black")),
         "drill" => drop(command(&mut m, "drill")),
@@ -400,7 +402,7 @@ fn the_review_marks_the_line_and_draws_the_graph() {
         let best = values.iter().map(|&(_, v)| v).max().unwrap();
         let loss = best - values.iter().find(|&&(s, _)| s == mv).unwrap().1;
         let want = othello_explorer::review::Mark::of_loss(loss);
-        assert_eq!(m.mark(id), want, "{p}: {mv} lost {loss}");
+        assert_eq!(m.mark(id), want.map(|w| (w, true)), "{p}: {mv} lost {loss}");
         p = p.play(mv).unwrap();
     }
     // The graph: every position valued, exact, from black's side.

@@ -64,7 +64,7 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     tmux.wait_text("ply 3");
     tmux.keys(&["u", "u"]);
     tmux.wait_text("ply 1");
-    tmux.keys(&[":", "moves c2d2", "Enter"]);
+    tmux.keys(&[":", "moves /c2d2", "Enter"]);
     tmux.wait_text("ply 2");
     let saved = wait_session(&file, "the second branch", |t| t.transcript() == "c2d2");
     assert_eq!(leaves(&saved), ["c2b2a2", "c2d2"]);
@@ -167,7 +167,7 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
     b.keys(&[":", "moves b1", "Enter"]);
     b.wait_text("ply 1");
     // Both go on moving; each file follows its own explorer.
-    a.keys(&[":", "moves c2b2a2", "Enter"]);
+    a.keys(&[":", "moves /c2b2a2", "Enter"]);
     a.wait_text("ply 3");
     wait_session(&home.join("session.txt"), "the first explorer's third move", |t| t.transcript() == "c2b2a2");
     wait_session(&home.join("session-2.txt"), "the second explorer's move", |t| t.transcript() == "b1");

@@ -169,7 +169,7 @@ fn game_over() {
 #[test]
 fn bad_command_in_the_status_line() {
     let mut m = model_at(Size::Eight, "f5", true);
-    for c in ":moves f5f5".chars() {
+    for c in ":moves /f5f5".chars() {
         update(&mut m, key(KeyCode::Char(c)));
     }
     insta::assert_snapshot!("command_line_open_80x24", screen(&mut m, 80, 24));
@@ -209,22 +209,22 @@ fn cell_text(buf: &Buffer, g: &BoardGeometry, s: Square) -> String {
 fn board_widget_draws_discs_moves_and_scores() {
     let mut m = model_at(Size::Four, "", true);
     let (buf, g) = draw_board(&m, Zoom::Compact, true);
-    assert_eq!((g.cell_width, g.cell_height), (3, 1));
+    assert_eq!((g.cell_width, g.cell_height), (4, 1));
     // White on b2 and c3, black on c2 and b3; the four legal moves unproven.
-    assert_eq!(cell_text(&buf, &g, sq("c3")), " ○ ");
-    assert_eq!(cell_text(&buf, &g, sq("c2")), " ● ");
-    assert_eq!(cell_text(&buf, &g, sq("b3")), " ● ");
+    assert_eq!(cell_text(&buf, &g, sq("c3")), "  ○ ");
+    assert_eq!(cell_text(&buf, &g, sq("c2")), "  ● ");
+    assert_eq!(cell_text(&buf, &g, sq("b3")), "  ● ");
     for s in ["b1", "a2", "d3", "c4"] {
-        assert_eq!(cell_text(&buf, &g, sq(s)), "  ?", "{s}");
+        assert_eq!(cell_text(&buf, &g, sq(s)), "   ?", "{s}");
     }
-    assert_eq!(cell_text(&buf, &g, sq("a1")), " · ");
+    assert_eq!(cell_text(&buf, &g, sq("a1")), "  · ");
     // The cursor (on b1, the first legal move) is reversed; b2, which b1 flips, is marked.
     assert_eq!(m.cursor, sq("b1"));
-    assert!(buf[(g.squares.x + 3, g.squares.y)].modifier.contains(Modifier::REVERSED));
-    assert_eq!(cell_text(&buf, &g, sq("b2")), " ○x");
+    assert!(buf[(g.squares.x + 4, g.squares.y)].modifier.contains(Modifier::REVERSED));
+    assert_eq!(cell_text(&buf, &g, sq("b2")), "  ○x");
     m.cursor = sq("c4");
     let (buf, g) = draw_board(&m, Zoom::Compact, true);
-    assert_eq!(cell_text(&buf, &g, sq("c3")), " ○x");
+    assert_eq!(cell_text(&buf, &g, sq("c3")), "  ○x");
     // Scores once proven: signed, two digits and all, in both boards; the large one says under
     // each what it is (a star under the best, a tick under the other exact scores).
     solve_current(&mut m);
@@ -237,11 +237,12 @@ fn board_widget_draws_discs_moves_and_scores() {
     };
     assert_eq!(below(&buf, &g, sq("a2")), " ★  ", "every 4x4 first move is best");
     let (buf, g) = draw_board(&m, Zoom::Compact, true);
-    assert_eq!(cell_text(&buf, &g, sq("a2")), "-10");
+    assert_eq!(cell_text(&buf, &g, sq("a2")), " -10");
 }
 
-/// The 80x24 8x8 board with two-digit negative scores side by side (b8 -10, c8 -6, d8 -2, g8
-/// -16, as a user reported them run together): every sign kept, every square its own.
+/// The 80x24 8x8 board with two-digit scores side by side (`-8-12`, `-16+12` as users reported
+/// them run together): every value keeps its sign (`+0` too, as the moves table writes it) and a
+/// blank column before it.
 #[test]
 fn two_digit_negative_scores_keep_their_signs_at_80x24() {
     // A position with legal moves on row 8 (black to move): the scores are injected.
@@ -257,15 +258,21 @@ fn two_digit_negative_scores_keep_their_signs_at_80x24() {
     }
     let text = screen(&mut m, 80, 24);
     let g = m.hits.board.unwrap();
-    assert_eq!(g.cell_width, 3);
+    assert_eq!(g.cell_width, 4);
     for (i, &square) in legal.iter().enumerate() {
         let score = scores[i % scores.len()];
-        let want = if score == 0 { "  0".to_string() } else { format!("{score:>+3}") };
-        let x = g.squares.x + square.col() as u16 * 3;
+        let want = format!(" {score:>+3}");
+        let x = g.squares.x + square.col() as u16 * 4;
         let y = g.squares.y + square.row() as u16;
         let line: Vec<char> = text.lines().nth(y as usize).unwrap().trim_matches('"').chars().collect();
-        let got: String = line[x as usize..x as usize + 3].iter().collect();
+        let got: String = line[x as usize..x as usize + 4].iter().collect();
         assert_eq!(got, want, "{square}");
+    }
+    // No two numbers touch anywhere on the board: a digit is never followed by a sign.
+    for y in g.squares.y..g.squares.y + 8 {
+        let line: Vec<char> = text.lines().nth(y as usize).unwrap().trim_matches('"').chars().collect();
+        let row: String = line[g.squares.x as usize..(g.squares.x + 32) as usize].iter().collect();
+        assert!(!row.as_bytes().windows(2).any(|w| w[0].is_ascii_digit() && (w[1] == b'+' || w[1] == b'-')), "{row}");
     }
     insta::assert_snapshot!("two_digit_negatives_80x24", text);
 }
@@ -394,7 +401,7 @@ fn key_bar_and_help_come_from_the_key_table() {
 #[test]
 fn the_history_marks_branches() {
     let mut m = model_at(Size::Eight, "c4", true);
-    let msgs: Vec<Msg> = ":moves f5d6c3".chars().map(|c| key(KeyCode::Char(c))).chain([key(KeyCode::Enter)]).collect();
+    let msgs: Vec<Msg> = ":moves /f5d6c3".chars().map(|c| key(KeyCode::Char(c))).chain([key(KeyCode::Enter)]).collect();
     for msg in msgs {
         update(&mut m, msg);
     }

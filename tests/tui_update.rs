@@ -199,8 +199,9 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
     command(&mut m, "moves f5d6");
     let (before_pos, before_nodes) = (m.position(), m.tree.len());
     for (input, message) in [
-        ("moves f5f5", "moves: move 2 at column 3 is illegal: f5 is already occupied"),
-        ("moves f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
+        ("moves /f5f5", "moves: move 2 at column 3 is illegal: f5 is already occupied"),
+        ("moves /f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
+        ("moves f5", "moves: move 1 at column 1 is illegal: f5 is already occupied"),
         ("size 5", "size '5': the board size must be 4, 6 or 8"),
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
         (
@@ -411,7 +412,7 @@ fn moves_of(pos: &Position) -> Vec<Square> {
 fn a_saved_tree_keeps_every_branch_and_the_current_node() {
     let (mut m, _) = model(Size::Six);
     command(&mut m, "moves c2b2a2");
-    command(&mut m, "moves c2d2"); // a second branch at ply 2
+    command(&mut m, "moves /c2d2"); // a second branch at ply 2
     send(&mut m, [ch('u')]); // back to ply 1
     let effects = command(&mut m, "save f");
     let Effect::Save { contents, .. } = &effects[0] else { panic!("no save") };
@@ -805,10 +806,226 @@ fn load_reads_wthor_databases_and_picks_a_game_by_number() {
     update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: Some(2), result: Ok(bytes.clone()) });
     assert_eq!(m.tree.transcript(), "f5f6e6f4");
     assert!(m.status.as_ref().unwrap().text.contains("game 2 of 2"), "{:?}", m.status);
+    // Without a number: the list of the file's games to choose from; the tree waits.
     update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: None, result: Ok(bytes.clone()) });
+    assert_eq!(m.tree.transcript(), "f5f6e6f4");
+    let Overlay::Pick(list) = &m.overlay else { panic!("{:?}", m.overlay) };
+    assert_eq!((list.total, list.lines.len()), (2, 2));
+    assert!(list.lines[0].contains("3 moves · f5d6c3"), "{:?}", list.lines);
+    assert!(list.lines[1].contains("4 moves · f5f6e6f4"), "{:?}", list.lines);
+    assert!(m.status.as_ref().unwrap().text.contains("holds 2 games"), "{:?}", m.status);
+    // Down, up, down: the second; Enter loads it.
+    send(&mut m, [key(KeyCode::Down), key(KeyCode::Up), key(KeyCode::Down), key(KeyCode::Enter)]);
+    assert_eq!(m.overlay, Overlay::None);
+    assert_eq!(m.tree.transcript(), "f5f6e6f4");
+    assert!(m.status.as_ref().unwrap().text.contains("game 2 of 2"), "{:?}", m.status);
+    // Esc closes the list and loads nothing.
+    update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: None, result: Ok(bytes.clone()) });
+    send(&mut m, [key(KeyCode::Up), key(KeyCode::Esc)]);
+    assert_eq!((m.overlay.clone(), m.tree.transcript()), (Overlay::None, "f5f6e6f4".to_string()));
+    update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: Some(1), result: Ok(bytes.clone()) });
     assert_eq!(m.tree.transcript(), "f5d6c3");
-    assert!(m.status.as_ref().unwrap().text.contains("game 1 of 2; :load FILE N for another"), "{:?}", m.status);
     update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: Some(3), result: Ok(bytes) });
     assert_eq!(m.tree.transcript(), "f5d6c3", "a game that is not there changes nothing");
     assert!(m.status.as_ref().unwrap().error, "{:?}", m.status);
+}
+
+#[test]
+fn p_replays_the_loaded_game_and_shift_p_plays_the_engines_line() {
+    let start = Position::start(Size::Four);
+    let game = transcript::play(&start, "c4d4d3b4").unwrap().moves;
+    let now = Instant::now();
+    let mut m = Model::new(start, &game, Config::default(), now);
+    m.init();
+    send(&mut m, [key(KeyCode::Home)]);
+    let nodes = m.tree.len();
+    send(&mut m, [ch('p')]);
+    let auto = m.auto().expect("auto-play on");
+    assert!(!auto.engine, "on a loaded game p plays the game");
+    let delay = Config::default().auto_delay;
+    let mut t = now;
+    for _ in 0..10 {
+        t += delay;
+        update(&mut m, Msg::Tick(t));
+    }
+    // The game's moves, move for move, no branch made, no mark of its own.
+    assert_eq!(m.tree.transcript(), "c4d4d3b4");
+    assert_eq!(m.tree.len(), nodes, "no new branch");
+    assert!(m.auto().is_none(), "it stops where the game ends");
+    assert!(m.status.as_ref().unwrap().text.contains("the end of the line"), "{:?}", m.status);
+    // P: the engine's line, even with the game ahead.
+    send(&mut m, [key(KeyCode::Home), ch('P')]);
+    assert!(m.auto().is_some_and(|a| a.engine));
+    send(&mut m, [ch('P')]);
+    assert!(m.auto().is_none());
+    // At the end of the line, p has nothing ahead: the engine's line.
+    send(&mut m, [key(KeyCode::End), ch('p')]);
+    assert!(m.auto().is_some_and(|a| a.engine));
+}
+
+#[test]
+fn a_typed_square_plays_from_the_position_on_screen() {
+    let (mut m, t0) = model(Size::Eight);
+    send(&mut m, [ch('f'), ch('5')]);
+    assert_eq!(m.tree.transcript(), "f5");
+    send(&mut m, [ch('d'), ch('6')]);
+    assert_eq!(m.tree.transcript(), "f5d6");
+    // A square that is not legal is refused, and nothing is played.
+    send(&mut m, [ch('c'), ch('8')]);
+    assert_eq!(m.tree.transcript(), "f5d6");
+    assert!(m.status.as_ref().unwrap().error, "{:?}", m.status);
+    assert!(m.status.as_ref().unwrap().text.contains("c8 is not a legal move here"), "{:?}", m.status);
+    // `e` has a key of its own (teach): followed by a row it is a square...
+    send(&mut m, [key(KeyCode::Home), ch('e'), ch('6')]);
+    assert_eq!(m.tree.transcript(), "e6");
+    assert!(m.teach().is_none());
+    // ...alone, it does what its key does once the row is no longer expected.
+    send(&mut m, [key(KeyCode::Home), ch('e')]);
+    assert!(m.teach().is_none());
+    update(&mut m, Msg::Tick(t0 + Duration::from_secs(60)));
+    assert!(m.teach().is_some(), "e alone opens the teaching view after the wait");
+    send(&mut m, [key(KeyCode::Esc)]);
+    // A column without a legal move is not a square: the key is itself at once.
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [ch('a'), ch('1')]);
+    assert_eq!(m.tree.transcript(), "");
+    // In a game, a typed square is your move.
+    let (mut m, _) = model(Size::Four);
+    command(&mut m, "play black");
+    send(&mut m, [ch('c'), ch('4')]);
+    assert_eq!(m.tree.transcript(), "c4");
+}
+
+#[test]
+fn moves_continue_from_here_and_from_the_root_with_a_slash() {
+    let (mut m, _) = model(Size::Eight);
+    command(&mut m, "moves f5d6");
+    assert_eq!(m.tree.transcript(), "f5d6");
+    command(&mut m, "moves c3d3");
+    assert_eq!(m.tree.transcript(), "f5d6c3d3", "{:?}", m.status);
+    assert!(m.status.as_ref().unwrap().text.contains("played 2 moves from here"), "{:?}", m.status);
+    command(&mut m, "moves /e6f4");
+    assert_eq!(m.tree.transcript(), "e6f4");
+    assert!(m.status.as_ref().unwrap().text.contains("from the root"), "{:?}", m.status);
+}
+
+#[test]
+fn export_keeps_the_players_and_writes_only_exact_values() {
+    let (mut m, _) = model(Size::Four);
+    let ggf = "(;GM[Othello]PC[here]PB[Ann]PW[Bob]TY[4]BO[4 -----O*--*O----- *]B[c4]W[d4];)";
+    update(&mut m, Msg::Loaded { path: "g.ggf".into(), index: None, result: Ok(ggf.as_bytes().to_vec()) });
+    assert_eq!(m.tree.transcript(), "c4d4");
+    // The first position: an estimate of c4; the second: d4's exact score.
+    let start = m.tree.position_of(m.tree.root());
+    let after = transcript::play(&start, "c4").unwrap().end();
+    let job = m.job.as_ref().map_or(0, |j| j.id);
+    update(
+        &mut m,
+        event(
+            job,
+            start,
+            EventKind::Child(ChildValue { square: sq("c4"), score: -4, kind: Kind::Estimate { depth: 3 } }),
+        ),
+    );
+    update(&mut m, event(job, after, EventKind::Child(ChildValue { square: sq("d4"), score: 6, kind: Kind::Exact })));
+    let effects = command(&mut m, "export out.ggf");
+    let Some(Effect::Save { contents, .. }) = effects.first() else { panic!("{effects:?}") };
+    assert!(contents.contains("PB[Ann]PW[Bob]"), "{contents}");
+    assert!(contents.contains("B[c4]W[d4/+6]"), "the estimate is left out, the exact score kept: {contents}");
+}
+
+#[test]
+fn the_header_names_the_depth_the_table_shows() {
+    let (mut m, _) = model(Size::Eight);
+    let job = m.job.clone().unwrap();
+    let ev = |kind| event(job.id, job.position, kind);
+    update(&mut m, ev(EventKind::Phase(Phase::Estimate)));
+    for square in job.position.legal_moves().reading_order() {
+        update(&mut m, ev(EventKind::Child(ChildValue { square, score: 0, kind: Kind::Estimate { depth: 18 } })));
+    }
+    update(&mut m, ev(EventKind::Depth(18)));
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("f5"), score: 1, kind: Kind::Estimate { depth: 19 } })));
+    let SolverState::Solving { depth, .. } = m.solver_state() else { panic!("{:?}", m.solver_state()) };
+    assert_eq!(depth, Some(19), "the table shows f5 at @19");
+}
+
+#[test]
+fn the_engine_honours_its_levels_time_and_says_it_thinks() {
+    // A 6x6 position the engine (white) has estimates of to depth 4 only, below its
+    // level (10), and plays the best of them once the level's time (2 s) is spent.
+    let start = Position::start(Size::Six);
+    let moves = transcript::play(&start, "e4c5b4").unwrap().moves;
+    let t0 = Instant::now();
+    let mut m = Model::new(start, &moves, Config::default(), t0);
+    m.init();
+    command(&mut m, "play black");
+    let p = m.position();
+    assert_eq!(p.to_move(), othello_explorer::Color::White);
+    update(&mut m, Msg::Tick(t0));
+    let job = m.job.clone().expect("the engine's analysis runs");
+    assert_eq!(job.position, p);
+    for (i, square) in p.legal_moves().reading_order().into_iter().enumerate() {
+        let c = ChildValue { square, score: i as i32, kind: Kind::Estimate { depth: 4 } };
+        update(&mut m, event(job.id, p, EventKind::Child(c)));
+    }
+    update(&mut m, event(job.id, p, EventKind::Depth(4)));
+    update(&mut m, Msg::Tick(t0 + Duration::from_millis(1500)));
+    assert_eq!(m.position(), p, "still within the level's time");
+    let (spent, budget) = m.engine_thinking().expect("the engine thinks");
+    assert_eq!((spent, budget), (Duration::from_millis(1500), Duration::from_secs(2)));
+    assert!(m.mode_text().unwrap().1.contains("the engine thinks: 1.5s of at most 2.0s"), "{:?}", m.mode_text());
+    update(&mut m, Msg::Tick(t0 + Duration::from_millis(2100)));
+    assert_ne!(m.position(), p, "played once the level's time was spent");
+}
+
+#[test]
+fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
+    // 8x8, three moves; the review is fed estimates @12 for the positions it examines.
+    let start = Position::start(Size::Eight);
+    let line = transcript::play(&start, "f5d6c3").unwrap();
+    let mut m = Model::new(start, &line.moves, Config::default(), Instant::now());
+    m.init();
+    let mut effects = command(&mut m, "review");
+    for _ in 0..20 {
+        let Some(Effect::Review { job, position, played, .. }) =
+            effects.iter().find(|e| matches!(e, Effect::Review { .. })).cloned()
+        else {
+            break;
+        };
+        // The played move looks 5 discs worse than the best at f5 (within the measured error),
+        // 20 worse at d6 (beyond it); c3 is the best.
+        let loss = match played.map(|p| p.to_string()).unwrap_or_default().as_str() {
+            "f5" => 5,
+            "d6" => 20,
+            _ => 0,
+        };
+        for square in position.legal_moves().reading_order() {
+            let score = if Some(square) == played {
+                3 - loss
+            } else if loss == 0 {
+                0
+            } else {
+                3
+            };
+            let c = ChildValue { square, score, kind: Kind::Estimate { depth: 12 } };
+            update(&mut m, event(job, position, EventKind::Child(c)));
+        }
+        effects = update(&mut m, event(job, position, EventKind::Cancelled));
+    }
+    assert!(m.status.as_ref().unwrap().text.starts_with("review done"), "{:?}", m.status);
+    let ids = m.tree.line();
+    use othello_explorer::review::Mark;
+    assert_eq!(m.mark(ids[1]), None, "a loss within the estimates' error is no mark");
+    assert_eq!(m.mark(ids[2]), Some((Mark::Blunder, false)), "20 less the margin (6 at 28-34 empties, depth 12): 14");
+    assert!(m.review_summary().contains("(1 from estimates)"), "{}", m.review_summary());
+    // The history writes it apart.
+    let (_, mut terminal) = ((), ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap());
+    terminal.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
+    let text = terminal.backend().to_string();
+    assert!(text.contains("2.d6~??"), "{text}");
+    // Turned off and on, a reviewed line is not reviewed again: it says so at once.
+    command(&mut m, "review off");
+    let effects = command(&mut m, "review");
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Review { .. })), "{effects:?}");
+    assert!(m.status.as_ref().unwrap().text.contains("reviewed already"), "{:?}", m.status);
 }

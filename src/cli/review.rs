@@ -8,11 +8,11 @@ use super::report::{Align, Report, Table};
 use super::{CliError, solve};
 use clap::Args;
 use othello_explorer::Size;
-use othello_explorer::analyst::{Analyst, Ask};
+use othello_explorer::analyst::Analyst;
 use othello_explorer::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::printable;
 use othello_explorer::review::{self, Judged, Mark, SideSummary};
-use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions};
+use othello_explorer::solver::{ChildValue, Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use serde::Serialize;
@@ -37,7 +37,8 @@ pub struct ReviewArgs {
     /// Seconds of search for each position (fractions allowed; default 1).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::values::seconds)]
     pub time: Option<Duration>,
-    /// Also write the game as GGF to FILE, each move with its value.
+    /// Also write the game as GGF to FILE, each move with its exact value where it was proven (an
+    /// estimate or an outcome is left out: a GGF value reads as the move's value).
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
 }
@@ -72,12 +73,19 @@ struct SideJson {
     loss: i32,
     mean_loss: f64,
     marks: serde_json::Map<String, Value>,
+    marks_from_estimates: usize,
 }
 
 impl SideJson {
     fn new(s: &SideSummary) -> SideJson {
         let marks = Mark::ALL.iter().map(|m| (m.symbol().to_string(), json!(s.marks[*m as usize]))).collect();
-        SideJson { moves: s.moves, loss: s.loss, mean_loss: (s.mean_loss() * 100.0).round() / 100.0, marks }
+        SideJson {
+            moves: s.moves,
+            loss: s.loss,
+            mean_loss: (s.mean_loss() * 100.0).round() / 100.0,
+            marks,
+            marks_from_estimates: s.estimated,
+        }
     }
 }
 
@@ -95,6 +103,12 @@ struct MoveJson {
     kind: &'static str,
     depth: Option<u32>,
     mark: Option<&'static str>,
+    /// Whether the mark rests on proofs (false: from estimates, the loss less `margin`).
+    mark_proven: Option<bool>,
+    /// The estimate's measured margin the mark was judged with.
+    margin: Option<i32>,
+    /// Whether the position was looked at deeper because the mark was in doubt.
+    deepened: bool,
 }
 
 impl MoveJson {
@@ -113,6 +127,9 @@ impl MoveJson {
                 _ => None,
             },
             mark: j.mark.map(|m| m.symbol()),
+            mark_proven: j.mark.map(|_| j.proven),
+            margin: j.margin,
+            deepened: false,
         }
     }
 }
@@ -171,7 +188,7 @@ impl std::fmt::Display for ReviewReport {
         write!(f, "{}", t.table)?;
         writeln!(f, "{}", t.black)?;
         writeln!(f, "{}", t.white)?;
-        writeln!(f, "marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (or a proven outcome thrown away)")?;
+        writeln!(f, "{}", review::LEGEND)?;
         if t.judged < t.total && !t.interrupted {
             writeln!(f, "stopped after {} of {} moves: no value for the next move", t.judged, t.total)?;
         }
@@ -181,8 +198,9 @@ impl std::fmt::Display for ReviewReport {
 
 fn summary_line(name: &str, s: &SideSummary) -> String {
     let marks: Vec<String> = Mark::ALL.iter().map(|m| format!("{} {}", m.symbol(), s.marks[*m as usize])).collect();
+    let estimated = if s.estimated > 0 { format!(" ({} from estimates)", s.estimated) } else { String::new() };
     format!(
-        "{name:<6} {} · lost {} ({:.1} a move) · {}",
+        "{name:<6} {} · lost {} ({:.1} a move) · {}{estimated}",
         othello_explorer::notation::printable::count(s.moves as i64, "move", "moves"),
         othello_explorer::notation::printable::count(i64::from(s.loss), "disc", "discs"),
         s.mean_loss(),
@@ -220,12 +238,15 @@ pub fn run(
         );
         bar
     });
-    let mut analyse = |p: &othello_explorer::Position| -> Vec<ChildValue> {
+    let mut deepened = Vec::new();
+    let mut analyse = |p: &othello_explorer::Position, played| -> Vec<ChildValue> {
         if stop.load(Ordering::Relaxed) {
             return Vec::new();
         }
-        let limits = Limits { max_time: Some(time), stop: Some(stop.clone()), ..Limits::default() };
-        analyst.analyse(p, &Ask::new(SearchMode::Auto, limits), &mut |_| {}).children
+        let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
+        let examined = review::examine(&mut analyst, p, played, time, &limits, &mut |_| {});
+        deepened.push(examined.deepened);
+        examined.children
     };
     let mut progress = |done: usize, _: usize| {
         if let Some(b) = &bar {
@@ -240,7 +261,7 @@ pub fn run(
     let (black, white) = review::summary(&judged);
     if let Some(path) = &ggf {
         let values: Vec<Option<i32>> =
-            (0..total).map(|i| judged.get(i).filter(|j| j.kind != Kind::Wld).map(|j| j.value)).collect();
+            (0..total).map(|i| judged.get(i).filter(|j| j.kind == Kind::Exact).map(|j| j.value)).collect();
         let text = gamefile::ggf::write(&game, &values);
         std::fs::write(path, text).map_err(|e| CliError::Usage(format!("--ggf {}: {e}", path.display())))?;
     }
@@ -272,7 +293,7 @@ pub fn run(
             best,
             j.loss.to_string(),
             j.kind.label(),
-            j.mark.map_or("", |m| m.symbol()).to_string(),
+            j.mark_text().unwrap_or_default(),
         ]);
     }
     let report = ReviewReport {
@@ -283,7 +304,11 @@ pub fn run(
         seconds_per_position: time.as_secs_f64(),
         threads,
         complete: judged.len() == total,
-        moves: judged.iter().map(MoveJson::new).collect(),
+        moves: judged
+            .iter()
+            .zip(deepened.iter().chain(std::iter::repeat(&false)))
+            .map(|(j, &d)| MoveJson { deepened: d, ..MoveJson::new(j) })
+            .collect(),
         summary: Summaries { black: SideJson::new(&black), white: SideJson::new(&white) },
         text: ReviewText {
             total,

@@ -1,7 +1,8 @@
 //! Text from a file, made safe to print: control characters escaped (so a name cannot retitle the
 //! terminal or split an error over lines), and long text cut to an excerpt. Every command prints
 //! a file's names and values through [`printable`], and every error message quotes a file's text
-//! through [`excerpt`].
+//! through [`excerpt`]. The explorer's panels fit text with [`wrap`] and [`fit`], never cutting a
+//! word.
 //!
 //! ```
 //! use othello_explorer::notation::printable::{excerpt, printable};
@@ -78,4 +79,95 @@ pub fn article(n: u64) -> &'static str {
     // 11 and 18 (and 11,000…, 18,000…: read "eleven thousand", "eighteen thousand").
     let eleven_or_eighteen = (digits.starts_with("11") || digits.starts_with("18")) && digits.len() % 3 == 2;
     if leading_eight || eleven_or_eighteen { "an" } else { "a" }
+}
+/// `text` broken into lines of at most `width` characters at spaces, for a panel or a page; a
+/// word longer than a line is split (nothing else can hold it). No line for an empty text.
+/// Widths are in characters (every glyph the program writes is one column wide).
+///
+/// ```
+/// use othello_explorer::notation::printable::wrap;
+/// assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
+/// ```
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let mut chars: Vec<char> = word.chars().collect();
+        let need = chars.len() + usize::from(len > 0);
+        if len > 0 && len + need > width {
+            lines.push(std::mem::take(&mut line));
+            len = 0;
+        }
+        if len > 0 {
+            line.push(' ');
+            len += 1;
+        }
+        while chars.len() > width - len {
+            let rest = chars.split_off(width - len);
+            line.extend(chars);
+            lines.push(std::mem::take(&mut line));
+            len = 0;
+            chars = rest;
+        }
+        len += chars.len();
+        line.extend(chars);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// `text` in at most `width` characters: whole if it fits, else its first words and `…` (a first
+/// word longer than the width is cut, with `…`): shortened, never cut inside a word.
+///
+/// ```
+/// use othello_explorer::notation::printable::fit;
+/// assert_eq!(fit("Central Rose-Bill / Dead Draw", 20), "Central Rose-Bill…");
+/// ```
+pub fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let room = width - 1;
+    let mut out = String::new();
+    for word in text.split(' ') {
+        let next = if out.is_empty() { word.chars().count() } else { out.chars().count() + 1 + word.chars().count() };
+        if next > room {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    let out = out.trim_end_matches([' ', '·', ',', ':', ';', '/', '-']).to_string();
+    if out.is_empty() {
+        let cut: String = text.chars().take(room).collect();
+        return format!("{cut}…");
+    }
+    format!("{out}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_and_fitting_keep_words_whole() {
+        assert_eq!(wrap("the engine thinks about it", 10), ["the engine", "thinks", "about it"]);
+        assert!(wrap("", 5).is_empty());
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap("a abcdefghij", 4), ["a", "abcd", "efgh", "ij"]);
+        assert_eq!(fit("Central Rose-Bill / Dead Draw", 20), "Central Rose-Bill…");
+        assert_eq!(fit("short", 20), "short");
+        assert_eq!(fit("reviewing the line: 61 positions", 14), "reviewing the…");
+        assert_eq!(fit("abcdefgh", 4), "abc…");
+        assert!(wrap("x y z", 1).iter().all(|l| l.chars().count() <= 1));
+    }
 }

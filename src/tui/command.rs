@@ -64,7 +64,11 @@ pub struct CommandSpec {
 
 /// Every command.
 pub const COMMANDS: &[CommandSpec] = &[
-    CommandSpec { name: "moves", usage: "moves f5d6c3", help: "play a transcript from the root (branches are kept)" },
+    CommandSpec {
+        name: "moves",
+        usage: "moves d3c3 | moves /f5d6c3",
+        help: "play a transcript from the position on screen, or from the root with a leading / (branches are kept)",
+    },
     CommandSpec { name: "board", usage: "board <board string>", help: "explore a position: N*N of X O -, then X or O" },
     CommandSpec { name: "size", usage: "size 4|6|8", help: "start again on a board of that size" },
     CommandSpec { name: "new", usage: "new", help: "start again on this size" },

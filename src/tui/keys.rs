@@ -30,11 +30,13 @@ pub enum Context {
     Drill,
     /// The board editor (`E`, `:edit`).
     Edit,
+    /// The list of a file's games (`:load FILE` on a file of several).
+    Pick,
 }
 
 impl Context {
     /// Every context, in the help's order.
-    pub const ALL: [Context; 8] = [
+    pub const ALL: [Context; 9] = [
         Context::Normal,
         Context::History,
         Context::Teaching,
@@ -42,6 +44,7 @@ impl Context {
         Context::Drill,
         Context::Edit,
         Context::Command,
+        Context::Pick,
         Context::Help,
     ];
 
@@ -56,6 +59,7 @@ impl Context {
             Context::Play => "playing the engine (:play)",
             Context::Drill => "drill (:drill)",
             Context::Edit => "board editor (E, :edit)",
+            Context::Pick => "list of a file's games (:load FILE)",
         }
     }
 }
@@ -99,8 +103,23 @@ pub enum Action {
     NextBranch,
     /// Play the best move.
     Best,
-    /// Start or stop playing the line shown automatically.
+    /// Start or stop auto-play: the line ahead in the tree (a loaded game) when there is one,
+    /// else the engine's line.
     AutoPlay,
+    /// Start or stop auto-play of the engine's line, even where the tree's line goes on.
+    AutoEngine,
+    /// The list of games: the previous one.
+    PickUp,
+    /// The list of games: the next one.
+    PickDown,
+    /// The list of games: a page up.
+    PickPageUp,
+    /// The list of games: a page down.
+    PickPageDown,
+    /// The list of games: load the one chosen.
+    PickLoad,
+    /// The list of games: close it.
+    PickClose,
     /// Auto-play faster.
     Faster,
     /// Auto-play slower.

@@ -556,7 +556,8 @@ fn event_loop(
             for msg in std::mem::take(&mut queue) {
                 // Ticks redraw only when something on screen moves with time.
                 let lab = model.lab.as_ref().is_some_and(|l| l.running);
-                let busy = model.job.is_some() || model.auto().is_some() || model.game().is_some() || lab;
+                let busy =
+                    model.job.is_some() || model.auto().is_some() || model.game().is_some() || lab || model.typing();
                 let visible = !matches!(msg, Msg::Tick(_)) || busy;
                 dirty |= visible;
                 let more = update(model, msg);
@@ -622,7 +623,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
     for effect in effects {
         match effect {
             Effect::Analyse { job, position } => worker.solver.analyse(job, position),
-            Effect::Review { job, position, budget } => worker.solver.analyse_for(job, position, Some(budget)),
+            Effect::Review { job, position, played, budget } => worker.solver.review(job, position, played, budget),
             Effect::Cancel => worker.solver.cancel(),
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),

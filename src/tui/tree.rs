@@ -71,6 +71,9 @@ pub struct Tree {
     /// The nodes whose preferred child changed since [`Tree::take_preference_changes`] last
     /// took them (a session journal writes them), or `None` once more changed than it keeps.
     changed: Option<Vec<NodeId>>,
+    /// The players of the game the tree was loaded from (black's, white's), if the file named
+    /// them: `:export` writes them back. Not part of a session.
+    pub players: (Option<String>, Option<String>),
 }
 
 /// How many preference changes a tree remembers between two takes; beyond, the next take says
@@ -116,6 +119,7 @@ impl Tree {
             current: NodeId(0),
             revision: 0,
             changed: Some(Vec::new()),
+            players: (None, None),
         }
     }
 
@@ -324,15 +328,26 @@ impl Tree {
     /// Plays a transcript from the root (passes implicit), keeping every existing branch, and
     /// makes its last position current. Nothing changes on error.
     pub fn play_transcript(&mut self, text: &str) -> Result<(), TranscriptError> {
-        let line = transcript::play(&self.position_of(self.root()), text)?;
-        self.play_moves_from_root(&line.moves).expect("a transcript that played is legal");
+        self.play_transcript_from(self.root(), text)
+    }
+
+    /// [`Tree::play_transcript`] from the node `from` instead of the root.
+    pub fn play_transcript_from(&mut self, from: NodeId, text: &str) -> Result<(), TranscriptError> {
+        let line = transcript::play(&self.position_of(from), text)?;
+        self.play_moves_from(from, &line.moves).expect("a transcript that played is legal");
         Ok(())
     }
 
     /// Plays legal `moves` from the root, inserting the passes the transcript leaves implicit.
     pub fn play_moves_from_root(&mut self, moves: &[Square]) -> Result<(), PlayError> {
+        self.play_moves_from(self.root(), moves)
+    }
+
+    /// Plays legal `moves` from the node `from`, inserting the passes the transcript leaves
+    /// implicit; on an error the current node stays where it was.
+    pub fn play_moves_from(&mut self, from: NodeId, moves: &[Square]) -> Result<(), PlayError> {
         let saved = self.current;
-        self.current = self.root();
+        self.current = from;
         for &sq in moves {
             if self.position().must_pass()
                 && let Err(e) = self.play(Edge::Pass)

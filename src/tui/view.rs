@@ -53,12 +53,14 @@ pub struct Areas {
     pub keys: Rect,
 }
 
-/// Lays out a screen of `area` for a board of `size` (at least 80x24).
-pub fn areas(area: Rect, size: crate::Size) -> Areas {
+/// Lays out a screen of `area` for a board of `size` (at least 80x24), the status line
+/// `status_rows` high (1, or 2 for a message that does not fit on one).
+pub fn areas(area: Rect, size: crate::Size, status_rows: u16) -> Areas {
+    let status_rows = status_rows.clamp(1, 2);
     let title = Rect::new(area.x, area.y, area.width, 1);
-    let status = Rect::new(area.x, area.bottom() - 2, area.width, 1);
+    let status = Rect::new(area.x, area.bottom() - 1 - status_rows, area.width, status_rows);
     let keys = Rect::new(area.x, area.bottom() - 1, area.width, 1);
-    let body = Rect::new(area.x, area.y + 1, area.width, area.height - 3);
+    let body = Rect::new(area.x, area.y + 1, area.width, area.height - 2 - status_rows);
     let children_w = 22u16;
     let (lw, lh) = board_extent(size, Zoom::Large);
     let large_fits = body.height >= lh + 7 && body.width >= lw + children_w + 36;
@@ -73,7 +75,7 @@ pub fn areas(area: Rect, size: crate::Size) -> Areas {
     let right_w = body.right() - right_x;
     let line_min = 5u16;
     let bits_h = bitboards::full_height(size, right_w).min(body.height.saturating_sub(line_min));
-    let compact_h = 2 + 5 + 1 + size.n() as u16;
+    let compact_h = bitboards::list_height(size, right_w);
     let bits_h = bits_h.max(body.height.saturating_sub(line_min).min(compact_h));
     let bitboards = Rect::new(right_x, body.y, right_w, bits_h);
     let line = Rect::new(right_x, bitboards.bottom(), right_w, body.bottom() - bitboards.bottom());
@@ -98,7 +100,7 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
             .render(Rect::new(area.x, y, area.width, h), buf);
         return Hits::default();
     }
-    let a = areas(area, model.position().size());
+    let a = areas(area, model.position().size(), bars::status_rows(model, area.width));
     bars::title(model, t, a.title, buf);
     let geometry = BoardWidget { model, theme: t, zoom: a.zoom }.render(a.board, buf);
     bars::info(model, t, a.info, buf);
@@ -116,11 +118,21 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
     };
     bars::status(model, t, a.status, buf);
     bars::key_bar(model, t, a.keys, buf);
+    // Overlays cover the panels, never the title, the status line or the key bar.
+    // The panels under a modal overlay are blanked, so none shows a word half hidden.
+    let over = Rect::new(area.x, a.title.bottom(), area.width, a.status.y - a.title.bottom());
+    if matches!(model.overlay, Overlay::Help | Overlay::Pick(_)) {
+        ratatui::widgets::Clear.render(over, buf);
+    }
     if model.overlay == Overlay::Help {
-        help::render(t, &model.help_contexts(), model.help_scroll, area, buf);
+        let help_max_scroll = help::render(t, &model.help_contexts(), model.help_scroll, over, buf);
+        return Hits { help_max_scroll, ..Hits::default() };
+    }
+    if let Overlay::Pick(p) = &model.overlay {
+        super::widgets::pick::render(t, p, over, buf);
         return Hits::default();
     }
-    Hits { board: geometry, children, history, graph }
+    Hits { board: geometry, children, history, graph, help_max_scroll: 0 }
 }
 
 /// The view for a ratatui frame.

@@ -82,7 +82,31 @@ pub enum EventKind {
 /// The handle of the solver thread: a [`JobThread`] whose jobs are analyses (with a time budget
 /// for a review's step). Dropping it stops the search and joins the thread.
 pub struct Worker {
-    thread: JobThread<(Position, Option<Duration>)>,
+    thread: JobThread<Input>,
+}
+
+/// A job of the solver thread: a position to analyse, and for a review's step its budget and the
+/// move the line plays there.
+type Input = (Position, Option<(Duration, Option<Square>)>);
+
+/// The review's step for `played` within `budget`: [`crate::review::examine`], or the budgeted
+/// analysis alone at the line's end.
+fn review_step(
+    analyst: &mut Analyst,
+    position: &Position,
+    (budget, played): (Duration, Option<Square>),
+    limits: &Limits,
+    on_event: &mut dyn FnMut(Event),
+) {
+    match played {
+        Some(square) => {
+            crate::review::examine(analyst, position, square, budget, limits, on_event);
+        }
+        None => {
+            let limits = Limits { max_time: Some(budget), ..limits.clone() };
+            analyst.analyse(position, &Ask::new(SearchMode::Auto, limits), on_event);
+        }
+    }
 }
 
 /// How often progress is reported while a search runs.
@@ -132,13 +156,19 @@ impl Worker {
 
     /// Cancels the running job and starts analysing `position` as job `job`.
     pub fn analyse(&mut self, job: u64, position: Position) {
-        self.analyse_for(job, position, None);
+        self.start(job, (position, None));
     }
 
-    /// [`Worker::analyse`] for at most `budget` (a review's step): the job ends with what it
-    /// knows then ([`EventKind::Cancelled`] unless every child was proven).
-    pub fn analyse_for(&mut self, job: u64, position: Position, budget: Option<Duration>) {
-        self.thread.start(job, (position, budget));
+    /// Cancels the running job and starts analysing `position` as job `job`.
+    fn start(&mut self, job: u64, input: Input) {
+        self.thread.start(job, input);
+    }
+
+    /// A review's step as job `job`: `position` for `budget`, then deeper where the mark of
+    /// `played` is in doubt ([`crate::review::examine`]); the job ends with
+    /// [`EventKind::Cancelled`].
+    pub fn review(&mut self, job: u64, position: Position, played: Option<Square>, budget: Duration) {
+        self.start(job, (position, Some((budget, played))));
     }
 
     /// Cancels the running job, if any.
@@ -151,7 +181,7 @@ fn run_job(
     analyst: &mut Analyst,
     max_depth: Option<u32>,
     job: u64,
-    (position, budget): (Position, Option<Duration>),
+    (position, review): Input,
     stop: &Arc<AtomicBool>,
     events: &Sender<Msg>,
 ) -> Result<(), Gone> {
@@ -159,9 +189,8 @@ fn run_job(
     let send = |kind: EventKind| events.send(solver_event(kind)).map_err(|_| Gone);
     let start = Instant::now();
     let progress = Arc::new(AtomicU64::new(0));
-    let limits =
-        Limits { stop: Some(stop.clone()), progress: Some(progress.clone()), max_time: budget, ..Limits::default() };
-    let ask = Ask { mode: SearchMode::Auto, max_depth, limits, line: LineRule::WhenAllExact };
+    let limits = Limits { stop: Some(stop.clone()), progress: Some(progress.clone()), ..Limits::default() };
+    let ask = Ask { mode: SearchMode::Auto, max_depth, limits: limits.clone(), line: LineRule::WhenAllExact };
     let done = AtomicBool::new(false);
     let mut gone = false;
     let verdict = std::thread::scope(|scope| {
@@ -185,7 +214,7 @@ fn run_job(
                 }
             }
         });
-        let verdict = analyst.analyse(&position, &ask, &mut |event| {
+        let mut on_event = |event| {
             let msg = match event {
                 Event::Report(Report::Child(c)) => solver_event(EventKind::Child(c)),
                 Event::Report(Report::Phase(p)) => solver_event(EventKind::Phase(p)),
@@ -197,15 +226,22 @@ fn run_job(
                 Event::Notice { text, error } => Msg::Notice { text, error },
             };
             gone |= events.send(msg).is_err();
-        });
+        };
+        let verdict = match review {
+            Some(step) => {
+                review_step(analyst, &position, step, &limits, &mut on_event);
+                None
+            }
+            None => Some(analyst.analyse(&position, &ask, &mut on_event)),
+        };
         done.store(true, Ordering::Relaxed);
         verdict
     });
     if gone {
         return Err(Gone);
     }
-    match verdict.line {
-        Some(line) => send(EventKind::Pv { moves: line.moves, nodes: verdict.nodes, elapsed: start.elapsed() }),
+    match verdict.and_then(|v| Some((v.line?, v.nodes))) {
+        Some((line, nodes)) => send(EventKind::Pv { moves: line.moves, nodes, elapsed: start.elapsed() }),
         None => send(EventKind::Cancelled),
     }
 }

@@ -296,6 +296,28 @@ pub(crate) enum Command {
         #[arg(required = true)]
         shards: Vec<PathBuf>,
     },
+    /// Measure how far estimates overstate a move's loss, per board, stage and depth, against
+    /// problem files with every move's exact score; writes the review's margins table.
+    Margins {
+        /// Problem files (OBF lines with every move's exact score).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The deepest estimate measured.
+        #[arg(long, default_value_t = 14)]
+        max_depth: u32,
+        /// The 8x8 bands' edges, in empties: each band runs from an edge to the next less one.
+        #[arg(long, value_delimiter = ',', default_value = "14,17,21,24,28,35")]
+        bands_8: Vec<u32>,
+        /// The 6x6 bands' edges.
+        #[arg(long, value_delimiter = ',', default_value = "14,18,22,27")]
+        bands_6: Vec<u32>,
+        /// Seconds allowed a position: the depths it completes within them count.
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+        /// Where the table goes.
+        #[arg(long, default_value = "data/review-margins.txt")]
+        out: PathBuf,
+    },
     /// Measure weights against exact scores of held-out positions, per stage.
     Measure {
         /// Board side: 4, 6 or 8.

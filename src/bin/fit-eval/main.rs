@@ -15,6 +15,8 @@
 //!   deeper search (resumable shards), and the opening stages refitted to those labels.
 //! - `checkset`, `checkset-merge` ([`checkset`]): a test set of deep positions with every move's
 //!   exact score, from self-play games of a seed the training does not use.
+//! - `margins` ([`margins`]): how far estimates overstate a move's loss, per stage and depth: the
+//!   review's margins table (`data/review-margins.txt`).
 //! - `fit`: the 4x4 fit (every stage labelled exactly: the 4x4 tree is small); `measure`: weights
 //!   against exact scores of fresh positions, per stage.
 //!
@@ -30,6 +32,7 @@ mod cli;
 mod fit4;
 mod games;
 mod labels;
+mod margins;
 mod opening;
 #[path = "../../parse_args.rs"]
 mod parse_args;
@@ -229,6 +232,13 @@ fn main() -> ExitCode {
                 _ => Err(format!("--size {size}: training runs on 6 or 8")),
             }
         })(),
+        Command::Margins { files, max_depth, bands_8, bands_6, seconds, out } => margins::run(&margins::Margins {
+            files,
+            max_depth,
+            bands: vec![(8, bands_8), (6, bands_6)],
+            per_position: std::time::Duration::from_secs(seconds),
+            out,
+        }),
         Command::Measure { size, games, max_empties, seed, threads, weights } => {
             let max = max_empties.unwrap_or(match size {
                 4 => 12,

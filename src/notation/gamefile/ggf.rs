@@ -30,6 +30,17 @@ pub fn read(text: &str, index: usize) -> Result<Game, GameFileError> {
     Ok(game)
 }
 
+/// Reads the records of `text` starting at `starts` (from [`records`]), the `k`-th as game `k`
+/// of `starts.len()`: one tokenizing pass for a whole list.
+pub(crate) fn read_each(text: &str, starts: &[usize]) -> impl Iterator<Item = Result<Game, GameFileError>> {
+    let count = starts.len();
+    starts.iter().enumerate().map(move |(k, &at)| {
+        let mut game = Parser { text, pos: at + 2 }.record()?;
+        game.index = (k + 1, count);
+        Ok(game)
+    })
+}
+
 /// The number of GGF records in `text`.
 pub fn count(text: &str) -> usize {
     records(text).len()

@@ -154,6 +154,46 @@ pub fn read_text(text: &str, size: Size, index: Option<usize>) -> Result<Game, G
     text::read(text, size)
 }
 
+/// One game in a file's list ([`list`]): its number, its players and length, or why it does not
+/// read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// Its number in the file, from 1.
+    pub index: usize,
+    /// The game, or why it does not read.
+    pub game: Result<Game, GameFileError>,
+}
+
+/// The first `limit` games of a file's bytes (WTHOR, GGF, or one transcript), each read, and how
+/// many games the file holds. Time and memory follow `limit`, not the file (a GGF file is
+/// tokenized once).
+pub fn list(bytes: &[u8], size: Size, limit: usize) -> Result<(Vec<Listed>, usize), GameFileError> {
+    if wthor::looks_like(bytes) {
+        let count = wthor::count(bytes);
+        let games = (1..=count.min(limit)).map(|index| Listed { index, game: wthor::read(bytes, index) }).collect();
+        return Ok((games, count));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| GameFileError::Database {
+        offset: e.valid_up_to(),
+        reason: "neither text nor a WTHOR database (its header does not match its length)".into(),
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.contains("(;") {
+        let starts = ggf::records(text);
+        if starts.is_empty() {
+            return Err(GameFileError::Empty);
+        }
+        let shown = &starts[..starts.len().min(limit)];
+        let games = ggf::read_each(text, &starts)
+            .take(shown.len())
+            .enumerate()
+            .map(|(k, game)| Listed { index: k + 1, game })
+            .collect();
+        return Ok((games, starts.len()));
+    }
+    Ok((vec![Listed { index: 1, game: text::read(text, size) }], 1))
+}
+
 /// Reads game `index` of a file's bytes: a WTHOR database when it looks like one (a header whose
 /// game count matches the length), else its text.
 pub fn read_bytes(bytes: &[u8], size: Size, index: Option<usize>) -> Result<Game, GameFileError> {

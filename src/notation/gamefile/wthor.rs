@@ -26,6 +26,14 @@ pub(crate) fn looks_like(bytes: &[u8]) -> bool {
         && u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]) as usize == (bytes.len() - HEADER) / RECORD
 }
 
+/// The number of games a WTHOR database's header counts (0 for fewer bytes than a header).
+pub(crate) fn count(bytes: &[u8]) -> usize {
+    match bytes.get(4..8) {
+        Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+        None => 0,
+    }
+}
+
 /// Reads game `index` (from 1) of a WTHOR database.
 pub fn read(bytes: &[u8], index: usize) -> Result<Game, GameFileError> {
     if bytes.len() < HEADER {

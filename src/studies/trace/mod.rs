@@ -167,29 +167,13 @@ impl Value {
     }
 }
 
-/// Splits `text` into lines of at most `width` characters at spaces (a word longer than the
-/// width stands alone on its line): how the notes of a trace are laid out for paper and screen.
+/// How the notes of a trace are laid out for paper and screen: at spaces, lines of at most
+/// `width` characters ([`crate::notation::printable::wrap`]).
 ///
 /// ```
 /// assert_eq!(othello_explorer::trace::wrap("a bb ccc", 4), ["a bb", "ccc"]);
 /// ```
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
-}
+pub use crate::notation::printable::wrap;
 
 /// The low `N*N` bits of `bits` in binary, most significant first, a space between fields of
 /// `field` bits counted from bit 0.

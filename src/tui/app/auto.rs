@@ -15,6 +15,9 @@ pub struct AutoPlay {
     /// The line it is playing: the one the line panel printed when auto-play took it, so that `p`
     /// plays exactly what was shown; the panel shows it while it lasts.
     pub line: Option<AutoLine>,
+    /// Whether it plays the engine's line (`P`, or `p` at the end of the tree's line); else it
+    /// steps along the moves ahead in the tree (a loaded game), and stops where they end.
+    pub engine: bool,
 }
 
 /// The line auto-play is stepping through, taken from the line panel.
@@ -34,6 +37,13 @@ impl Model {
     /// Time passed: the engine's move in a game, else auto-play's next step.
     pub(super) fn tick(&mut self, now: Instant) -> Vec<Effect> {
         self.clock = now;
+        // A letter typed alone does what its key does once the row is no longer expected.
+        if let Some((letter, at)) = self.typed
+            && now.saturating_duration_since(at) >= super::TYPED_WAIT
+        {
+            self.typed = None;
+            return self.letter_key(letter);
+        }
         if self.game().is_some() {
             return self.engine_tick(now);
         }
@@ -47,6 +57,9 @@ impl Model {
         }
         if now.saturating_duration_since(last) < self.config.auto_delay {
             return Vec::new();
+        }
+        if self.auto().is_some_and(|a| !a.engine) {
+            return self.replay_step(now);
         }
         match self.auto_step() {
             Some((edge, known)) => {
@@ -85,9 +98,9 @@ impl Model {
 
     /// Starts auto-play while exploring (the first step after one delay, so it can be seen
     /// coming; the line played is the one shown now). Whether it started.
-    pub(super) fn start_auto(&mut self) -> bool {
+    pub(super) fn start_auto(&mut self, engine: bool) -> bool {
         let super::Activity::Explore { auto } = &mut self.activity else { return false };
-        *auto = Some(AutoPlay { last: self.clock, line: None });
+        *auto = Some(AutoPlay { last: self.clock, line: None, engine });
         self.take_auto_line();
         true
     }
@@ -114,6 +127,30 @@ impl Model {
         if let Some(a) = self.auto_mut() {
             a.line = line;
         }
+    }
+
+    /// Auto-play along the tree's line: the next move ahead, as `r` would go; at its end auto-play
+    /// stops and says so.
+    fn replay_step(&mut self, now: Instant) -> Vec<Effect> {
+        let Some(next) = self.tree.preferred_child(self.tree.current()).filter(|_| !self.position().is_game_over())
+        else {
+            self.stop_auto();
+            self.say("auto-play done: the end of the line (P plays the engine's line from here)");
+            return Vec::new();
+        };
+        let edge = self.tree.edge(next);
+        if let Some(a) = self.auto_mut() {
+            a.last = now;
+        }
+        let effects = self.step_forward();
+        if self.status.is_none() {
+            let text = match edge {
+                Some(Edge::Move(square)) => format!("auto-play: {square}, the line's move"),
+                _ => "auto-play: pass (forced)".to_string(),
+            };
+            self.say(text);
+        }
+        effects
     }
 
     /// Auto-play's next move: a forced pass; the next move of its line; else the best known.

@@ -7,7 +7,8 @@
 //! - a proven best move is played at once (4x4 always; 6x6 wherever the book or the store knows
 //!   the position; every endgame the solver proves);
 //! - `--level N`: once every move is estimated to depth `N`, or, within [`exact_empties`] of
-//!   the end, once the moves are proven;
+//!   the end, once the moves are proven; never longer than the level's time ([`level_time`],
+//!   three times that near the end), after which the best move known is played;
 //! - `--move-time S`: after `S` seconds, the best move known then.
 //!
 //! The values stay hidden until `x` shows them; `u` takes back to the user's previous move.
@@ -41,6 +42,23 @@ impl std::fmt::Display for Strength {
             Strength::Level(n) => write!(f, "level {n}"),
             Strength::MoveTime(t) => write!(f, "{:.1}s a move", t.as_secs_f64()),
         }
+    }
+}
+
+/// The most the engine thinks at level `n` before it plays the best move known: 0.2 s a level
+/// (level 10, the default: 2 s). Within [`exact_empties`] of the end, where it waits for the
+/// proof, three times that.
+pub fn level_time(level: u32) -> Duration {
+    Duration::from_millis(200 * u64::from(level.max(1)))
+}
+
+/// How long the engine may think on `p` at `strength`: the level's time (three times it where
+/// the level waits for proven moves), or the move time.
+pub fn think_budget(strength: Strength, p: &Position) -> Duration {
+    match strength {
+        Strength::MoveTime(t) => t,
+        Strength::Level(n) if p.size() == Size::Four || p.empty_count() <= exact_empties(n) => level_time(n) * 3,
+        Strength::Level(n) => level_time(n),
     }
 }
 
@@ -220,13 +238,14 @@ impl Model {
         if !searching {
             return true;
         }
+        let budget = think_budget(self.config.strength, p);
         match self.config.strength {
-            Strength::MoveTime(t) => thought >= t,
+            Strength::MoveTime(_) => thought >= budget,
             Strength::Level(n) => {
                 let exact_zone = p.size() == Size::Four || p.empty_count() <= exact_empties(n);
                 let depth = self.job.as_ref().and_then(|j| j.depth).unwrap_or(0);
-                // Near the end the engine waits for the proof, but not without limit.
-                if exact_zone { depth >= n && thought >= Duration::from_secs(30) } else { depth >= n }
+                // Near the end the engine waits for the proof; never beyond the level's time.
+                (!exact_zone && depth >= n) || thought >= budget
             }
         }
     }

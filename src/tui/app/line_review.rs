@@ -1,22 +1,30 @@
-//! The review of the line shown (`:review`): the solver thread analyses every position along it
-//! in turn, [`super::REVIEW_BUDGET`] each (the one on screen first), so the marks of the history
-//! and the score graph fill in; it refines as the user stays (the position on screen deepens once
-//! the line is done) and follows the line when it changes.
+//! The review of the line shown (`:review`): the solver thread examines every position along it
+//! in turn ([`crate::review::examine`]: [`super::REVIEW_BUDGET`] each, then a deeper look where
+//! the played move's mark is in doubt), the one on screen first, so the marks of the history and
+//! the score graph fill in; it follows the line when it changes, and a position reviewed once is
+//! not reviewed again.
 
 use super::{Effect, Model};
 use crate::Color;
+use crate::notation::printable::count;
 use crate::review::Mark;
 
 impl Model {
     /// `:review`: on (the line's positions are analysed in turn) or off.
     pub(super) fn set_review(&mut self, on: bool) -> Vec<Effect> {
-        self.review = on.then(std::collections::HashSet::new);
+        self.review = on;
         if on {
-            let n = self.tree.line().len();
-            self.say(format!(
-                "reviewing the line: {n} positions, {:.0}s each · marks ?! ? ?? in the history, the graph below it",
-                super::REVIEW_BUDGET.as_secs_f64()
-            ));
+            let left = self.review_plan().len();
+            if left == 0 {
+                let text = self.review_summary();
+                self.say(format!("the line is reviewed already: {text}"));
+            } else {
+                self.say(format!(
+                    "reviewing the line: {} to analyse, {:.0}s each and more where a mark is in doubt · marks in the history and the graph, ~ from estimates",
+                    count(left as i64, "position", "positions"),
+                    super::REVIEW_BUDGET.as_secs_f64()
+                ));
+            }
         } else {
             self.say("review off");
         }
@@ -37,17 +45,21 @@ impl Model {
         effects
     }
 
-    /// The marks along the line per side: "black ?! 1 ? 0 ?? 0 · white ?! 0 ? 1 ?? 0".
+    /// The marks along the line per side: "black ?! 1 ? 0 ?? 0 · white ?! 0 ? 1 ?? 0", and how
+    /// many come from estimates.
     pub fn review_summary(&self) -> String {
         let mut counts = [[0usize; 3]; 2];
+        let mut estimated = 0;
         for id in self.tree.line() {
-            let (Some(mark), Some(parent)) = (self.mark(id), self.tree.parent(id)) else { continue };
+            let (Some((mark, proven)), Some(parent)) = (self.mark(id), self.tree.parent(id)) else { continue };
             let side = self.tree.position_of(parent).after_forced_pass().0.to_move();
             counts[usize::from(side == Color::White)][mark as usize] += 1;
+            estimated += usize::from(!proven);
         }
         let side = |k: usize| {
             Mark::ALL.iter().map(|m| format!("{} {}", m.symbol(), counts[k][*m as usize])).collect::<Vec<_>>().join(" ")
         };
-        format!("black {} · white {}", side(0), side(1))
+        let tail = if estimated > 0 { format!(" ({estimated} from estimates)") } else { String::new() };
+        format!("black {} · white {}{tail}", side(0), side(1))
     }
 }

@@ -9,7 +9,7 @@
 //! | file | what |
 //! |---|---|
 //! | `model.rs` | the state (`Model`) and the small types it is made of; the constructors |
-//! | `modes.rs` | what the user is doing: the `Activity` (explore, game, drill, edit), the `Overlay` (help, command line), the one switch (`set_activity`) and the accessors |
+//! | `modes.rs` | what the user is doing: the `Activity` (explore, game, drill, edit), the `Overlay` (help, command line, list of games), the one switch (`set_activity`) and the accessors |
 //! | `msg.rs` | the messages (`Msg`) and the effects (`Effect`) |
 //! | `known.rs` | what is known of each position (`PositionValues`, `Score`, `Known`) |
 //! | `queries.rs` | what the view and the update ask of the model (`contexts`, `values_hidden`, `shown_line`, ...) |
@@ -17,6 +17,7 @@
 //! | `on_mouse.rs` | a click or a scroll |
 //! | `on_solver.rs` | the solver's and the search lab's reports |
 //! | `on_files.rs` | the command line's commands, and files saved or loaded |
+//! | `pick.rs` | the list of a file's games (`:load FILE` on a file of several): choose one, load it |
 //! | `navigate.rs` | moving in the tree: playing a move, going back, arriving at a node |
 //! | `auto.rs` | the clock: auto-play (`AutoPlay`) and the engine's moves in a game |
 //! | `game.rs` | a game against the engine (`--play`, `:play`) |
@@ -39,6 +40,7 @@ mod on_files;
 mod on_key;
 mod on_mouse;
 mod on_solver;
+pub mod pick;
 mod queries;
 mod reach;
 mod teaching;

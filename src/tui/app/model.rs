@@ -93,6 +93,9 @@ pub struct Hits {
     pub history: Vec<(Rect, NodeId)>,
     /// The columns of the score graph.
     pub graph: Vec<(Rect, NodeId)>,
+    /// The help's last scroll position at the size drawn (its wrapped lines less its rows), while
+    /// it is open.
+    pub help_max_scroll: u16,
 }
 
 /// Where the board's squares were drawn.
@@ -159,6 +162,9 @@ pub struct Model {
     pub job: Option<Job>,
     pub(super) next_job: u64,
     /// The user paused the analysis (`z`): no search starts until resumed.
+    /// A column letter typed on the board, waiting for its row (`f` of `f5`), and when: see
+    /// [`Model::typed_key`].
+    pub(super) typed: Option<(char, Instant)>,
     pub paused: bool,
     /// The trees `:size`, `:new`, `:board` and `:load` replaced, the newest last (at most
     /// [`REPLACED_TREES`]): `:restore` brings them back.
@@ -173,9 +179,12 @@ pub struct Model {
     pub(super) activity: Activity,
     /// The review of the line shown, while it is on (`:review`; [`Model::reviewing`]): every
     /// position along it is analysed in turn for [`REVIEW_BUDGET`], the marks and the graph fill
-    /// in. It holds the positions analysed so far (each once). It goes on through every activity
-    /// (a game's end offers it), and waits while the editor is open.
-    pub(super) review: Option<HashSet<Position>>,
+    /// in. It goes on through every activity (a game's end offers it), and waits while the editor
+    /// is open.
+    pub(super) review: bool,
+    /// The positions the review has analysed (each once, kept when the review is turned off and
+    /// on again).
+    pub(super) reviewed: HashSet<Position>,
     /// The help or the command line, when one is open over the board.
     pub overlay: Overlay,
     /// Where the arrows go.
@@ -214,6 +223,10 @@ pub struct Model {
     /// mouse event came since: the background threads' notices are added to it, not put instead.
     pub(super) announced: bool,
 }
+
+/// How long a column letter typed on the board waits for its row before doing what its own key
+/// does (a square typed on the board, `on_key.rs`).
+pub const TYPED_WAIT: Duration = Duration::from_millis(600);
 
 /// How long the review analyses each position of the line.
 pub const REVIEW_BUDGET: Duration = Duration::from_secs(1);
@@ -262,11 +275,13 @@ impl Model {
             job: None,
             next_job: 1,
             paused: false,
+            typed: None,
             replaced: Vec::new(),
             unkept: 0,
             black_view: false,
             activity: Activity::EXPLORE,
-            review: None,
+            review: false,
+            reviewed: HashSet::new(),
             overlay: Overlay::None,
             focus: Focus::Board,
             drawn_mask: None,

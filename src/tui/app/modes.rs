@@ -91,6 +91,8 @@ pub enum Overlay {
     Help,
     /// The command line is open with this text.
     Command(String),
+    /// The list of a file's games to load one from.
+    Pick(super::pick::Picker),
 }
 
 impl Model {
@@ -192,8 +194,13 @@ impl Model {
         self.teach
     }
 
+    /// Whether a column letter typed on the board waits for its row.
+    pub fn typing(&self) -> bool {
+        self.typed.is_some()
+    }
+
     /// Whether the review of the line is on (`:review`): it goes on through every activity.
     pub fn reviewing(&self) -> bool {
-        self.review.is_some()
+        self.review
     }
 }

@@ -2,7 +2,7 @@
 
 use super::super::lab_worker::LabEvent;
 use super::super::worker::SolverEvent;
-use crate::Position;
+use crate::{Position, Square};
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use std::time::{Duration, Instant};
 
@@ -82,6 +82,9 @@ pub enum Effect {
         job: u64,
         /// The position.
         position: Position,
+        /// The move the line plays there, whose mark the step settles (a position in doubt is
+        /// looked at deeper, [`crate::review::examine`]); `None` at the line's end.
+        played: Option<Square>,
         /// The time it gets.
         budget: Duration,
     },

@@ -13,15 +13,13 @@ impl Model {
         if self.paused {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
         }
-        if let Some(next) = self.review_target() {
+        if let Some((next, played)) = self.review_target() {
             if self.job.as_ref().is_some_and(|j| j.position == next) {
                 return Vec::new();
             }
-            if let Some(reviewed) = self.review.as_mut() {
-                reviewed.insert(next);
-            }
+            self.reviewed.insert(next);
             let id = self.start_job(next);
-            return vec![Effect::Review { job: id, position: next, budget: super::REVIEW_BUDGET }];
+            return vec![Effect::Review { job: id, position: next, played, budget: super::REVIEW_BUDGET }];
         }
         let Some(target) = self.target() else {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
@@ -53,18 +51,44 @@ impl Model {
         id
     }
 
-    /// The next position the review analyses: the one on screen first, then the line shown from
-    /// its start, each once, skipping those whose every move has a value (or is proven). None
-    /// while the editor is open: the review waits for it.
-    fn review_target(&self) -> Option<Position> {
-        let reviewed = self.review.as_ref().filter(|_| self.editor().is_none())?;
-        let on_screen = self.target().into_iter();
-        let line = self.tree.line().into_iter().map(|id| self.tree.position_of(id));
-        on_screen.chain(line.filter(|p| !p.is_game_over()).map(|p| p.after_forced_pass().0)).find(|p| {
-            let known =
-                self.cache.get(p).is_some_and(|a| a.complete || a.children.len() == p.legal_moves().count() as usize);
-            !reviewed.contains(p) && !known
-        })
+    /// The next position the review analyses, with the move the line plays there. None while
+    /// the editor is open: the review waits for it.
+    fn review_target(&self) -> Option<(Position, Option<Square>)> {
+        if !self.review || self.editor().is_some() {
+            return None;
+        }
+        self.review_plan().into_iter().next()
+    }
+
+    /// The positions of the line shown that the review has still to analyse, each with the move
+    /// the line plays there: the one on screen first, then from the line's start, each once,
+    /// skipping those whose every move is proven exact and those where the side to move passes.
+    pub(super) fn review_plan(&self) -> Vec<(Position, Option<Square>)> {
+        let line = self.tree.line();
+        let current = self.tree.current();
+        let mut steps: Vec<(bool, Position, Option<Square>)> = Vec::with_capacity(line.len());
+        for (i, &id) in line.iter().enumerate() {
+            let p = self.tree.position_of(id);
+            if p.is_game_over() || p.legal_moves().is_empty() {
+                continue;
+            }
+            let played = match line.get(i + 1).and_then(|&next| self.tree.edge(next)) {
+                Some(Edge::Move(square)) => Some(square),
+                _ => None,
+            };
+            steps.push((id == current, p, played));
+        }
+        if let Some(k) = steps.iter().position(|s| s.0) {
+            let on_screen = steps.remove(k);
+            steps.insert(0, on_screen);
+        }
+        let mut seen = std::collections::HashSet::new();
+        steps
+            .into_iter()
+            .filter(|(_, p, _)| seen.insert(*p))
+            .filter(|(_, p, _)| !self.reviewed.contains(p) && !self.cache.get(p).is_some_and(|a| a.complete))
+            .map(|(_, p, m)| (p, m))
+            .collect()
     }
 
     pub(super) fn play(&mut self, edge: Edge) -> Vec<Effect> {

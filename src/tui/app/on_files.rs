@@ -6,6 +6,7 @@ use super::super::tree::Tree;
 use super::{Effect, Focus, Model, Overlay, REPLACED_TREES};
 use crate::Position;
 use crate::gamefile::{self, Format, Game};
+use crate::notation::printable::count;
 
 impl Model {
     pub(super) fn execute(&mut self, input: &str) -> Vec<Effect> {
@@ -17,17 +18,25 @@ impl Model {
             }
         };
         match cmd {
-            Command::Moves(text) => match self.tree.play_transcript(&text) {
-                Ok(()) => {
-                    let n = self.tree.moves().len();
-                    self.say(format!("played {n} moves from the root"));
-                    self.arrived()
+            Command::Moves(text) => {
+                // `/f5d6` from the root; `d3c3` from the position on screen.
+                let (from, text, whence) = match text.trim_start().strip_prefix('/') {
+                    Some(rest) => (self.tree.root(), rest.to_string(), "from the root"),
+                    None => (self.tree.current(), text, "from here"),
+                };
+                let before = self.tree.depth(from);
+                match self.tree.play_transcript_from(from, &text) {
+                    Ok(()) => {
+                        let n = self.tree.depth(self.tree.current()) - before;
+                        self.say(format!("played {} {whence}", count(n as i64, "move", "moves")));
+                        self.arrived()
+                    }
+                    Err(e) => {
+                        self.complain(format!("moves: {e}"));
+                        Vec::new()
+                    }
                 }
-                Err(e) => {
-                    self.complain(format!("moves: {e}"));
-                    Vec::new()
-                }
-            },
+            }
             Command::Board(p) => self.replace_tree(Tree::new(p), format!("new tree at {p}")),
             Command::Size(s) => self.replace_tree(Tree::new(Position::start(s)), format!("new {s} game")),
             Command::New => {
@@ -107,16 +116,44 @@ impl Model {
         let mut p = start;
         for &m in &moves {
             p = p.after_forced_pass().0;
+            // Exact scores only: a GGF value is read as the move's value, and an estimate or an
+            // outcome is not one.
             values.push(
                 self.cache
                     .get(&p)
                     .and_then(|a| a.value(m))
-                    .filter(|c| c.kind != super::ScoreKind::Wld)
+                    .filter(|c| c.kind == super::ScoreKind::Exact)
                     .map(|c| c.score),
             );
             p = p.play(m).unwrap_or(p);
         }
-        gamefile::ggf::write(&Game::new(start, moves, Format::Ggf), &values)
+        let mut game = Game::new(start, moves, Format::Ggf);
+        (game.black, game.white) = self.tree.players.clone();
+        gamefile::ggf::write(&game, &values)
+    }
+
+    /// Makes `game` (read from `path`) the tree, the old one kept for `:restore`; `chosen`: the
+    /// user named the game (by number or from the list).
+    pub(super) fn load_game(&mut self, path: &str, game: Game, chosen: bool) -> Vec<Effect> {
+        let mut tree = Tree::new(game.start);
+        tree.players = (game.black.clone(), game.white.clone());
+        if tree.play_moves_from_root(&game.moves).is_err() {
+            self.complain(format!("load {path}: the moves do not play"));
+            return Vec::new();
+        }
+        let n = game.moves.len();
+        let (idx, games) = game.index;
+        let which = match (games > 1, chosen) {
+            (true, false) => format!(", game {idx} of {games}; :load FILE N for another"),
+            (true, true) => format!(", game {idx} of {games}"),
+            _ => String::new(),
+        };
+        let players = match (&game.black, &game.white) {
+            (Some(b), Some(w)) => format!(" ({b} against {w})"),
+            _ => String::new(),
+        };
+        let moves = count(n as i64, "move", "moves");
+        self.replace_tree(tree, format!("loaded {path} ({}{which}): {moves}{players}", game.format.name()))
     }
 
     /// A save finished.
@@ -160,27 +197,27 @@ impl Model {
             };
         }
         let size = self.position().size();
-        let parsed = result.and_then(|bytes| gamefile::read_bytes(&bytes, size, index).map_err(|e| e.to_string()));
-        match parsed {
-            Ok(game) => {
-                let mut tree = Tree::new(game.start);
-                if tree.play_moves_from_root(&game.moves).is_err() {
-                    self.complain(format!("load {path}: the moves do not play"));
+        // A file of several games without a number: the list to choose from.
+        let result = match (result, index) {
+            (Ok(bytes), None) => match super::pick::Picker::of(&path, bytes, size) {
+                Ok(picker) => {
+                    let (total, listed) = (picker.total, picker.lines.len());
+                    self.overlay = Overlay::Pick(picker);
+                    let more = if listed < total {
+                        format!(" (the first {listed} listed: :load FILE N for the others)")
+                    } else {
+                        String::new()
+                    };
+                    self.say(format!("{path} holds {total} games{more}: ↑↓ choose, Enter loads, Esc closes"));
                     return Vec::new();
                 }
-                let n = game.moves.len();
-                let (idx, count) = game.index;
-                let which = match (count > 1, index) {
-                    (true, None) => format!(", game {idx} of {count}; :load FILE N for another"),
-                    (true, Some(_)) => format!(", game {idx} of {count}"),
-                    _ => String::new(),
-                };
-                let players = match (&game.black, &game.white) {
-                    (Some(b), Some(w)) => format!(" ({b} against {w})"),
-                    _ => String::new(),
-                };
-                self.replace_tree(tree, format!("loaded {path} ({}{which}): {n} moves{players}", game.format.name()))
-            }
+                Err(bytes) => Ok(bytes),
+            },
+            (result, _) => result,
+        };
+        let parsed = result.and_then(|bytes| gamefile::read_bytes(&bytes, size, index).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(game) => self.load_game(&path, game, index.is_some()),
             Err(e) => {
                 self.complain(format!("load {path}: {e}"));
                 Vec::new()

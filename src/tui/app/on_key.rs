@@ -20,6 +20,83 @@ impl Model {
         if ev.modifiers.contains(KeyModifiers::CONTROL) && matches!(ev.code, KeyCode::Char('z' | 'Z')) {
             return vec![Effect::Suspend];
         }
+        if let Some(effects) = self.typed_key(&ev) {
+            return effects;
+        }
+        match keys::action_for(&ev, &self.contexts()) {
+            Some(action) => self.act(action, ev),
+            None => Vec::new(),
+        }
+    }
+
+    /// A square typed on the board (`f5`), as Edax, Egaroucid and lichess take it: a column letter
+    /// with a legal move in its column waits for a row digit, and the square is then played as
+    /// Enter plays the cursor's (a move while exploring, your move in a game, your choice in a
+    /// drill). A letter that has a key of its own (`b` best, `e` teach, `h` left) does that
+    /// instead when no digit follows within [`super::TYPED_WAIT`] or another key comes. `None`
+    /// when the key is not part of a typed square.
+    fn typed_key(&mut self, ev: &KeyEvent) -> Option<Vec<Effect>> {
+        let contexts = self.contexts();
+        let on_board = self.overlay == Overlay::None
+            && contexts.contains(&keys::Context::Normal)
+            && !contexts.contains(&keys::Context::Teaching)
+            && !contexts.contains(&keys::Context::History)
+            && !ev.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let KeyCode::Char(ch) = ev.code else {
+            return self.typed.take().filter(|_| on_board).map(|(letter, _)| {
+                let mut effects = self.letter_key(letter);
+                effects.extend(self.key(*ev));
+                effects
+            });
+        };
+        if !on_board {
+            self.typed = None;
+            return None;
+        }
+        let p = self.position();
+        let n = p.size().n();
+        if let Some((letter, _)) = self.typed.take() {
+            let col = (letter as u8 - b'a') as usize;
+            return Some(match ch.to_digit(10).map(|d| d as usize) {
+                Some(row @ 1..) if row <= n => {
+                    let square = crate::Square::new(col, row - 1).expect("on the board");
+                    if p.legal_moves().contains(square) {
+                        self.cursor = square;
+                        self.status = None;
+                        let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+                        match keys::action_for(&enter, &contexts) {
+                            Some(action) => self.act(action, enter),
+                            None => Vec::new(),
+                        }
+                    } else {
+                        self.complain(format!("{square} is not a legal move here"));
+                        Vec::new()
+                    }
+                }
+                _ => {
+                    let mut effects = self.letter_key(letter);
+                    effects.extend(self.key(*ev));
+                    effects
+                }
+            });
+        }
+        let col = (ch as u32).wrapping_sub('a' as u32) as usize;
+        let has_move =
+            ch.is_ascii_lowercase() && col < n && p.legal_moves().iter().any(|sq| sq.col() == col) && !p.is_game_over();
+        if !has_move {
+            return None;
+        }
+        self.typed = Some((ch, self.clock));
+        self.say(format!("{ch}… type the row to play there"));
+        Some(Vec::new())
+    }
+
+    /// What the letter's own key does (nothing if it has none).
+    pub(super) fn letter_key(&mut self, letter: char) -> Vec<Effect> {
+        if self.status.as_ref().is_some_and(|s| s.text.ends_with("type the row to play there")) {
+            self.status = None;
+        }
+        let ev = KeyEvent::new(KeyCode::Char(letter), KeyModifiers::NONE);
         match keys::action_for(&ev, &self.contexts()) {
             Some(action) => self.act(action, ev),
             None => Vec::new(),
@@ -47,7 +124,7 @@ impl Model {
                 Vec::new()
             }
             Action::ScrollDown => {
-                self.help_scroll = self.help_scroll.saturating_add(1).min(200);
+                self.help_scroll = self.help_scroll.saturating_add(1).min(self.hits.help_max_scroll);
                 Vec::new()
             }
             Action::CloseHelp => {
@@ -123,7 +200,18 @@ impl Model {
                 self.navigate(moved, "no other branch here")
             }
             Action::Best => self.best_key(),
-            Action::AutoPlay => self.auto_key(),
+            Action::AutoPlay => self.auto_key(false),
+            Action::AutoEngine => self.auto_key(true),
+            Action::PickUp => self.pick_by(-1),
+            Action::PickDown => self.pick_by(1),
+            Action::PickPageUp => self.pick_by(-10),
+            Action::PickPageDown => self.pick_by(10),
+            Action::PickLoad => self.pick_load(),
+            Action::PickClose => {
+                self.overlay = Overlay::None;
+                self.say("no game loaded");
+                Vec::new()
+            }
             Action::Faster | Action::Slower => {
                 let d = self.config.auto_delay;
                 let d = if action == Action::Faster { d / 2 } else { d * 2 };
@@ -206,7 +294,7 @@ impl Model {
     }
 
     /// `p`: auto-play on or off.
-    fn auto_key(&mut self) -> Vec<Effect> {
+    fn auto_key(&mut self, engine: bool) -> Vec<Effect> {
         match self.activity {
             Activity::Explore { auto: Some(_) } => {
                 self.stop_auto();
@@ -221,8 +309,18 @@ impl Model {
                 self.say("the game is over: nothing to play")
             }
             Activity::Explore { auto: None } => {
-                self.start_auto();
-                self.say(format!("auto-play on: a move every {:.1}s (p stops, + and - change speed)", self.delay()));
+                let along = !engine && self.tree.preferred_child(self.tree.current()).is_some();
+                self.start_auto(!along);
+                let what = if along {
+                    "the moves ahead on the line (P plays the engine's line instead)"
+                } else {
+                    "the engine's line"
+                };
+                let key = if engine { 'P' } else { 'p' };
+                self.say(format!(
+                    "auto-play on: {what}, a move every {:.1}s ({key} stops, + and - change speed)",
+                    self.delay()
+                ));
             }
         }
         Vec::new()

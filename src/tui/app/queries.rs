@@ -66,7 +66,8 @@ pub enum SolverState {
         total: usize,
         /// What the search does now (estimating, proving outcomes, proving scores), once known.
         phase: Option<Phase>,
-        /// The deepest estimate depth reached by every child, if estimates were made.
+        /// The deepest estimate depth a child has reached (the one under way), if estimates were
+        /// made.
         depth: Option<u32>,
         /// Nodes so far.
         nodes: u64,
@@ -131,8 +132,9 @@ impl Model {
     }
 
     /// The review's mark on the move that reached `node`, by the values the cache holds for the
-    /// position it was played in (see [`crate::review`]): `None` while they are not known.
-    pub fn mark(&self, node: NodeId) -> Option<crate::review::Mark> {
+    /// position it was played in (see [`crate::review`]), and whether it is proven (false: from
+    /// estimates, beyond their measured error): `None` while they are not known.
+    pub fn mark(&self, node: NodeId) -> Option<(crate::review::Mark, bool)> {
         let Some(Edge::Move(square)) = self.tree.edge(node) else { return None };
         let parent = self.tree.parent(node)?;
         let p = self.tree.position_of(parent).after_forced_pass().0;
@@ -140,7 +142,21 @@ impl Model {
         if a.children.len() < p.legal_moves().count() as usize {
             return None;
         }
-        crate::review::judge(0, p.to_move(), square, &a.children)?.mark
+        let judged = crate::review::judge(0, &p, square, &a.children)?;
+        judged.mark.map(|m| (m, judged.proven))
+    }
+
+    /// While the engine thinks in a game: how long it has, and the most it will (its level's
+    /// time or the move time, [`super::game::think_budget`]).
+    pub fn engine_thinking(&self) -> Option<(Duration, Duration)> {
+        let g = self.game()?;
+        let p = self.position();
+        match g.thinking {
+            Some((q, since)) if q == p && g.engine_plays(p.to_move()) && !p.is_game_over() => {
+                Some((self.clock.saturating_duration_since(since), super::game::think_budget(self.config.strength, &p)))
+            }
+            _ => None,
+        }
     }
 
     /// The name of the 8x8 opening the line to the position on screen last reached, if any (see
@@ -184,11 +200,11 @@ impl Model {
         } else if p.must_pass() {
             format!("{} has no move and passes", p.to_move())
         } else if g.engine_plays(p.to_move()) && g.human.is_some() {
-            match g.thinking {
-                Some((q, since)) if q == p => {
-                    format!("the engine thinks ({:.1}s)", self.clock.saturating_duration_since(since).as_secs_f64())
+            match self.engine_thinking() {
+                Some((spent, budget)) => {
+                    format!("the engine thinks: {:.1}s of at most {:.1}s", spent.as_secs_f64(), budget.as_secs_f64())
                 }
-                _ => "the engine's move".to_string(),
+                None => "the engine's move".to_string(),
             }
         } else if g.human.is_some() {
             "your move".to_string()
@@ -203,6 +219,7 @@ impl Model {
         match self.overlay {
             Overlay::Help => return vec![Context::Help],
             Overlay::Command(_) => return vec![Context::Command],
+            Overlay::Pick(_) => return vec![Context::Pick],
             Overlay::None => {}
         }
         self.board_contexts()
@@ -449,7 +466,9 @@ impl Model {
                 proven,
                 total,
                 phase: j.phase,
-                depth: j.depth.or(estimated),
+                // The deepest a child has reached, as the moves table shows it (the depth every
+                // child completed can be one less while the next runs).
+                depth: estimated.max(j.depth),
                 nodes: j.nodes,
                 elapsed: j.elapsed.max(self.clock.saturating_duration_since(j.started)),
                 counted: j.elapsed,

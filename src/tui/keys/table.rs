@@ -2,7 +2,7 @@
 //! dispatch, the key bar and the help read it).
 
 use super::{Action, Binding, Context, Key};
-use Context::{Command as Cmd, Drill, Edit, Help, History, Normal, Play, Teaching};
+use Context::{Command as Cmd, Drill, Edit, Help, History, Normal, Pick, Play, Teaching};
 use ratatui::crossterm::event::KeyCode;
 
 const fn k(code: KeyCode, name: &'static str) -> Key {
@@ -215,6 +215,49 @@ pub const BINDINGS: &[Binding] = &[
         bar: None,
         help: "type the command (the commands are listed below)",
     },
+    // The list of a file's games.
+    Binding {
+        contexts: &[Pick],
+        keys: &[UP, c('k', "k")],
+        action: Action::PickUp,
+        bar: Some("choose"),
+        help: "the previous game",
+    },
+    Binding {
+        contexts: &[Pick],
+        keys: &[DOWN, c('j', "j")],
+        action: Action::PickDown,
+        bar: None,
+        help: "the next game",
+    },
+    Binding {
+        contexts: &[Pick],
+        keys: &[k(KeyCode::PageUp, "PgUp")],
+        action: Action::PickPageUp,
+        bar: None,
+        help: "a page up",
+    },
+    Binding {
+        contexts: &[Pick],
+        keys: &[k(KeyCode::PageDown, "PgDn")],
+        action: Action::PickPageDown,
+        bar: None,
+        help: "a page down",
+    },
+    Binding {
+        contexts: &[Pick],
+        keys: &[ENTER],
+        action: Action::PickLoad,
+        bar: Some("load"),
+        help: "load the game chosen as a new tree (:restore brings back the old one)",
+    },
+    Binding {
+        contexts: &[Pick],
+        keys: &[ESC, c('q', "q")],
+        action: Action::PickClose,
+        bar: Some("close"),
+        help: "close the list",
+    },
     // The help overlay.
     Binding {
         contexts: &[Help],
@@ -367,8 +410,15 @@ pub const BINDINGS: &[Binding] = &[
         contexts: BOARD,
         keys: &[c('p', "p")],
         action: Action::AutoPlay,
-        bar: Some("auto"),
-        help: "start or stop auto-play of the line shown (perfect or estimated)",
+        bar: Some("play on"),
+        help: "start or stop auto-play: the moves ahead on the line (a loaded game) when there are some, else the engine's line",
+    },
+    Binding {
+        contexts: BOARD,
+        keys: &[c('P', "P")],
+        action: Action::AutoEngine,
+        bar: Some("engine line"),
+        help: "start or stop auto-play of the engine's line (perfect or estimated), leaving the loaded game for a new branch",
     },
     Binding { contexts: BOARD, keys: &[c('+', "+")], action: Action::Faster, bar: None, help: "auto-play faster" },
     Binding { contexts: BOARD, keys: &[c('-', "-")], action: Action::Slower, bar: None, help: "auto-play slower" },

@@ -113,7 +113,15 @@ pub fn title(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         format!(" ply {ply} · {} ", side_text(&p)),
     ];
     let (solver, _) = solver_text(m);
-    let rights = [format!(" {solver} "), format!(" {} ", solver_parts(m).0), String::new()];
+    // While the engine thinks in a game, that comes first, with the time it has taken.
+    let thinking = m.engine_thinking().map_or(String::new(), |(spent, budget)| {
+        format!("engine thinks {:.1}s of {:.1}s · ", spent.as_secs_f64(), budget.as_secs_f64())
+    });
+    let rights = [
+        format!(" {thinking}{solver} "),
+        format!(" {thinking}{} ", solver_parts(m).0),
+        if thinking.is_empty() { String::new() } else { format!(" {} ", thinking.trim_end_matches(" · ")) },
+    ];
     let width = area.width as usize;
     let fits = |l: &String, r: &String| l.chars().count() + r.chars().count() <= width;
     // The order of preference: the counts before the solver's details (the position panel shows
@@ -142,7 +150,10 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     lines.push(Line::from(Span::styled(side_text(&p), t.heading())));
     lines.push(Line::from(format!("● {}  ○ {}  {} empty", p.black().count(), p.white().count(), p.empty_count())));
     if let Some(name) = m.opening() {
-        lines.push(Line::from(Span::styled(format!("opening: {name}"), t.label())));
+        // Wrapped: an opening's name is never cut (`Central Rose-Bill / Dead Draw`).
+        for part in crate::notation::printable::wrap(&format!("opening: {name}"), inner.width as usize) {
+            lines.push(Line::from(Span::styled(part, t.label())));
+        }
     }
     if let Some(score) = m.final_score() {
         let verdict = match score.signum() {
@@ -174,7 +185,8 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         Some(sq) => {
             let flips = m.flips();
             let names: Vec<String> = flips.reading_order().iter().map(|s| s.to_string()).collect();
-            lines.push(Line::from(format!("cursor {sq} flips {}: {}", flips.count(), names.join(" "))));
+            let text = format!("cursor {sq} flips {}: {}", flips.count(), names.join(" "));
+            lines.push(Line::from(crate::notation::printable::fit(&text, inner.width as usize)));
         }
         None if p.must_pass() => lines.push(Line::from("Enter passes")),
         None => lines.push(Line::from(Span::styled(format!("cursor {} (no move)", m.cursor), t.dim()))),
@@ -198,21 +210,52 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The status line: the command line while it is open, else the last message (errors marked
-/// `✗`), else a hint.
+/// The status message as written (errors marked `✗`, else `·`), and its style, if one shows.
+fn status_message(m: &Model, t: Theme) -> (String, ratatui::style::Style) {
+    match &m.status {
+        Some(s) if s.error => (format!("✗ {}", s.text), t.error()),
+        Some(s) => (format!("· {}", s.text), t.info()),
+        None => ("· ? for help · : for commands".to_string(), t.dim()),
+    }
+}
+
+/// Rows the status line takes at `width`: 2 for a message longer than a row, else 1.
+pub fn status_rows(m: &Model, width: u16) -> u16 {
+    if matches!(m.overlay, Overlay::Command(_)) {
+        return 1;
+    }
+    let (text, _) = status_message(m, Theme::new(false));
+    if text.chars().count() > width as usize { 2 } else { 1 }
+}
+
+/// The status line: the command line while it is open (its end shows when it is longer than the
+/// row), else the last message, wrapped at words over the rows it has, the last shortened with
+/// `…` if it goes on, else a hint.
 pub fn status(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     if let Overlay::Command(text) = &m.overlay {
-        let line =
-            Line::from(vec![Span::styled(":", t.heading()), Span::raw(text.clone()), Span::styled("█", t.text())]);
+        let room = (area.width as usize).saturating_sub(3);
+        let chars: Vec<char> = text.chars().collect();
+        let shown: String = if chars.len() > room {
+            std::iter::once('…').chain(chars[chars.len() + 1 - room..].iter().copied()).collect()
+        } else {
+            text.clone()
+        };
+        let line = Line::from(vec![Span::styled(":", t.heading()), Span::raw(shown), Span::styled("█", t.text())]);
         buf.set_line(area.x, area.y, &line, area.width);
         return;
     }
-    let line = match &m.status {
-        Some(s) if s.error => Line::from(Span::styled(format!("✗ {}", s.text), t.error())),
-        Some(s) => Line::from(Span::styled(format!("· {}", s.text), t.info())),
-        None => Line::from(Span::styled("· ? for help · : for commands", t.dim())),
-    };
-    buf.set_line(area.x, area.y, &line, area.width);
+    let (text, style) = status_message(m, t);
+    let width = area.width as usize;
+    let rows = crate::notation::printable::wrap(&text, width);
+    let n = rows.len().min(area.height as usize);
+    for (i, row) in rows.iter().take(n).enumerate() {
+        let row = if i + 1 == n && rows.len() > n {
+            crate::notation::printable::fit(&rows[i..].join(" "), width)
+        } else {
+            row.clone()
+        };
+        buf.set_stringn(area.x, area.y + i as u16, row, width, style);
+    }
 }
 
 /// The key bar, generated from the key table for the contexts active now.

@@ -30,6 +30,17 @@ pub fn full_height(size: Size, width: u16) -> u16 {
     2 + rows * (2 + size.n() as u16) + rows.saturating_sub(1)
 }
 
+/// Lines a mask takes in the list form at `width` (borders included): 1 when its name (9 columns)
+/// and its hex fit side by side, else 2.
+pub fn list_lines(size: Size, width: u16) -> u16 {
+    if width.saturating_sub(2) >= 9 + size.hex_digits() as u16 + 2 { 1 } else { 2 }
+}
+
+/// Rows the list form needs at `width` (borders included), with the grids under it.
+pub fn list_height(size: Size, width: u16) -> u16 {
+    2 + Mask::ALL.len() as u16 * list_lines(size, width) + 1 + size.n() as u16
+}
+
 impl BitboardsWidget<'_> {
     fn label(&self, mask: Mask) -> String {
         match (mask, self.model.selected()) {
@@ -68,15 +79,19 @@ impl BitboardsWidget<'_> {
         }
         // Compact: every hex value on its own line, then grids side by side.
         let name_w = 9u16;
+        // A name and its hex on a line when they fit, else on two.
+        let lines = list_lines(size, area.width);
         for (i, mask) in Mask::ALL.iter().enumerate() {
-            let y = inner.y + i as u16;
-            if y >= inner.bottom() {
+            let y = inner.y + i as u16 * lines;
+            if y + lines > inner.bottom() {
                 return;
             }
-            buf.set_stringn(inner.x, y, self.label(*mask), name_w as usize, t.heading());
-            buf.set_stringn(inner.x + name_w, y, m.mask(*mask).hex(), (inner.width - name_w) as usize, t.text());
+            let (hx, hy, name_room) =
+                if lines == 1 { (inner.x + name_w, y, name_w) } else { (inner.x, y + 1, inner.width) };
+            buf.set_stringn(inner.x, y, self.label(*mask), name_room as usize, t.heading());
+            buf.set_stringn(hx, hy, m.mask(*mask).hex(), (inner.right() - hx) as usize, t.text());
         }
-        let top = inner.y + Mask::ALL.len() as u16;
+        let top = inner.y + Mask::ALL.len() as u16 * lines;
         if top + 1 + n > inner.bottom() {
             return;
         }

@@ -1,7 +1,7 @@
 //! The board: discs, the side to move, the cursor, legal moves with their scores, the last move,
 //! the flips of the selected move, and the mask overlay.
 //!
-//! A square is three columns by one row (`Zoom::Compact`, the 80x24 layout), or four columns by
+//! A square is four columns by one row (`Zoom::Compact`, the 80x24 layout), or four columns by
 //! two rows (`Zoom::Large`) when there is room. Glyphs carry every meaning without colour:
 //!
 //! | glyph | compact | large |
@@ -16,8 +16,9 @@
 //! | disc the selected move flips | `●x` | `xx` under the disc |
 //! | square in the drawn mask | `■` | `■■` |
 //!
-//! Every score but 0 is written with its sign, two digits and all, in both sizes: three columns
-//! hold `-64`, and a sign starts every number, so neighbouring scores never read as one.
+//! Every score is written with its sign (`+0` too, as the moves table writes it), two digits and
+//! all, in both sizes, and a blank column keeps neighbouring scores apart: `-16 +12`, never
+//! `-16+12`.
 
 use crate::tui::app::{BoardGeometry, Model, ScoreKind};
 use crate::tui::theme::Theme;
@@ -30,7 +31,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 /// How big a square is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Zoom {
-    /// Two columns by one row.
+    /// Four columns by one row.
     Compact,
     /// Four columns by two rows.
     Large,
@@ -40,7 +41,7 @@ impl Zoom {
     /// Columns and rows of one square.
     pub const fn cell(self) -> (u16, u16) {
         match self {
-            Zoom::Compact => (3, 1),
+            Zoom::Compact => (4, 1),
             Zoom::Large => (4, 2),
         }
     }
@@ -63,9 +64,9 @@ pub const fn board_extent(size: Size, zoom: Zoom) -> (u16, u16) {
     (2 + 3 + cw * n, 2 + 1 + ch * n)
 }
 
-/// A score right-aligned in three columns, signed unless 0 (scores are within ±64).
+/// A score right-aligned in three columns, always signed (scores are within ±64).
 fn score_text(value: i32) -> String {
-    if value == 0 { "  0".to_string() } else { format!("{value:>+3}") }
+    format!("{value:>+3}")
 }
 
 impl BoardWidget<'_> {
@@ -125,7 +126,7 @@ impl BoardWidget<'_> {
         // Coordinates.
         for c in 0..n {
             let letter = ((b'a' + c as u8) as char).to_string();
-            let x = ox + c * cw + 1;
+            let x = ox + c * cw + if self.zoom == Zoom::Compact { 2 } else { 1 };
             buf.set_string(x, inner.y, letter, t.label());
         }
         for r in 0..n {
@@ -159,7 +160,7 @@ impl BoardWidget<'_> {
                 };
                 match self.zoom {
                     Zoom::Compact => {
-                        top = (format!(" {glyph}"), style);
+                        top = (format!("  {glyph} "), style);
                         mark_cell = Some((mark.to_string(), mark_style));
                     }
                     Zoom::Large => {
@@ -182,7 +183,8 @@ impl BoardWidget<'_> {
                             ScoreKind::Wld => format!("{:>3}", crate::solver::outcome_letter(value)),
                             _ => score_text(value),
                         };
-                        top = (if self.zoom == Zoom::Large { format!("{text} ") } else { text }, style);
+                        // A blank column before the next square keeps the numbers apart.
+                        top = (if self.zoom == Zoom::Large { format!("{text} ") } else { format!(" {text}") }, style);
                         // The large board says what the value is under it, in glyphs.
                         bottom = match score.kind {
                             ScoreKind::Exact if is_best => (" ★  ".into(), t.best()),
@@ -194,17 +196,17 @@ impl BoardWidget<'_> {
                         };
                     }
                     None => {
-                        let text = if self.zoom == Zoom::Large { "  ? " } else { "  ?" };
+                        let text = if self.zoom == Zoom::Large { "  ? " } else { "   ?" };
                         top = (text.into(), t.unproven());
                     }
                 }
             } else {
-                let text = if self.zoom == Zoom::Large { "  · " } else { " · " };
+                let text = "  · ";
                 top = (text.into(), t.empty());
             }
             if let Some(mask) = overlay {
                 if mask.contains(sq) {
-                    top = (if self.zoom == Zoom::Large { " ■■ " } else { " ■ " }.into(), t.overlay());
+                    top = (if self.zoom == Zoom::Large { " ■■ " } else { "  ■ " }.into(), t.overlay());
                     bottom = (" ■■ ".into(), t.overlay());
                     mark_cell = None;
                 } else {
@@ -214,7 +216,7 @@ impl BoardWidget<'_> {
             }
             buf.set_string(x, y, &top.0, top.1);
             if let Some((mark, style)) = mark_cell {
-                buf.set_string(x + 2, y, mark, style);
+                buf.set_string(x + 3, y, mark, style);
             }
             if self.zoom == Zoom::Large {
                 buf.set_string(x, y + 1, &bottom.0, bottom.1);

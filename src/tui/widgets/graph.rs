@@ -1,6 +1,8 @@
 //! The score graph: the value along the line shown, from black's side (above the axis black is
 //! ahead), one column per ply. Exact values are drawn `●`, estimates `∘`, unknown ones not at all;
-//! the current ply's column is reversed. A click on a column goes to that ply.
+//! the review's marks sit on the bottom row under their move (`?!`, `?`, `??` when proven, in
+//! the error colour; `~?` from estimates, dimmed; one cell wide, `?` or `~`); the current ply's
+//! column is reversed. A click on a column goes to that ply.
 
 use crate::tui::app::Model;
 use crate::tui::theme::Theme;
@@ -9,8 +11,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 
-/// Rows the graph takes (a heading and the plot).
+/// Rows the graph takes (a heading and the plot) in a tall panel.
 pub const HEIGHT: u16 = 9;
+
+/// The fewest rows of the compact graph (a heading and four rows of plot).
+pub const MIN_HEIGHT: u16 = 5;
 
 /// Draws the graph into `area` and returns each column's rectangle with its node.
 pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, NodeId)> {
@@ -45,6 +50,15 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, N
             let y = (mid - (v * half + v.signum() * (max / 2)) / max).clamp(plot.y as i32, plot.bottom() as i32 - 1);
             let (glyph, style) = if p.exact { ("●", t.exact()) } else { ("∘", t.estimate()) };
             buf.set_string(x, y as u16, glyph, style);
+        }
+        if let Some((mark, proven)) = m.mark(p.node).filter(|_| !m.values_hidden()) {
+            let text = if step == 1 {
+                if proven { "?".to_string() } else { "~".to_string() }
+            } else {
+                crate::review::mark_text(mark, proven).chars().take(step).collect()
+            };
+            let style = if proven { t.error() } else { t.dim() };
+            buf.set_string(x, plot.bottom() - 1, text, style);
         }
         if p.node == current {
             for y in plot.y..plot.bottom() {

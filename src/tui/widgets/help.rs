@@ -56,10 +56,34 @@ pub fn help_text(t: Theme, active: &[Context]) -> Vec<Line<'static>> {
     out
 }
 
-/// Draws the help centred over `area`, scrolled by `scroll` lines.
-pub fn render(t: Theme, active: &[Context], scroll: u16, area: Rect, buf: &mut Buffer) {
-    let lines = help_text(t, active);
+/// `lines` wrapped at word boundaries to `width` columns: a line of a label and a text keeps
+/// the label and indents the text's further lines under the text's first.
+pub fn wrapped(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let [label, text] = &line.spans[..] else {
+            out.push(line);
+            continue;
+        };
+        let indent = label.content.chars().count();
+        let room = width.saturating_sub(indent).max(10);
+        let parts = super::wrap(&text.content, room);
+        if parts.is_empty() {
+            out.push(Line::from(vec![label.clone()]));
+        }
+        for (i, part) in parts.into_iter().enumerate() {
+            let head = if i == 0 { label.clone() } else { Span::raw(" ".repeat(indent)) };
+            out.push(Line::from(vec![head, Span::styled(part, text.style)]));
+        }
+    }
+    out
+}
+
+/// Draws the help centred over `area`, scrolled by `scroll` lines, its text wrapped to the
+/// width; returns the largest useful scroll.
+pub fn render(t: Theme, active: &[Context], scroll: u16, area: Rect, buf: &mut Buffer) -> u16 {
     let w = area.width.saturating_sub(4).min(100);
+    let lines = wrapped(help_text(t, active), w.saturating_sub(3) as usize);
     let h = area.height.saturating_sub(2).min(lines.len() as u16 + 2);
     let popup = Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h);
     Clear.render(popup, buf);
@@ -73,4 +97,5 @@ pub fn render(t: Theme, active: &[Context], scroll: u16, area: Rect, buf: &mut B
     for (i, line) in lines.iter().skip(first).take(inner.height as usize).enumerate() {
         buf.set_line(inner.x + 1, inner.y + i as u16, line, inner.width.saturating_sub(1));
     }
+    max_scroll
 }

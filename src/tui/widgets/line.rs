@@ -40,10 +40,17 @@ impl LineWidget<'_> {
         if inner.height == 0 || inner.width < 10 {
             return (Vec::new(), Vec::new());
         }
-        // The score graph takes the bottom rows of a tall panel.
-        let (inner, graph) = if inner.height >= graph::HEIGHT + 8 && !m.values_hidden() {
-            let g = Rect::new(inner.x, inner.bottom() - graph::HEIGHT, inner.width, graph::HEIGHT);
-            (Rect { height: inner.height - graph::HEIGHT, ..inner }, graph::render(m, t, g, buf))
+        // The score graph takes the bottom rows of a tall enough panel: its full height when
+        // 8 rows stay for the line and the history, else a compact one of at least
+        // [`graph::MIN_HEIGHT`] rows leaving them 6 (8x8 at 120x40); none below.
+        let graph_h = if inner.height >= graph::HEIGHT + 8 {
+            graph::HEIGHT
+        } else {
+            inner.height.saturating_sub(6).min(graph::HEIGHT)
+        };
+        let (inner, graph) = if graph_h >= graph::MIN_HEIGHT && !m.values_hidden() {
+            let g = Rect::new(inner.x, inner.bottom() - graph_h, inner.width, graph_h);
+            (Rect { height: inner.height - graph_h, ..inner }, graph::render(m, t, g, buf))
         } else {
             (inner, Vec::new())
         };
@@ -87,10 +94,23 @@ impl LineWidget<'_> {
         let label_w = label.chars().count() as u16;
         buf.set_stringn(inner.x, inner.y, &label, inner.width as usize, t.label());
         let pv_w = inner.width.saturating_sub(label_w) as usize;
-        let pv_rows = if inner.height >= 5 && pv_text.chars().count() > pv_w { 2 } else { 1 };
-        let chars: Vec<char> = pv_text.chars().collect();
-        for (i, chunk) in chars.chunks(pv_w.max(1)).take(pv_rows as usize).enumerate() {
-            let text: String = chunk.iter().collect();
+        // Wrapped at words into the rows the panel can spare (two, three when it is tall), the
+        // last shortened with … if the text goes on.
+        let wrapped = crate::notation::printable::wrap(&pv_text, pv_w.max(1));
+        let room = if inner.height >= 9 {
+            3
+        } else if inner.height >= 5 {
+            2
+        } else {
+            1
+        };
+        let pv_rows = wrapped.len().clamp(1, room) as u16;
+        for (i, row) in wrapped.iter().take(pv_rows as usize).enumerate() {
+            let text = if i + 1 == pv_rows as usize && wrapped.len() > pv_rows as usize {
+                crate::notation::printable::fit(&wrapped[i..].join(" "), pv_w)
+            } else {
+                row.clone()
+            };
             buf.set_stringn(inner.x + label_w, inner.y + i as u16, text, pv_w, t.text());
         }
         if inner.height < pv_rows + 1 {
@@ -110,8 +130,8 @@ impl LineWidget<'_> {
                 Some(Edge::Pass) => format!("{}.pass", m.tree.depth(id)),
             };
             // A move with other moves beside it: which branch of how many is shown.
-            if let Some(mark) = m.mark(id).filter(|_| !m.values_hidden()) {
-                label.push_str(mark.symbol());
+            if let Some((mark, proven)) = m.mark(id).filter(|_| !m.values_hidden()) {
+                label.push_str(&crate::review::mark_text(mark, proven));
             }
             let beside = m.tree.siblings(id);
             if beside.len() > 1

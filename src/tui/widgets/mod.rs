@@ -10,4 +10,7 @@ pub mod children;
 pub mod graph;
 pub mod help;
 pub mod line;
+pub mod pick;
 pub mod teach;
+
+pub use crate::notation::printable::{fit, wrap};

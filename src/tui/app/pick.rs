@@ -1,0 +1,90 @@
+//! The list of a file's games (`:load FILE` on a file of several, without a number): ↑↓ choose,
+//! Enter loads the game as a new tree (the old one kept for `:restore`), Esc closes. The file's
+//! bytes are kept while the list is open, so the choice loads without reading the file again.
+
+use super::{Effect, Model, Overlay};
+use crate::gamefile::{self, Listed};
+
+/// The most games the list shows; a longer file's others load by number (`:load FILE N`).
+pub const LIST_LIMIT: usize = 10_000;
+
+/// The list of a file's games, open over the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picker {
+    /// The file, as the user named it.
+    pub path: String,
+    /// Its bytes.
+    bytes: Vec<u8>,
+    /// One line a game (at most [`LIST_LIMIT`]).
+    pub lines: Vec<String>,
+    /// How many games the file holds.
+    pub total: usize,
+    /// The line chosen, from 0.
+    pub selected: usize,
+}
+
+/// A game's line in the list: `12  Ann – Bob · 60 moves`, or why it does not read.
+fn line_of(listed: &Listed) -> String {
+    match &listed.game {
+        Ok(g) => {
+            let players = match (&g.black, &g.white) {
+                (Some(b), Some(w)) => format!(
+                    "{} – {} · ",
+                    crate::notation::printable::printable(b),
+                    crate::notation::printable::printable(w)
+                ),
+                _ => String::new(),
+            };
+            let first: String = crate::transcript::format(&g.moves[..g.moves.len().min(6)]);
+            let more = if g.moves.len() > 6 { "…" } else { "" };
+            format!(
+                "{:>5}  {players}{} · {first}{more}",
+                listed.index,
+                crate::notation::printable::count(g.moves.len() as i64, "move", "moves")
+            )
+        }
+        Err(e) => format!("{:>5}  does not read: {e}", listed.index),
+    }
+}
+
+impl Picker {
+    /// The list of the games of `bytes` (the file `path`) if it holds more than one; else the
+    /// bytes back.
+    pub fn of(path: &str, bytes: Vec<u8>, size: crate::Size) -> Result<Picker, Vec<u8>> {
+        let (lines, total) = match gamefile::list(&bytes, size, LIST_LIMIT) {
+            Ok((listed, total)) if total >= 2 => (listed.iter().map(line_of).collect(), total),
+            _ => return Err(bytes),
+        };
+        Ok(Picker { path: path.to_string(), bytes, lines, total, selected: 0 })
+    }
+
+    /// Moves the choice by `by` lines, within the list.
+    pub fn step(&mut self, by: isize) {
+        let last = self.lines.len().saturating_sub(1) as isize;
+        self.selected = (self.selected as isize + by).clamp(0, last) as usize;
+    }
+}
+
+impl Model {
+    /// The list's keys: ↑↓ and the pages move the choice, Enter loads it, Esc closes.
+    pub(super) fn pick_by(&mut self, by: isize) -> Vec<Effect> {
+        if let Overlay::Pick(p) = &mut self.overlay {
+            p.step(by);
+        }
+        Vec::new()
+    }
+
+    /// Loads the game chosen in the list.
+    pub(super) fn pick_load(&mut self) -> Vec<Effect> {
+        let Overlay::Pick(p) = std::mem::take(&mut self.overlay) else { return Vec::new() };
+        let size = self.position().size();
+        let index = p.selected + 1;
+        match gamefile::read_bytes(&p.bytes, size, Some(index)) {
+            Ok(game) => self.load_game(&p.path, game, true),
+            Err(e) => {
+                self.complain(format!("load {}: game {index}: {e}", p.path));
+                Vec::new()
+            }
+        }
+    }
+}
