@@ -408,3 +408,17 @@ fn the_history_marks_branches() {
     let text = screen(&mut m, 120, 40);
     assert!(text.contains("start  1.f5(2/2)  2.d6 [3.c3]"), "{text}");
 }
+
+/// The score graph shows at 120x40 on every board size, the 8x8 one in its compact form (it
+/// needed 46 rows before), with its columns clickable; at 80x24 there is no room for it.
+#[test]
+fn the_score_graph_shows_at_120x40_on_every_size() {
+    for (size, moves) in [(Size::Four, "c4d4"), (Size::Six, "e4c5b4"), (Size::Eight, "f5d6c3")] {
+        let mut m = model_at(size, moves, false);
+        let text = screen(&mut m, 120, 40);
+        assert!(text.contains("graph · for black"), "{size}: {text}");
+        assert_eq!(m.hits.graph.len(), moves.len() / 2 + 1, "{size}: a column per position of the line");
+        let text = screen(&mut m, 80, 24);
+        assert!(!text.contains("graph · for black"), "{size}: {text}");
+    }
+}
