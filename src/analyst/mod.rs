@@ -25,6 +25,7 @@
 
 pub mod book;
 pub mod kept;
+pub mod play;
 
 use crate::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, StopReason};
 use crate::store::{Source, Store};

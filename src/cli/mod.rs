@@ -6,9 +6,13 @@ mod bench;
 mod book;
 mod explain;
 mod explore;
+mod gtp;
+mod match_play;
+mod nboard;
 pub mod paths;
 mod perft;
 mod progress;
+mod protocol;
 mod reach;
 mod report;
 mod review;
@@ -165,6 +169,36 @@ pub enum Command {
     Store {
         #[command(subcommand)]
         command: store::StoreCommand,
+    },
+    /// Speak the Go Text Protocol on stdin and stdout, as Othello engines do (GoGui, Quarry,
+    /// match runners): boardsize 8, 6 or 4, play, genmove, undo, time_settings, time_left, ...
+    /// The moves come from the store-aware analysis at --level or --move-time, or the client's
+    /// clock.
+    Gtp {
+        #[command(flatten)]
+        gtp: gtp::GtpArgs,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
+    /// Speak the NBoard protocol (version 2) on stdin and stdout, as the NBoard GUI drives
+    /// engines: set game, move, hint (the best moves with their values: 100% exact, 100%W a
+    /// proven outcome, else the depth), go, ping, learn, analyze.
+    Nboard {
+        #[command(flatten)]
+        nboard: nboard::NboardArgs,
+        #[command(flatten)]
+        solver: SolverArgs,
+    },
+    /// Play two engines against each other from openings (a file, or generated), each twice with
+    /// the colours swapped: ours (with its own level, time, weights) or any GTP or NBoard
+    /// program. The games as GGF, and wins, draws, losses, the disc difference and the Elo
+    /// difference with its 95% interval; --sprt stops early.
+    Match {
+        #[command(flatten)]
+        args: match_play::MatchArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Solve every position of the first plies from the start (symmetric twins once), score each
     /// one's children, and keep them in the store; --lines also follows every perfect line to the
@@ -338,6 +372,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Reach { position, reach, json }) => return reach::run(&position, &reach, json),
         Some(Command::Shortest { shortest, json }) => return shortest::run(&shortest, json),
         Some(Command::Store { command }) => store::run(&command, &cli.store),
+        Some(Command::Match { args, json }) => return match_play::run(&args, json),
+        Some(Command::Nboard { nboard, solver }) => {
+            let store = store::open_for_solving(&cli.store)?;
+            nboard::run(&nboard, solver.options(), store)
+        }
+        Some(Command::Gtp { gtp, solver }) => {
+            let store = store::open_for_solving(&cli.store)?;
+            gtp::run(&gtp, solver.options(), store)
+        }
         Some(Command::Book { size, plies, lines, near_empties, solver, json }) => {
             book::run(size, plies, lines, near_empties, &solver, &cli.store, json)
         }

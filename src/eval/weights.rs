@@ -359,16 +359,34 @@ pub fn shipped_bytes(n: usize) -> &'static [u8] {
     }
 }
 
-/// The shipped weights of the `n x n` board, parsed on first use; the error if the file built in
-/// is not readable (then [`super::evaluate`] falls back to [`super::baseline`]).
-pub fn shipped(n: usize) -> Result<&'static Weights, &'static WeightsError> {
-    static LOADED: [OnceLock<Result<Weights, WeightsError>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let slot = match n {
+/// The weights in use for each board side: the shipped file's, unless [`use_instead`] put
+/// another file's first.
+static LOADED: [OnceLock<Result<Weights, WeightsError>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+
+fn slot(n: usize) -> usize {
+    match n {
         4 => 0,
         6 => 1,
         _ => 2,
-    };
-    LOADED[slot].get_or_init(|| Weights::from_bytes(n, shipped_bytes(n))).as_ref()
+    }
+}
+
+/// The weights of the `n x n` board in use, parsed on first use: the shipped ones (or those
+/// [`use_instead`] gave); the error if the file built in is not readable (then
+/// [`super::evaluate`] falls back to [`super::baseline`]).
+pub fn shipped(n: usize) -> Result<&'static Weights, &'static WeightsError> {
+    LOADED[slot(n)].get_or_init(|| Weights::from_bytes(n, shipped_bytes(n))).as_ref()
+}
+
+/// Makes the weights file `bytes` (any board side, named in its header) the one the evaluation
+/// uses for its side, for the rest of the process: `--weights` of the engine protocols, so a
+/// match can set two weights files against each other. Must come before the first evaluation of
+/// that side; the board side of the file.
+pub fn use_instead(bytes: &[u8]) -> Result<usize, String> {
+    let n = *bytes.get(10).ok_or("the file ends inside its header")? as usize;
+    let weights = Weights::from_bytes(n, bytes).map_err(|e| e.to_string())?;
+    LOADED[slot(n)].set(Ok(weights)).map_err(|_| format!("the {n}x{n} weights are already in use"))?;
+    Ok(n)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! - a proven best move is played at once (4x4 always; 6x6 wherever the book or the store knows
 //!   the position; every endgame the solver proves);
 //! - `--level N`: once every move is estimated to depth `N`, or, within [`exact_empties`] of
-//!   the end, once the moves are proven; never longer than the level's time ([`level_time`],
+//!   the end, once the moves are proven; never longer than the level's time ([`level_time`](crate::analyst::play::level_time),
 //!   three times that near the end), after which the best move known is played;
 //! - `--move-time S`: after `S` seconds, the best move known then.
 //!
@@ -18,54 +18,7 @@ use super::{Activity, Effect, Known, Model, game_over_text, unproven_text};
 use crate::{Color, Position, Size};
 use std::time::{Duration, Instant};
 
-/// How strongly the engine plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strength {
-    /// Estimates to this depth; proven moves near the end ([`exact_empties`]).
-    Level(u32),
-    /// The best move known after this long (proven moves at once).
-    MoveTime(Duration),
-}
-
-/// The level when none is given.
-pub const DEFAULT_LEVEL: u32 = 10;
-
-impl Default for Strength {
-    fn default() -> Self {
-        Strength::Level(DEFAULT_LEVEL)
-    }
-}
-
-impl std::fmt::Display for Strength {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Strength::Level(n) => write!(f, "level {n}"),
-            Strength::MoveTime(t) => write!(f, "{:.1}s a move", t.as_secs_f64()),
-        }
-    }
-}
-
-/// The most the engine thinks at level `n` before it plays the best move known: 0.2 s a level
-/// (level 10, the default: 2 s). Within [`exact_empties`] of the end, where it waits for the
-/// proof, three times that.
-pub fn level_time(level: u32) -> Duration {
-    Duration::from_millis(200 * u64::from(level.max(1)))
-}
-
-/// How long the engine may think on `p` at `strength`: the level's time (three times it where
-/// the level waits for proven moves), or the move time.
-pub fn think_budget(strength: Strength, p: &Position) -> Duration {
-    match strength {
-        Strength::MoveTime(t) => t,
-        Strength::Level(n) if p.size() == Size::Four || p.empty_count() <= exact_empties(n) => level_time(n) * 3,
-        Strength::Level(n) => level_time(n),
-    }
-}
-
-/// At level `n`, the engine waits for proven moves from this many empty squares on.
-pub fn exact_empties(level: u32) -> u32 {
-    (level + 8).min(20)
-}
+pub use crate::analyst::play::{Strength, exact_empties, think_budget};
 
 /// A game on: who plays what, and where the engine is.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,311 @@
+//! `gtp`: the Go Text Protocol as Othello engines speak it (neural-reversi's and Egaroucid's GTP
+//! modes, GoGui, Quarry, neural-reversi's `match-runner`).
+//!
+//! A command is a line, `[id] name [arguments]`; the answer is `=[id] result` or `?[id] error`
+//! followed by an empty line. Colours are `black`/`b`/`white`/`w`, vertices `F5` (either case) or
+//! `pass`. `boardsize` takes 8, 6 or 4. A `play` or `genmove` for the side not to move is accepted
+//! when the side to move must pass (the pass is played first), so clients that leave passes out
+//! are served as well as those that send them. The move comes from the same store-aware analysis
+//! as the explorer's and `solve` ([`Analyst::choose`]) at `--level`, `--move-time`, or the
+//! client's clock (`time_settings`, `time_left`). Nothing but answers goes to stdout; a `quit`
+//! that arrives while a move is being chosen stops the search.
+
+use super::protocol::{self, Input, Line, Reader, StrengthArgs};
+use super::{CliError, solve};
+use clap::Args;
+use othello_explorer::analyst::Analyst;
+use othello_explorer::analyst::play::{MAX_LEVEL, Strength};
+use othello_explorer::solver::{Solver, SolverOptions};
+use othello_explorer::store::Store;
+use othello_explorer::{Color, Scoring, Size, Square};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The options of `gtp`.
+#[derive(Args, Debug, Clone)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    pub strength: StrengthArgs,
+}
+
+/// Every command answered, for `list_commands` and `known_command`.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+    "set_level",
+];
+
+/// The engine's state between commands.
+struct Engine {
+    analyst: Analyst,
+    line: Line,
+    strength: Strength,
+    /// Seconds of main time a side gets (`time_settings`), if a clock is kept.
+    main_time: Option<Duration>,
+    /// The time each side has left (`time_left`): black's, white's.
+    left: [Option<Duration>; 2],
+}
+
+/// What one command does: an answer (`Ok` is `=`, `Err` is `?`), and whether to quit after it.
+type Answer = (Result<String, String>, bool);
+
+fn color_of(word: &str) -> Result<Color, String> {
+    match word.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(format!("invalid color '{}'", printable(word))),
+    }
+}
+
+/// A client's word, made safe to echo in an error (control characters escaped, cut short).
+fn printable(word: &str) -> String {
+    othello_explorer::notation::printable::excerpt(word)
+}
+
+/// `pass`, or a square on the board of `size`.
+fn vertex_of(word: &str, size: Size) -> Result<Option<Square>, String> {
+    if word.eq_ignore_ascii_case("pass") {
+        return Ok(None);
+    }
+    match word.to_ascii_lowercase().parse::<Square>() {
+        Ok(sq) if sq.is_on(size) => Ok(Some(sq)),
+        _ => Err(format!("invalid vertex '{}'", printable(word))),
+    }
+}
+
+fn number<T: std::str::FromStr>(word: Option<&&str>, what: &str) -> Result<T, String> {
+    word.and_then(|w| w.parse().ok()).ok_or_else(|| format!("syntax error: {what} expected"))
+}
+
+impl Engine {
+    /// Brings the line to `color`'s turn: a pass of the other side first when it has no move.
+    fn turn_of(&mut self, color: Color) -> Result<(), String> {
+        let p = self.line.now();
+        if p.to_move() == color {
+            return Ok(());
+        }
+        if p.must_pass() {
+            return self.line.play(None);
+        }
+        Err(format!("it is {}'s turn", p.to_move()))
+    }
+
+    fn play(&mut self, color: Color, square: Option<Square>) -> Result<String, String> {
+        let saved = self.line.clone();
+        let result = self.turn_of(color).and_then(|()| self.line.play(square));
+        if let Err(e) = result {
+            self.line = saved;
+            return Err(format!("illegal move: {e}"));
+        }
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, color: Color, stop: &Arc<AtomicBool>) -> Result<String, String> {
+        let p = self.line.now();
+        if p.is_game_over() {
+            return Ok("pass".into());
+        }
+        if p.to_move() != color && !p.must_pass() {
+            return Err(format!("it is {}'s turn", p.to_move()));
+        }
+        if p.to_move() == color && p.must_pass() {
+            self.line.play(None)?;
+            return Ok("pass".into());
+        }
+        self.turn_of(color)?;
+        let p = self.line.now();
+        // The time left, as the client said; a clock set but never updated: the main time.
+        let clock = self.left[usize::from(color == Color::White)].or(self.main_time);
+        let choice = self.analyst.choose(&p, self.strength, clock, Some(stop.clone()), &mut |_| {});
+        match choice.square {
+            Some(sq) => {
+                self.line.play(Some(sq))?;
+                Ok(protocol::vertex(sq))
+            }
+            None => {
+                self.line.play(None)?;
+                Ok("pass".into())
+            }
+        }
+    }
+
+    /// The board as `showboard` writes it: the diagram, then who is to move and the discs.
+    fn showboard(&self) -> String {
+        let p = self.line.now();
+        let mut text = String::from("\n");
+        text.push_str(p.diagram().trim_end());
+        text.push_str(&format!(
+            "\n{} to move · black {} white {} · {} empty",
+            p.to_move(),
+            p.black().count(),
+            p.white().count(),
+            p.empty_count()
+        ));
+        text
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], stop: &Arc<AtomicBool>) -> Answer {
+        let size = self.line.now().size();
+        let answer = match name {
+            "protocol_version" => Ok("2".to_string()),
+            "name" => Ok("othello-explorer".to_string()),
+            "version" => Ok(env!("CARGO_PKG_VERSION").to_string()),
+            "known_command" => match args {
+                [c] => Ok(COMMANDS.contains(c).to_string()),
+                _ => Err("syntax error: known_command NAME".into()),
+            },
+            "list_commands" => Ok(COMMANDS.join("\n")),
+            "quit" => return (Ok(String::new()), true),
+            "boardsize" => match args.first().map(|a| a.parse::<usize>()) {
+                Some(Ok(n)) => match Size::from_n(n) {
+                    Some(s) => {
+                        self.line = Line::start(s);
+                        Ok(String::new())
+                    }
+                    None => Err("unacceptable size".into()),
+                },
+                _ => Err("syntax error: boardsize 8, 6 or 4".into()),
+            },
+            "clear_board" => {
+                self.line = Line::start(size);
+                self.left = [None; 2];
+                Ok(String::new())
+            }
+            "komi" => match args.first().map(|a| a.parse::<f64>()) {
+                Some(Ok(_)) => Ok(String::new()),
+                _ => Err("syntax error: komi VALUE".into()),
+            },
+            "play" => match args {
+                [c, v] => color_of(c).and_then(|c| vertex_of(v, size).and_then(|v| self.play(c, v))),
+                _ => Err("syntax error: play COLOR VERTEX".into()),
+            },
+            "genmove" | "reg_genmove" => match args {
+                [c] => color_of(c).and_then(|c| {
+                    if name == "genmove" {
+                        self.genmove(c, stop)
+                    } else {
+                        // The move it would play, the board left as it was.
+                        let saved = self.line.clone();
+                        let answer = self.genmove(c, stop);
+                        self.line = saved;
+                        answer
+                    }
+                }),
+                _ => Err("syntax error: genmove COLOR".into()),
+            },
+            "undo" => {
+                if self.line.undo() {
+                    Ok(String::new())
+                } else {
+                    Err("cannot undo".into())
+                }
+            }
+            "showboard" => Ok(self.showboard()),
+            "final_score" if !self.line.now().is_game_over() => Err("the game is not over".into()),
+            "final_score" => {
+                let p = self.line.now();
+                let black = p.black_score(Scoring::Standard);
+                Ok(match black.signum() {
+                    1 => format!("B+{black}"),
+                    -1 => format!("W+{}", -black),
+                    _ => "0".into(),
+                })
+            }
+            "time_settings" => match (number::<u64>(args.first(), "main time"), args.len()) {
+                (Ok(main), 3) => {
+                    self.main_time = (main > 0).then(|| Duration::from_secs(main));
+                    self.left = [None; 2];
+                    Ok(String::new())
+                }
+                (Err(e), _) => Err(e),
+                _ => Err("syntax error: time_settings MAIN BYOYOMI STONES".into()),
+            },
+            "time_left" => match args {
+                [c, t, _] => color_of(c).and_then(|c| {
+                    let secs: f64 = t.parse().map_err(|_| "syntax error: time_left COLOR TIME STONES".to_string())?;
+                    let secs = if secs.is_finite() { secs.clamp(0.0, 1e7) } else { 0.0 };
+                    self.left[usize::from(c == Color::White)] = Some(Duration::from_secs_f64(secs));
+                    Ok(String::new())
+                }),
+                _ => Err("syntax error: time_left COLOR TIME STONES".into()),
+            },
+            "set_level" | "level" => match args.first().map(|a| a.parse::<u32>()) {
+                Some(Ok(n)) if (1..=MAX_LEVEL).contains(&n) => {
+                    self.strength = Strength::Level(n);
+                    Ok(String::new())
+                }
+                _ => Err(format!("syntax error: set_level 1-{MAX_LEVEL}")),
+            },
+            _ => Err("unknown command".into()),
+        };
+        (answer, false)
+    }
+}
+
+/// Whether a line must stop the search in hand: `quit`.
+fn urgent(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let first = words.next();
+    let name = if first.is_some_and(|w| w.chars().all(|c| c.is_ascii_digit())) { words.next() } else { first };
+    name == Some("quit")
+}
+
+/// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
+pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
+    args.strength.load_weights()?;
+    let solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    let mut engine = Engine {
+        analyst: Analyst::new(solver, store),
+        line: Line::start(Size::Eight),
+        strength: args.strength.strength(),
+        main_time: None,
+        left: [None; 2],
+    };
+    let reader = Reader::spawn(urgent);
+    let signalled = Arc::new(AtomicBool::new(false));
+    solve::catch_signals(&signalled);
+    loop {
+        let line = match reader.next(&signalled) {
+            Input::Line(line) => line,
+            Input::End => return Ok(()),
+        };
+        // Comments and empty lines are skipped; control characters other than tabs are removed.
+        let clean: String =
+            line.split('#').next().unwrap_or("").chars().filter(|c| !c.is_control() || *c == '\t').collect();
+        let words: Vec<&str> = clean.split_whitespace().collect();
+        let Some(&first) = words.first() else { continue };
+        let (id, rest) =
+            if first.chars().all(|c| c.is_ascii_digit()) { (first, &words[1..]) } else { ("", &words[..]) };
+        let Some((&name, args)) = rest.split_first() else {
+            protocol::send(&format!("?{id} syntax error: no command\n\n"));
+            continue;
+        };
+        reader.arm();
+        let (answer, quit) = engine.command(&name.to_ascii_lowercase(), args, &reader.stop);
+        let text = match answer {
+            Ok(result) if result.is_empty() => format!("={id}\n\n"),
+            Ok(result) => format!("={id} {result}\n\n"),
+            Err(e) => format!("?{id} {e}\n\n"),
+        };
+        protocol::send(&text);
+        if quit || signalled.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+    }
+}

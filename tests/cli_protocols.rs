@@ -1,0 +1,385 @@
+//! The engine protocols on the real binary, line by line: `gtp` and `nboard` play and analyse
+//! against the reference rules (every move legal, every value a known one: a plain negamax, the
+//! published FFO scores), answer malformed and hostile input as their protocols say (GTP's `?`,
+//! NBoard ignores), stop thinking for `quit` and `ping`; `match` plays them against each other
+//! and writes games that replay by the reference rules.
+
+mod reference;
+
+use reference::{Board, Side, negamax};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_othello-explorer");
+
+/// A protocol session with the binary.
+struct Session {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(BIN)
+            .arg("--no-store")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Session { child, input, lines }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.input.write_all(text.as_bytes()).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn line(&self, within: Duration) -> Option<String> {
+        self.lines.recv_timeout(within).ok()
+    }
+
+    /// A GTP answer: its lines up to the empty one.
+    fn answer(&self) -> String {
+        let mut out = Vec::new();
+        loop {
+            let line = self.line(Duration::from_secs(60)).expect("an answer within a minute");
+            if line.is_empty() {
+                return out.join("\n");
+            }
+            out.push(line);
+        }
+    }
+
+    fn gtp(&mut self, command: &str) -> String {
+        self.send(command);
+        self.answer()
+    }
+
+    /// Waits for the process to end; its exit code.
+    fn wait(mut self, within: Duration) -> Option<i32> {
+        drop(self.input);
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        None
+    }
+}
+
+fn name(n: usize, i: usize) -> String {
+    format!("{}{}", (b'a' + (i % n) as u8) as char, i / n + 1)
+}
+
+fn index_of(n: usize, vertex: &str) -> Option<usize> {
+    let v = vertex.to_ascii_lowercase();
+    let mut chars = v.chars();
+    let col = chars.next()? as usize - 'a' as usize;
+    let row: usize = chars.as_str().parse().ok()?;
+    (col < n && (1..=n).contains(&row)).then(|| (row - 1) * n + col)
+}
+
+#[test]
+fn gtp_plays_both_sides_legally_and_perfectly_on_4x4() {
+    let mut s = Session::start(&["gtp", "--level", "4", "--threads", "1"]);
+    assert_eq!(s.gtp("protocol_version"), "= 2");
+    assert_eq!(s.gtp("7 name"), "=7 othello-explorer");
+    assert_eq!(s.gtp("boardsize 4"), "=");
+    assert_eq!(s.gtp("clear_board"), "=");
+    let mut b = Board::start(4);
+    while !b.game_over() {
+        let color = if b.to_move == Side::Black { "b" } else { "w" };
+        let answer = s.gtp(&format!("genmove {color}"));
+        let vertex = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}"));
+        if b.must_pass() {
+            assert_eq!(vertex.to_ascii_lowercase(), "pass");
+            b = b.pass();
+            continue;
+        }
+        let i = index_of(4, vertex).unwrap_or_else(|| panic!("{vertex}"));
+        assert!(b.moves().contains(&i), "{vertex} is not legal on\n{}", b.board_string());
+        // Every move keeps the position's value: perfect play, by the plain negamax.
+        assert_eq!(-negamax(&b.play(i)), negamax(&b), "{vertex} on {}", b.board_string());
+        b = b.play(i);
+    }
+    let value = negamax(&Board::start(4));
+    let want = match value.signum() {
+        1 => format!("= B+{value}"),
+        -1 => format!("= W+{}", -value),
+        _ => "= 0".into(),
+    };
+    assert_eq!(s.gtp("final_score"), want);
+    assert!(s.gtp("showboard").starts_with('='));
+    assert_eq!(s.gtp("undo"), "=");
+    assert_eq!(s.gtp("quit"), "=");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}
+
+#[test]
+fn gtp_takes_the_clients_moves_and_passes_on_6x6() {
+    let mut s = Session::start(&["gtp", "--move-time", "0.05", "--threads", "1"]);
+    assert_eq!(s.gtp("boardsize 6"), "=");
+    // The client plays black at random (a fixed sequence), the engine white.
+    let mut b = Board::start(6);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    while !b.game_over() {
+        if b.must_pass() {
+            let color = if b.to_move == Side::Black { "b" } else { "w" };
+            // Sent explicitly half the time, left implicit otherwise.
+            if seed.is_multiple_of(2) {
+                assert_eq!(s.gtp(&format!("play {color} pass")), "=");
+            }
+            b = b.pass();
+            continue;
+        }
+        if b.to_move == Side::Black {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let moves = b.moves();
+            let m = moves[(seed % moves.len() as u64) as usize];
+            assert_eq!(s.gtp(&format!("play black {}", name(6, m).to_uppercase())), "=");
+            b = b.play(m);
+        } else {
+            let answer = s.gtp("genmove white");
+            let vertex = answer.strip_prefix("= ").unwrap();
+            let i = index_of(6, vertex).unwrap_or_else(|| panic!("{answer}"));
+            assert!(b.moves().contains(&i), "{vertex} is not legal");
+            b = b.play(i);
+        }
+    }
+    assert_eq!(s.gtp("genmove b"), "= pass", "the game is over");
+    s.send("quit");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}
+
+#[test]
+fn gtp_answers_malformed_and_hostile_lines_with_errors_and_goes_on() {
+    let mut s = Session::start(&["gtp", "--level", "1", "--threads", "1"]);
+    for (line, want) in [
+        ("frobnicate", "? unknown command"),
+        ("boardsize 5", "? unacceptable size"),
+        ("boardsize", "? syntax error: boardsize 8, 6 or 4"),
+        ("play purple f5", "? invalid color 'purple'"),
+        ("play b z9", "? invalid vertex 'z9'"),
+        ("play b", "? syntax error: play COLOR VERTEX"),
+        ("play w f5", "? illegal move: it is black's turn"),
+        ("play b a1", "? illegal move: a1 flips no disc"),
+        ("genmove", "? syntax error: genmove COLOR"),
+        ("undo", "? cannot undo"),
+        ("time_left b x 0", "? syntax error: time_left COLOR TIME STONES"),
+        ("set_level 99", "? syntax error: set_level 1-30"),
+        ("12", "?12 syntax error: no command"),
+        ("final_score", "? the game is not over"),
+    ] {
+        assert_eq!(s.gtp(line), want, "{line}");
+    }
+    // A comment and empty lines are skipped; a line of 200,000 characters and control bytes are
+    // answered, not fatal.
+    s.send("# a comment");
+    s.send("");
+    let long = "x".repeat(200_000);
+    assert_eq!(s.gtp(&long), "? unknown command");
+    assert_eq!(s.gtp("na\u{1}me"), "= othello-explorer");
+    s.input.write_all(b"\xff\xfe name\n").unwrap();
+    s.input.flush().unwrap();
+    assert!(s.answer().starts_with('?'));
+    assert_eq!(s.gtp("play b f5"), "=");
+    assert_eq!(s.gtp("genmove b"), "? it is white's turn");
+    assert_eq!(s.gtp("quit"), "=");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}
+
+#[test]
+fn gtp_quit_while_thinking_stops_the_search() {
+    let mut s = Session::start(&["gtp", "--move-time", "60", "--threads", "1"]);
+    s.send("genmove b");
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    s.send("quit");
+    let first = s.answer();
+    assert!(first.starts_with("= "), "{first}");
+    assert_eq!(s.answer(), "=");
+    assert_eq!(s.wait(Duration::from_secs(10)), Some(0));
+    assert!(asked.elapsed() < Duration::from_secs(10), "quit waited for the search");
+}
+
+/// FFO #40 as NBoard's `set game` gives it, with the published score of every move.
+fn ffo_40() -> (String, Vec<(String, i32)>) {
+    let text = std::fs::read_to_string("data/ffo/fforum-40-59.obf").unwrap();
+    let line = text.lines().find(|l| !l.starts_with('%')).unwrap();
+    let board: String = line[..64].chars().map(|c| if c == 'X' { '*' } else { c }).collect();
+    let scores = line[66..]
+        .split(';')
+        .filter_map(|p| {
+            let (m, v) = p.trim().split_once(':')?;
+            Some((m.to_string(), v.trim().parse().ok()?))
+        })
+        .collect();
+    (format!("(;GM[Othello]PC[test]TY[8]BO[8 {board} *];)"), scores)
+}
+
+#[test]
+fn nboard_hint_and_go_give_the_published_scores() {
+    let (game, scores) = ffo_40();
+    let mut s = Session::start(&["nboard", "--threads", "2"]);
+    s.send("nboard 2");
+    assert_eq!(s.line(Duration::from_secs(10)).unwrap(), "set myname othello-explorer");
+    s.send("set depth 12");
+    s.send(&format!("set game {game}"));
+    s.send("ping 1");
+    assert_eq!(s.line(Duration::from_secs(10)).unwrap(), "pong 1");
+    s.send("hint 3");
+    // The search lines until the hint ends (`status` cleared): the last three are the exact
+    // scores of the best three.
+    let mut lines = Vec::new();
+    loop {
+        let l = s.line(Duration::from_secs(120)).expect("the hint's end within two minutes");
+        if l == "status" {
+            break;
+        }
+        lines.push(l);
+    }
+    let exact: Vec<&String> = lines.iter().filter(|l| l.starts_with("search") && l.ends_with(" 100%")).collect();
+    assert!(exact.len() >= 3, "{lines:?}");
+    for l in &exact[exact.len() - 3..] {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let mv = &words[1][..2];
+        let value: f64 = words[2].parse().unwrap();
+        let published = scores.iter().find(|(m, _)| m == mv).unwrap().1;
+        assert_eq!(value, f64::from(published), "{l}");
+    }
+    // Every search line's move is one of the position's.
+    for l in lines.iter().filter(|l| l.starts_with("search")) {
+        let mv = &l.split_whitespace().nth(1).unwrap()[..2];
+        assert!(scores.iter().any(|(m, _)| m == mv), "{l}");
+    }
+    s.send("go");
+    let answer = loop {
+        let l = s.line(Duration::from_secs(60)).unwrap();
+        if l.starts_with("===") {
+            break l;
+        }
+    };
+    assert!(answer.starts_with("=== A2/+38.00/"), "{answer}");
+    // Malformed lines are ignored: nothing comes back but the pong.
+    for junk in ["", "frob", "move Z9", "move", "set game (;GM[Chess];)", "hint x", "set depth many", "\u{1}\u{2}"] {
+        s.send(junk);
+    }
+    s.send("ping 2");
+    let mut got = Vec::new();
+    loop {
+        let l = s.line(Duration::from_secs(10)).expect("pong 2");
+        if l == "pong 2" {
+            break;
+        }
+        got.push(l);
+    }
+    assert!(got.iter().all(|l| l.starts_with("status")), "{got:?}");
+    s.send("quit");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}
+
+#[test]
+fn nboard_ping_stops_a_long_hint() {
+    let mut s = Session::start(&["nboard", "--threads", "1"]);
+    s.send("nboard 2");
+    s.send("set depth 30");
+    s.send("set game (;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");
+    s.send("hint 1");
+    std::thread::sleep(Duration::from_millis(500));
+    let asked = Instant::now();
+    s.send("ping 5");
+    loop {
+        let l = s.line(Duration::from_secs(10)).expect("pong within ten seconds");
+        if l == "pong 5" {
+            break;
+        }
+        // What comes before the pong is the hint's answer: legal moves of the position after f5.
+        if let Some(rest) = l.strip_prefix("search ") {
+            let mv = rest[..2].to_ascii_lowercase();
+            assert!(["c4", "d6", "f4", "f6"].contains(&mv.as_str()) || mv == "d6", "{l}");
+        }
+    }
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    s.send("quit");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}
+
+#[test]
+fn match_plays_our_protocols_against_each_other_and_writes_legal_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let ggf = dir.path().join("games.ggf");
+    let out = Command::new(BIN)
+        .args(["match", "--size", "6", "--pairs", "2", "--json", "--ggf", ggf.to_str().unwrap()])
+        .args(["--engine1", "ours:level=2"])
+        .arg("--engine2")
+        .arg(format!("nboard:{BIN} --no-store nboard --level 1 --threads 1"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 4);
+    let (w, d, l) =
+        (v["engine1_wins"].as_u64().unwrap(), v["draws"].as_u64().unwrap(), v["engine1_losses"].as_u64().unwrap());
+    assert_eq!(w + d + l, 4);
+    // Each game replays by the reference rules, and its recorded score is the board's.
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    let records: Vec<&str> = text.lines().filter(|l| l.starts_with("(;")).collect();
+    assert_eq!(records.len(), 4);
+    for (record, played) in records.iter().zip(v["played"].as_array().unwrap()) {
+        assert!(played["forfeit"].is_null(), "{played}");
+        let mut b = Board::start(6);
+        let moves = played["moves"].as_str().unwrap();
+        for k in 0..moves.len() / 2 {
+            if b.must_pass() {
+                b = b.pass();
+            }
+            let i = index_of(6, &moves[2 * k..2 * k + 2]).unwrap();
+            assert!(b.moves().contains(&i), "{moves}: move {} is not legal", k + 1);
+            b = b.play(i);
+        }
+        assert!(b.game_over(), "{moves}");
+        let black = b.for_black(b.final_score());
+        assert_eq!(played["black_score"], black, "{moves}");
+        assert!(record.contains(&format!("RE[{black:+}]")), "{record}");
+    }
+    // Both colours for each opening.
+    let openings: Vec<u64> = v["played"].as_array().unwrap().iter().map(|p| p["opening"].as_u64().unwrap()).collect();
+    assert_eq!(openings, [1, 1, 2, 2]);
+}
+
+#[test]
+fn match_refuses_bad_engines_in_one_line() {
+    for (engine, want) in
+        [("uci:stockfish", "--engine1 'uci:stockfish': an engine is"), ("ours:colour=red", "unknown option 'colour'")]
+    {
+        let out = Command::new(BIN)
+            .args(["match", "--engine1", engine, "--engine2", "ours", "--pairs", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want) && err.lines().count() == 1, "{err}");
+    }
+}
