@@ -65,7 +65,8 @@ pub enum Command {
     },
     /// Solve a position: the score from the side to move, the best moves, a principal variation,
     /// and every child's value, each an exact score, a proven win/loss/draw or an estimate at a
-    /// depth. Exact unless --mode, --depth or --time says otherwise.
+    /// depth. Exact unless --mode, --depth or --time says otherwise, or the exact solve is out of
+    /// reach (then estimates for 5 seconds, said before it starts).
     Solve {
         #[command(flatten)]
         position: PositionArgs,
