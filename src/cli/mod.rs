@@ -268,6 +268,12 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` with thousands separators and the noun that agrees with it: `1 position`, `98,732
+/// positions` (the separated form of [`othello_explorer::notation::printable::count`]).
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// Writes `text` to stdout; a closed pipe ends the program quietly with success.
 pub fn write_stdout(text: &str) {
     use std::io::Write;

@@ -14,7 +14,8 @@ impl Model {
         if on {
             let n = self.tree.line().len();
             self.say(format!(
-                "reviewing the line: {n} positions, {:.0}s each · marks ?! ? ?? in the history, the graph below it",
+                "reviewing the line: {}, {:.0}s each · marks ?! ? ?? in the history, the graph below it",
+                crate::notation::printable::count(n as i64, "position", "positions"),
                 super::REVIEW_BUDGET.as_secs_f64()
             ));
         } else {

@@ -20,7 +20,10 @@ impl Model {
             Command::Moves(text) => match self.tree.play_transcript(&text) {
                 Ok(()) => {
                     let n = self.tree.moves().len();
-                    self.say(format!("played {n} moves from the root"));
+                    self.say(format!(
+                        "played {} from the root",
+                        crate::notation::printable::count(n as i64, "move", "moves")
+                    ));
                     self.arrived()
                 }
                 Err(e) => {
@@ -179,7 +182,8 @@ impl Model {
                     (Some(b), Some(w)) => format!(" ({b} against {w})"),
                     _ => String::new(),
                 };
-                self.replace_tree(tree, format!("loaded {path} ({}{which}): {n} moves{players}", game.format.name()))
+                let moves = crate::notation::printable::count(n as i64, "move", "moves");
+                self.replace_tree(tree, format!("loaded {path} ({}{which}): {moves}{players}", game.format.name()))
             }
             Err(e) => {
                 self.complain(format!("load {path}: {e}"));
