@@ -6,6 +6,7 @@ mod bench;
 mod book;
 mod explain;
 mod explore;
+mod install;
 pub mod paths;
 mod perft;
 mod progress;
@@ -190,6 +191,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell (README.md,
+    /// "Install", says where each shell looks for it).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// The manual pages, made from this command line's own definitions: the main page on
+    /// standard output, or with --out DIR a page for the command and one for each subcommand
+    /// written into DIR (each path printed).
+    Man {
+        /// An existing folder to write the pages into (it is never created); a page's path must be
+        /// a regular file or absent, or nothing is written.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 /// The cores this machine has (the default number of search threads).
@@ -348,6 +365,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Book { size, plies, lines, near_empties, solver, json }) => {
             book::run(size, plies, lines, near_empties, &solver, &cli.store, json)
         }
+        Some(Command::Completions { shell }) => install::completions(shell),
+        Some(Command::Man { out }) => install::man(out.as_deref()),
         None => explore::run(&cli.position, &cli.explore, cli.store.path()),
     }
     .map(|()| ExitCode::SUCCESS)
