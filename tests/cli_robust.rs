@@ -224,11 +224,15 @@ fn bench_reads_known_scores_from_the_store_and_writes_new_ones() {
 #[cfg(unix)]
 fn interrupted_solve(json: bool) -> std::process::Output {
     let board = "----X-----XXX----OOOXOOO-OOOXOOO-OXOXOXO-OOXXOOO--OOXO----O--O-- X";
+    let json = if json { &["--json"][..] } else { &[] };
+    interrupted(&[&["--no-store", "solve", "--board", board, "--mode", "exact"][..], json].concat())
+}
+
+/// The binary run with `args`, sent SIGINT once it catches it and has had a moment to work.
+#[cfg(unix)]
+fn interrupted(args: &[&str]) -> std::process::Output {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("othello-explorer"));
-    cmd.args(["--no-store", "solve", "--board", board, "--mode", "exact"]);
-    if json {
-        cmd.arg("--json");
-    }
+    cmd.args(args);
     let mut child = cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     // Wait until it catches SIGINT (Linux shows the caught signals in /proc), then give the search
     // a moment: any moment will do, nothing here is timed.
@@ -264,6 +268,8 @@ fn ctrl_c_stops_solve_with_what_it_knows_and_exit_130() {
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["stopped"], "interrupted by SIGINT");
     // Whatever was proven before the stop is exact: each against the score data/ffo lists.
+    // The quick estimates come before the proofs: every child has a value.
+    assert_eq!(v["children"].as_array().unwrap().len(), 15, "{v}");
     let listed: std::collections::HashMap<&str, i64> = [
         ("d8", 10),
         ("h7", 6),
@@ -288,6 +294,25 @@ fn ctrl_c_stops_solve_with_what_it_knows_and_exit_130() {
             assert_eq!(c["score"].as_i64(), listed.get(c["move"].as_str().unwrap()).copied(), "{c}");
         }
     }
+}
+
+/// An exact solve of the 8x8 start, which no one sees the end of, stopped by Ctrl-C: the values
+/// known so far (the quick estimates, made first) for every child, not nothing.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_an_exact_solve_of_the_8x8_start_prints_every_childs_estimate() {
+    let out = interrupted(&["--no-store", "solve", "--mode", "exact", "--threads", "1"]);
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("estimate: "), "{text}");
+    for child in ["d3", "c4", "f5", "e6"] {
+        assert!(text.lines().any(|l| l.starts_with(&format!("  {child}  ")) && l.contains(" @")), "{child}: {text}");
+    }
+    assert!(text.contains("stopped: interrupted by SIGINT; the values above are the best known"), "{text}");
+    // Said before it started: how long, and how to bound it.
+    let err = stderr(&out);
+    assert!(err.contains("60 empty squares: an exact solve may take more than two days"), "{err}");
+    assert!(err.contains("--time SECONDS bounds it"), "{err}");
 }
 
 /// The explorer's `:load` of an endless device: the command asks the file thread, which refuses

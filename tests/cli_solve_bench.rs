@@ -189,6 +189,33 @@ fn solve_with_a_time_limit_stops_with_labelled_estimates() {
     }
 }
 
+/// Asked nothing in particular on a position no exact solve reaches (the 8x8 start), `solve`
+/// says before it starts what it does instead and how to ask for more, then ends by itself with a
+/// value for every child (the timeout only keeps a broken build from hanging the suite).
+#[test]
+fn solve_without_options_bounds_itself_where_an_exact_solve_is_out_of_reach() {
+    let out = bin().args(["solve", "--json"]).timeout(std::time::Duration::from_secs(300)).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    for needle in ["60 empty squares", "estimating for 5 seconds", "--time", "--depth", "--mode exact"] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["stopped"], "time limit reached");
+    assert_eq!(v["kind"], "estimate");
+    let children = children_of(&v);
+    let mut moves: Vec<&str> = children.iter().map(|c| c["move"].as_str().unwrap()).collect();
+    moves.sort_unstable();
+    assert_eq!(moves, ["c4", "d3", "e6", "f5"], "every child of the start");
+    assert!(children.iter().all(|c| c["kind"] == "estimate" && c["depth"].as_u64() >= Some(1)), "{v}");
+    assert!(!v["pv"].as_array().unwrap().is_empty());
+
+    // A position the solver finishes is still solved exactly, and nothing is said.
+    let out = bin().args(["solve", "--size", "4", "--json", "--threads", "1"]).output().unwrap();
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn solve_with_time_to_spare_proves_what_it_can() {
     // The 4x4 board is small enough for `auto` to prove every child within any time limit.

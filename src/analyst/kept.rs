@@ -18,9 +18,11 @@ use std::path::Path;
 pub fn open(path: &Path) -> Result<(Store, Option<String>), String> {
     let store = Store::open(path).map_err(|e| e.to_string())?;
     let note = match store.merge_shipped_book() {
-        Ok(Some(summary)) if summary.added > 0 => {
-            Some(format!("store {}: the 6x6 book added ({} positions)", path.display(), summary.added))
-        }
+        Ok(Some(summary)) if summary.added > 0 => Some(format!(
+            "store {}: the 6x6 book added ({})",
+            path.display(),
+            crate::notation::printable::count(summary.added as i64, "position", "positions")
+        )),
         Ok(_) => None,
         Err(e) => Some(e.to_string()),
     };

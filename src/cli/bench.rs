@@ -7,6 +7,7 @@ pub mod lab;
 
 use super::report::print_json;
 use super::{CliError, out, outln};
+use othello_explorer::notation::printable::count;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
 use othello_explorer::store::{Source, Store, Stored};
@@ -106,7 +107,10 @@ fn select<'a>(path: &str, problems: &'a [Problem], range: Option<&str>) -> Resul
         None => (1, problems.len().max(1)),
     };
     if first > problems.len() {
-        return Err(CliError::Usage(format!("--positions: {path} holds {} positions", problems.len())));
+        return Err(CliError::Usage(format!(
+            "--positions: {path} holds {}",
+            count(problems.len() as i64, "position", "positions")
+        )));
     }
     let last = last.min(problems.len());
     Ok((first, &problems[first - 1..last]))
@@ -314,8 +318,8 @@ fn exact(
         Ok(())
     } else {
         Err(CliError::Failed(format!(
-            "{} position(s) scored differently from {path}: {mismatches:?}",
-            mismatches.len()
+            "{} scored differently from {path}: {mismatches:?}",
+            count(mismatches.len() as i64, "position", "positions")
         )))
     }
 }
@@ -365,8 +369,8 @@ fn wld(
         Ok(())
     } else {
         Err(CliError::Failed(format!(
-            "{} position(s) with an outcome other than {path}'s: {mismatches:?}",
-            mismatches.len()
+            "{} with an outcome other than {path}'s: {mismatches:?}",
+            count(mismatches.len() as i64, "position", "positions")
         )))
     }
 }
@@ -514,7 +518,7 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
         );
     }
     if skipped > 0 {
-        outln!("skipped {skipped} position(s) without listed scores or without a move");
+        outln!("skipped {} without listed scores or without a move", count(skipped as i64, "position", "positions"));
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use super::report::{Align, Report, Table};
 use super::{CliError, SolverArgs};
 use othello_explorer::Size;
 use othello_explorer::analyst::book::{self, BookError, BookOptions};
+use othello_explorer::notation::printable::count;
 use othello_explorer::solver::Limits;
 use serde::Serialize;
 use std::sync::Arc;
@@ -30,13 +31,16 @@ pub fn run(
     let limits = Limits { stop: Some(stop), ..Limits::default() };
     let options = BookOptions { size, plies, lines, near_empties, solver: solver.options(), limits };
     eprintln!(
-        "book: {size}, plies 0..{plies}{}, {} threads, {} MiB table, into {}",
+        "book: {size}, plies 0..{plies}{}, {}, {} MiB table, into {}",
         if lines {
-            format!(" and the perfect lines (near neighbours with at most {near_empties} empties)")
+            format!(
+                " and the perfect lines (near neighbours with at most {})",
+                count(i64::from(near_empties), "empty", "empties")
+            )
         } else {
             String::new()
         },
-        options.solver.threads,
+        count(options.solver.threads as i64, "thread", "threads"),
         options.solver.hash_mb,
         store.path().display()
     );
@@ -49,7 +53,14 @@ pub fn run(
             return;
         }
         last = std::time::Instant::now();
-        eprintln!("{}: {}/{} positions, {} nodes, {:.1} s", p.stage, p.done, p.total, p.nodes, p.elapsed.as_secs_f64());
+        eprintln!(
+            "{}: {}/{}, {}, {:.1} s",
+            p.stage,
+            p.done,
+            count(p.total as i64, "position", "positions"),
+            count(p.nodes as i64, "node", "nodes"),
+            p.elapsed.as_secs_f64()
+        );
     })
     .map_err(|e| match e {
         BookError::Store(e) => CliError::Usage(e.to_string()),

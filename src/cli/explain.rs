@@ -8,6 +8,7 @@ use super::report::{Report, print_json};
 use super::{outln, thousands};
 use othello_explorer::lab::outcome::{self, Budget, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
+use othello_explorer::notation::printable::count;
 use othello_explorer::trace::{self, Step, Topic, Trace, Value};
 use othello_explorer::{Bitboard, Position, Scoring, Square};
 use serde::Serialize;
@@ -247,9 +248,11 @@ pub fn trace_text(t: &Trace) -> String {
 
 fn result_text(t: &Trace) -> String {
     match (&t.result, t.topic) {
-        (Value::Mask(m), Topic::Empties) => format!("{m} ({} empty squares visited)", m.count()),
+        (Value::Mask(m), Topic::Empties) => {
+            format!("{m} ({} visited)", count(i64::from(m.count()), "empty square", "empty squares"))
+        }
         (Value::Mask(m), _) => format!("{m} ({})", names(*m)),
-        (Value::Number(n), Topic::Popcount) => format!("{n} black discs"),
+        (Value::Number(n), Topic::Popcount) => count(*n, "black disc", "black discs"),
         (Value::Position(p), _) => format!("{p}"),
         (Value::Key { player, opponent, symmetry }, _) => {
             format!("({player}, {opponent}), the {} image", symmetry.name())
@@ -266,11 +269,11 @@ fn names(m: Bitboard) -> String {
 /// The lab's second line: the board, who moves, how deep; then a blank line.
 fn position_line(position: &Position) -> String {
     format!(
-        "{} {}, {} to move, {} empty squares\n",
+        "{} {}, {} to move, {}\n",
         position.size(),
         position,
         position.to_move().name(),
-        position.empty_count()
+        count(i64::from(position.empty_count()), "empty square", "empty squares")
     )
 }
 

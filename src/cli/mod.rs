@@ -9,6 +9,7 @@ mod explore;
 mod gtp;
 mod match_play;
 mod nboard;
+mod install;
 pub mod paths;
 mod perft;
 mod progress;
@@ -69,7 +70,8 @@ pub enum Command {
     },
     /// Solve a position: the score from the side to move, the best moves, a principal variation,
     /// and every child's value, each an exact score, a proven win/loss/draw or an estimate at a
-    /// depth. Exact unless --mode, --depth or --time says otherwise.
+    /// depth. Exact unless --mode, --depth or --time says otherwise, or the exact solve is out of
+    /// reach (then estimates for 5 seconds, said before it starts).
     Solve {
         #[command(flatten)]
         position: PositionArgs,
@@ -223,6 +225,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the shell completion script for bash, zsh, fish, elvish or powershell (README.md,
+    /// "Install", says where each shell looks for it).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// The manual pages, made from this command line's own definitions: the main page on
+    /// standard output, or with --out DIR a page for the command and one for each subcommand
+    /// written into DIR (each path printed).
+    Man {
+        /// An existing folder to write the pages into (it is never created); a page's path must be
+        /// a regular file or absent, or nothing is written.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 /// The cores this machine has (the default number of search threads).
@@ -299,6 +317,12 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `n` with thousands separators and the noun that agrees with it: `1 position`, `98,732
+/// positions` (the separated form of [`othello_explorer::notation::printable::count`]).
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 /// Writes `text` to stdout; a closed pipe ends the program quietly with success.
@@ -384,6 +408,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Book { size, plies, lines, near_empties, solver, json }) => {
             book::run(size, plies, lines, near_empties, &solver, &cli.store, json)
         }
+        Some(Command::Completions { shell }) => install::completions(shell),
+        Some(Command::Man { out }) => install::man(out.as_deref()),
         None => explore::run(&cli.position, &cli.explore, cli.store.path()),
     }
     .map(|()| ExitCode::SUCCESS)

@@ -4,7 +4,8 @@
 use super::args::PositionArgs;
 use super::progress;
 use super::report::Report;
-use super::{CliError, thousands};
+use super::{CliError, counted, thousands};
+use othello_explorer::notation::printable::count;
 use othello_explorer::reach::{self, Limits, Outcome};
 use othello_explorer::transcript;
 use serde::Serialize;
@@ -33,10 +34,10 @@ pub fn run(position: &PositionArgs, args: &ReachArgs, json: bool) -> Result<Exit
     let mut show = |p: &reach::Progress| {
         if let Some(s) = &spinner {
             s.set_message(format!(
-                "reach: depth {}/{} · {} positions searched of at most {} (--max-nodes)",
+                "reach: depth {}/{} · {} searched of at most {} (--max-nodes)",
                 p.depth,
                 p.moves,
-                thousands(p.nodes),
+                counted(p.nodes, "position", "positions"),
                 thousands(p.max_nodes)
             ));
         }
@@ -50,10 +51,16 @@ pub fn run(position: &PositionArgs, args: &ReachArgs, json: bool) -> Result<Exit
     let (reachable, moves, nodes, reason, code) = match &outcome {
         Outcome::Found { moves, nodes } => (Some(true), Some(transcript::format(moves)), *nodes, None, 0),
         Outcome::Unreachable { reason, nodes } => (Some(false), None, *nodes, Some(reason.to_string()), 1),
-        Outcome::GaveUp { nodes } => {
-            (None, None, *nodes, Some(format!("gave up after {nodes} positions (raise --max-nodes)")), 3)
+        Outcome::GaveUp { nodes } => (
+            None,
+            None,
+            *nodes,
+            Some(format!("gave up after {} (raise --max-nodes)", counted(*nodes, "position", "positions"))),
+            3,
+        ),
+        Outcome::Cancelled { nodes } => {
+            (None, None, *nodes, Some(format!("interrupted after {}", counted(*nodes, "position", "positions"))), 3)
         }
-        Outcome::Cancelled { nodes } => (None, None, *nodes, Some(format!("interrupted after {nodes} positions")), 3),
     };
     let report = ReachReport {
         board: target.to_string(),
@@ -97,9 +104,10 @@ impl std::fmt::Display for ReachReport {
         let discs = self.discs;
         writeln!(
             f,
-            "reach: {} board, {discs} discs ({} moves from the start), {}",
+            "reach: {} board, {} ({} from the start), {}",
             self.size,
-            discs.saturating_sub(4),
+            count(discs as i64, "disc", "discs"),
+            count(discs.saturating_sub(4) as i64, "move", "moves"),
             self.over
         )?;
         match (self.reachable, &self.moves) {
@@ -114,6 +122,6 @@ impl std::fmt::Display for ReachReport {
                 self.reason.as_deref().unwrap_or_default()
             )?,
         }
-        writeln!(f, "{} positions searched in {:.3} s", self.nodes, self.seconds)
+        writeln!(f, "{} searched in {:.3} s", count(self.nodes as i64, "position", "positions"), self.seconds)
     }
 }

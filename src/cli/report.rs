@@ -50,7 +50,8 @@ impl Table {
         Table { columns: columns.to_vec(), lines: Vec::new() }
     }
 
-    /// Adds a line of cells, one per column (missing cells are empty).
+    /// Adds a line of cells, one per column (missing cells are empty); a row ends with its last
+    /// character, never with the padding of empty cells.
     pub fn row<S: AsRef<str>>(&mut self, cells: &[S]) {
         let mut line = String::new();
         for (i, &(before, width, align)) in self.columns.iter().enumerate() {
@@ -61,6 +62,7 @@ impl Table {
                 Align::Right => write!(line, "{cell:>width$}"),
             };
         }
+        line.truncate(line.trim_end().len());
         self.lines.push(line);
     }
 

@@ -10,7 +10,7 @@ use clap::Args;
 use othello_explorer::Size;
 use othello_explorer::analyst::Analyst;
 use othello_explorer::gamefile::{self, Format, Game};
-use othello_explorer::notation::printable::printable;
+use othello_explorer::notation::printable::{count, printable};
 use othello_explorer::review::{self, Judged, Mark, SideSummary};
 use othello_explorer::solver::{ChildValue, Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
@@ -173,13 +173,12 @@ impl std::fmt::Display for ReviewReport {
         let t = &self.text;
         writeln!(
             f,
-            "review of {}: {} moves on {}, {:.1}s a position, {} thread{}",
+            "review of {}: {} on {}, {:.1}s a position, {}",
             self.source,
-            t.total,
+            count(t.total as i64, "move", "moves"),
             t.board,
             self.seconds_per_position,
-            self.threads,
-            if self.threads == 1 { "" } else { "s" }
+            count(self.threads as i64, "thread", "threads")
         )?;
         if let (Some(b), Some(w)) = (&self.black_player, &self.white_player) {
             let (b, w) = (printable(b), printable(w));
@@ -190,7 +189,12 @@ impl std::fmt::Display for ReviewReport {
         writeln!(f, "{}", t.white)?;
         writeln!(f, "{}", review::LEGEND)?;
         if t.judged < t.total && !t.interrupted {
-            writeln!(f, "stopped after {} of {} moves: no value for the next move", t.judged, t.total)?;
+            writeln!(
+                f,
+                "stopped after {} of {}: no value for the next move",
+                t.judged,
+                count(t.total as i64, "move", "moves")
+            )?;
         }
         Ok(())
     }
@@ -201,8 +205,8 @@ fn summary_line(name: &str, s: &SideSummary) -> String {
     let estimated = if s.estimated > 0 { format!(" ({} from estimates)", s.estimated) } else { String::new() };
     format!(
         "{name:<6} {} · lost {} ({:.1} a move) · {}{estimated}",
-        othello_explorer::notation::printable::count(s.moves as i64, "move", "moves"),
-        othello_explorer::notation::printable::count(i64::from(s.loss), "disc", "discs"),
+        count(s.moves as i64, "move", "moves"),
+        count(i64::from(s.loss), "disc", "discs"),
         s.mean_loss(),
         marks.join("  ")
     )
@@ -265,8 +269,8 @@ pub fn run(
         let text = gamefile::ggf::write(&game, &values);
         std::fs::write(path, text).map_err(|e| CliError::Usage(format!("--ggf {}: {e}", path.display())))?;
     }
-    let (idx, count) = game.index;
-    let source = match (&args.game, count) {
+    let (idx, games) = game.index;
+    let source = match (&args.game, games) {
         (Some(p), 1) => format!("{} ({})", p.display(), game.format.name()),
         (Some(p), n) => format!("{} ({}, game {idx} of {n})", p.display(), game.format.name()),
         (None, _) => "--moves".to_string(),
@@ -322,7 +326,11 @@ pub fn run(
     };
     report.print(json);
     if interrupted {
-        eprintln!("othello-explorer: interrupted: {} of {total} moves reviewed", judged.len());
+        eprintln!(
+            "othello-explorer: interrupted: {} of {} reviewed",
+            judged.len(),
+            count(total as i64, "move", "moves")
+        );
         let sig = caught.load(Ordering::SeqCst);
         return Ok(ExitCode::from(if sig == 0 { 130 } else { 128 + sig as u8 }));
     }

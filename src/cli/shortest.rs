@@ -5,7 +5,8 @@
 
 use super::progress;
 use super::report::Report;
-use super::{CliError, outln, thousands};
+use super::{CliError, counted, outln, thousands};
+use othello_explorer::notation::printable::count;
 use othello_explorer::shortest::{self, Ending, Limits, Method, Outcome, Progress};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Size, transcript};
@@ -101,19 +102,21 @@ pub fn run(args: &ShortestArgs, json: bool) -> Result<ExitCode, CliError> {
         let Some(s) = &spinner else { return };
         s.set_message(match *p {
             Progress::Layer { moves, max_moves, expanded, parents, positions, max_positions } => format!(
-                "shortest: games of {moves} moves (at most {max_moves}) · {} of {} positions expanded · {} held of at \
-                 most {} (--max-positions)",
+                "shortest: games of {} (at most {max_moves}) · {} of {} expanded · {} held of at most {} \
+                 (--max-positions)",
+                count(i64::from(moves), "move", "moves"),
                 thousands(expanded as u64),
-                thousands(parents as u64),
+                counted(parents as u64, "position", "positions"),
                 thousands(positions as u64),
                 thousands(max_positions as u64)
             ),
             Progress::Finals { moves, max_moves, boards, reachable, nodes, max_nodes } => format!(
-                "shortest: draws of {moves} moves (at most {max_moves}) · {} finished drawn boards, {} reachable · \
-                 {} positions searched on this board of at most {}",
-                thousands(boards as u64),
+                "shortest: draws of {} (at most {max_moves}) · {}, {} reachable · {} searched on this board of at \
+                 most {}",
+                count(i64::from(moves), "move", "moves"),
+                counted(boards as u64, "finished drawn board", "finished drawn boards"),
                 thousands(reachable as u64),
-                thousands(nodes),
+                counted(nodes, "position", "positions"),
                 thousands(max_nodes)
             ),
         });
@@ -150,17 +153,20 @@ pub fn run(args: &ShortestArgs, json: bool) -> Result<ExitCode, CliError> {
         }
         Outcome::TooLarge { searched_moves, positions, layer_sizes } => {
             let reason = format!(
-                "undecided: no game on {size} ends as a {ending} within {searched_moves} moves, and the next layer outgrew \
-                 --max-positions {} ({positions} positions held)",
-                args.max_positions
+                "undecided: no game on {size} ends as a {ending} within {}, and the next layer outgrew \
+                 --max-positions {} ({} held)",
+                count(i64::from(searched_moves), "move", "moves"),
+                args.max_positions,
+                count(positions as i64, "position", "positions")
             );
             let report = TooLarge { head, searched_moves, layer_sizes, reason };
             (ShortestReport::TooLarge(report), ExitCode::from(3))
         }
         Outcome::Undecided { searched_moves, board } => {
             let reason = format!(
-                "undecided: no game on {size} ends as a {ending} within {searched_moves} moves, but the game-record \
-                 search gave up on the board {board}"
+                "undecided: no game on {size} ends as a {ending} within {}, but the game-record search gave up on the \
+                 board {board}",
+                count(i64::from(searched_moves), "move", "moves")
             );
             (ShortestReport::Undecided(Undecided { head, searched_moves, reason }), ExitCode::from(3))
         }
@@ -250,7 +256,11 @@ impl std::fmt::Display for ShortestReport {
         match self {
             ShortestReport::Found(r) => {
                 let (size, ending) = (r.head.board, &r.head.ending_text);
-                writeln!(f, "shortest {ending} on {size}: {} moves", r.head.moves.unwrap_or(0))?;
+                writeln!(
+                    f,
+                    "shortest {ending} on {size}: {}",
+                    count(i64::from(r.head.moves.unwrap_or(0)), "move", "moves")
+                )?;
                 writeln!(f, "  games of that length: {}", r.games)?;
                 writeln!(f, "  final positions: {} ({} up to symmetry)", r.finals.len(), r.finals_up_to_symmetry)?;
                 writeln!(f, "  example: {}", r.example)?;
@@ -271,8 +281,8 @@ impl std::fmt::Display for ShortestReport {
                         None => {
                             writeln!(
                                 f,
-                                "  {} games are more than --list-max {list_max}: not listed (one final position each below)",
-                                r.games
+                                "  {} more than --list-max {list_max}: not listed (one final position each below)",
+                                if r.games == "1" { "1 game is".to_string() } else { format!("{} games are", r.games) }
                             )?;
                             for board in &r.finals {
                                 writeln!(f, "  {board}")?;
@@ -284,7 +294,11 @@ impl std::fmt::Display for ShortestReport {
             }
             ShortestReport::NoneWithin(r) => {
                 let (size, ending) = (r.head.board, &r.head.ending_text);
-                writeln!(f, "no game on {size} ends as a {ending} within {} moves", r.max_moves)?;
+                writeln!(
+                    f,
+                    "no game on {size} ends as a {ending} within {}",
+                    count(i64::from(r.max_moves), "move", "moves")
+                )?;
                 writeln!(f, "  looked at, by length: {}", join(&r.layer_sizes))
             }
             ShortestReport::TooLarge(r) => {
@@ -368,19 +382,22 @@ impl std::fmt::Display for VerifyReport {
         let file = &self.file;
         for r in &self.records {
             match (&r.end, &r.problem) {
-                (Some(end), _) => writeln!(f, "{file}:{}: ok, {} moves, ends {end}", r.line, r.count)?,
+                (Some(end), _) => {
+                    writeln!(f, "{file}:{}: ok, {}, ends {end}", r.line, count(r.count as i64, "move", "moves"))?
+                }
                 (None, problem) => writeln!(f, "{file}:{}: refused: {}", r.line, problem.as_deref().unwrap_or(""))?,
             }
         }
         let good = self.records.iter().filter(|r| r.ok).count();
         writeln!(
             f,
-            "{good} of {} records are legal games of exactly {} moves ending as a {} on {}; {} distinct final positions up to symmetry",
-            self.records.len(),
-            self.moves,
+            "{good} of {} {} of exactly {} ending as a {} on {}; {} up to symmetry",
+            count(self.records.len() as i64, "record", "records"),
+            if good == 1 { "is a legal game" } else { "are legal games" },
+            count(self.moves as i64, "move", "moves"),
             self.ending,
             self.board,
-            self.finals_up_to_symmetry
+            count(self.finals_up_to_symmetry as i64, "distinct final position", "distinct final positions")
         )
     }
 }

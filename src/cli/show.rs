@@ -3,6 +3,7 @@
 use super::CliError;
 use super::args::Resolved;
 use super::report::Report;
+use othello_explorer::notation::printable::count;
 use othello_explorer::{Bitboard, Position, Scoring, opening, transcript};
 use serde::Serialize;
 
@@ -123,7 +124,11 @@ fn to_text(position: &Position, passed: bool, moves: Option<&str>, opening: Opti
     ]));
     let moves = moves_with_flips(position);
     if !moves.is_empty() {
-        out.push_str(&format!("\n{} legal moves for {}:\n", moves.len(), position.to_move().name()));
+        out.push_str(&format!(
+            "\n{} for {}:\n",
+            count(moves.len() as i64, "legal move", "legal moves"),
+            position.to_move().name()
+        ));
         let hex_width = size.hex_digits() + 2;
         for (sq, flips) in moves {
             let names: Vec<String> = flips.reading_order().iter().map(|s| s.to_string()).collect();

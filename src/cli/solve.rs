@@ -5,7 +5,11 @@ use super::CliError;
 use super::args::Resolved;
 use super::report::Report;
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
-use othello_explorer::solver::{ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, ValueText, outcome_word};
+use othello_explorer::notation::printable::count;
+use othello_explorer::solver::{
+    ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, ValueText, WLD_SPEEDUP, outcome_word,
+    predicted_exact_seconds,
+};
 use othello_explorer::store::Store;
 use othello_explorer::{Scoring, Size, Square, transcript};
 use serde::Serialize;
@@ -19,7 +23,8 @@ use std::time::{Duration, Instant};
 pub struct SearchArgs {
     /// What to compute: `exact` scores, `wld` (win/loss/draw), `estimate` (depth-limited
     /// estimates), or `auto` (estimates, then proofs when they fit the limits). Default: `exact`,
-    /// or `auto` when --depth or --time is given.
+    /// or `auto` when --depth or --time is given; a position whose exact solve is predicted to
+    /// take more than ten minutes gets `auto` for 5 seconds (a note on stderr says so).
     #[arg(long, value_enum, value_name = "MODE")]
     pub mode: Option<ModeArg>,
     /// The deepest estimate, in plies from the position (1-60). With `--mode estimate` and no
@@ -41,6 +46,31 @@ pub enum ModeArg {
 
 /// The estimate depth of `--mode estimate` when neither --depth nor --time bounds it.
 const DEFAULT_ESTIMATE_DEPTH: u32 = 10;
+
+/// The exact solve, in predicted seconds on the threads given, beyond which `solve` without
+/// --mode, --depth or --time estimates for [`DEFAULT_BUDGET`] instead: ten minutes. Solved as
+/// asked: every 6x6 position (the start without its book: about four minutes on two cores) and
+/// 8x8 up to 26 empties on one thread, 27 on two (FFO #40-#50, #40-#52); the 8x8 start would take
+/// ages.
+const LONG_EXACT_SECONDS: f64 = 600.0;
+
+/// The time `solve` gives a position too deep to solve when no option bounds it: the estimates
+/// of the 8x8 start reach depth 17 or 18 in it on two cores.
+const DEFAULT_BUDGET: Duration = Duration::from_secs(5);
+
+/// The predicted solve from which `solve` says before it starts how long it may take.
+const NOTE_SECONDS: f64 = 60.0;
+
+/// `seconds` in words, rounded as a prediction deserves: `about 3 minutes`, `more than two days`.
+fn duration_words(seconds: f64) -> String {
+    let about = |n: f64, one: &str, many: &str| format!("about {}", count(n.round() as i64, one, many));
+    match seconds {
+        s if s < 90.0 => about(s, "second", "seconds"),
+        s if s < 90.0 * 60.0 => about(s / 60.0, "minute", "minutes"),
+        s if s < 48.0 * 3600.0 => about(s / 3600.0, "hour", "hours"),
+        _ => "more than two days".to_string(),
+    }
+}
 
 fn depth_of(kind: Kind) -> Option<u32> {
     match kind {
@@ -71,7 +101,7 @@ pub fn run(
     json: bool,
 ) -> Result<ExitCode, CliError> {
     let (position, passed) = resolved.position.after_forced_pass();
-    let mode = match search.mode {
+    let mut mode = match search.mode {
         Some(ModeArg::Auto) => SearchMode::Auto,
         Some(ModeArg::Exact) => SearchMode::Exact,
         Some(ModeArg::Wld) => SearchMode::Wld,
@@ -101,22 +131,40 @@ pub fn run(
     };
     let known = if position.is_game_over() { 0 } else { analyst.known(&position, mode, &mut note).0.len() };
     let all_known = known > 0 && known == position.legal_moves().count() as usize;
-    if search.time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) && !all_known {
+    let mut max_time = search.time;
+    let predicted = predicted_exact_seconds(position.size(), empties, options.threads);
+    let unbounded = search.mode.is_none() && search.depth.is_none() && search.time.is_none();
+    if position.is_game_over() || all_known {
+        // Nothing to search, or nothing the store does not answer.
+    } else if unbounded && predicted > LONG_EXACT_SECONDS {
+        // Asked for nothing in particular on a position out of reach: what can be had at once,
+        // and how to ask for more, before it starts.
+        mode = SearchMode::Auto;
+        max_time = Some(DEFAULT_BUDGET);
+        eprintln!(
+            "othello-explorer: note: {empties} empty squares: an exact solve would take {}; estimating for {} \
+             instead (--time SECONDS for longer, --depth D for a depth, --mode exact to solve it anyway)",
+            duration_words(predicted),
+            count(DEFAULT_BUDGET.as_secs() as i64, "second", "seconds"),
+        );
+    } else if max_time.is_none() && matches!(mode, SearchMode::Exact | SearchMode::Wld) {
         // Not an error (it may finish, and a script may mean it), but a person should know.
-        let how_long = match position.size() {
-            Size::Eight if empties > 30 => Some("may run for hours"),
-            Size::Six if empties > 28 => Some("takes minutes (the 6x6 start: about 4 on two cores)"),
-            _ => None,
+        let (what, seconds) = match mode {
+            SearchMode::Wld => ("proving the outcomes", predicted / WLD_SPEEDUP),
+            _ => ("an exact solve", predicted),
         };
-        if let Some(how_long) = how_long {
+        if seconds > NOTE_SECONDS {
             eprintln!(
-                "othello-explorer: note: {empties} empty squares: an exact solve this deep {how_long} (Ctrl-C stops it)"
+                "othello-explorer: note: {empties} empty squares: {what} may take {} on {} (Ctrl-C stops it \
+                 and prints the values known; --time SECONDS bounds it)",
+                duration_words(seconds),
+                count(options.threads as i64, "thread", "threads"),
             );
         }
     }
     let stop = Arc::new(AtomicBool::new(false));
     let caught = catch_signals(&stop);
-    let limits = Limits { max_time: search.time, stop: Some(stop.clone()), ..Limits::default() };
+    let limits = Limits { max_time, stop: Some(stop.clone()), ..Limits::default() };
     let start = Instant::now();
     let ask = Ask { mode, max_depth, limits, line: LineRule::Best };
     let verdict = analyst.analyse(&position, &ask, &mut note);
@@ -285,7 +333,12 @@ impl std::fmt::Display for SolveReport {
             if let Some(path) = &self.store
                 && self.from_store > 0
             {
-                writeln!(f, "from the store: {} of {} moves ({path})", self.from_store, self.children.len())?;
+                writeln!(
+                    f,
+                    "from the store: {} of {} ({path})",
+                    self.from_store,
+                    count(self.children.len() as i64, "move", "moves")
+                )?;
             }
         }
         if let Some(why) = &self.stopped {

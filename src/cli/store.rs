@@ -5,6 +5,7 @@ use super::paths::StoreArgs;
 use super::report::Report;
 use super::{CliError, outln};
 use clap::Subcommand;
+use othello_explorer::notation::printable::count;
 use othello_explorer::solver::SolverOptions;
 use othello_explorer::store::{ExportError, ImportCheck, ImportError, Selection, Source, Store, StoreError};
 use othello_explorer::textfile::{self, IMPORT_LIMIT};
@@ -174,11 +175,11 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 outln!("mismatch: {} {}: {}", m.entry.position, m.entry.scoring.name(), m.problem);
             }
             outln!(
-                "checked {} entries{} (seed {seed}): {} mismatches, {} nodes",
-                report.checked,
+                "checked {}{} (seed {seed}): {}, {}",
+                count(report.checked as i64, "entry", "entries"),
                 source.map(|s| format!(" from {}", s.name())).unwrap_or_default(),
-                report.mismatches.len(),
-                report.nodes
+                count(report.mismatches.len() as i64, "mismatch", "mismatches"),
+                count(report.nodes as i64, "node", "nodes")
             );
             if report.stopped {
                 return Err(interrupted(&caught, "verify stopped before the end"));
@@ -187,9 +188,9 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 Ok(())
             } else {
                 Err(CliError::Failed(format!(
-                    "{} of {} entries disagree with the solver",
+                    "{} of {} with the solver",
                     report.mismatches.len(),
-                    report.checked
+                    count(report.checked as i64, "entry disagrees", "entries disagree")
                 )))
             }
         }
@@ -210,7 +211,7 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 ExportError::Store(e) => failed(e),
             })?;
             std::io::Write::flush(&mut out).map_err(cannot)?;
-            outln!("exported {n} entries to {}", file.display());
+            outln!("exported {} to {}", count(n as i64, "entry", "entries"), file.display());
             Ok(())
         }
         StoreCommand::Import { file, check_empties, check_sample, no_check, check } => {
@@ -257,10 +258,10 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
     }
     if let Some(check) = check {
         outln!(
-            "checked {} of {} entries (every one with at most {} empties, and {} of the others): {} wrong",
+            "checked {} of {} (every one with at most {}, and {} of the others): {} wrong",
             result.checked,
-            result.entries,
-            check.exact_up_to,
+            count(result.entries as i64, "entry", "entries"),
+            count(i64::from(check.exact_up_to), "empty", "empties"),
             result.sampled,
             result.refused.len()
         );
@@ -270,8 +271,8 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
     }
     if result.suspect > 0 {
         outln!(
-            "not imported: {} unchecked entries (the sample found a wrong one: the file is not trusted)",
-            result.suspect
+            "not imported: {} (the sample found a wrong one: the file is not trusted)",
+            count(result.suspect as i64, "unchecked entry", "unchecked entries")
         );
     }
     let s = result.summary;
@@ -288,7 +289,7 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
         let what = if result.written == 0 {
             "nothing was written".to_string()
         } else {
-            format!("{} of {} entries written and kept", result.written, result.entries)
+            format!("{} of {} written and kept", result.written, count(result.entries as i64, "entry", "entries"))
         };
         return Err(interrupted(&caught, &format!("import stopped: {what}")));
     }
@@ -301,9 +302,9 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
             format!("the solver disagrees with {}, and the unchecked ones are not trusted", result.refused.len())
         };
         Err(CliError::Failed(format!(
-            "{} of {} entries refused: {why}",
+            "{} of {} refused: {why}",
             result.refused.len() + result.suspect,
-            result.entries
+            count(result.entries as i64, "entry", "entries")
         )))
     }
 }

@@ -38,7 +38,11 @@ impl fmt::Display for BoardStringError {
                 write!(f, "bad board character '{found}' at column {column}: expected X, O or -")
             }
             BoardStringError::WrongLength { length } => {
-                write!(f, "board of {length} squares: a board string has 16, 36 or 64 characters of X, O and -")
+                write!(
+                    f,
+                    "board of {}: a board string has 16, 36 or 64 characters of X, O and -",
+                    crate::notation::printable::count(*length as i64, "square", "squares")
+                )
             }
             BoardStringError::MissingSide { column } => {
                 write!(f, "missing side to move at column {column}: add X or O after a space")

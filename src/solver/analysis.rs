@@ -16,6 +16,11 @@
 //!   (-1, 1): fail-soft, so a value above the window proves a win, below it a loss, in it a draw.
 //! - **Exact** ([`Phase::Exact`]): each child solved with the full window.
 //!
+//! [`SearchMode::Exact`] and [`SearchMode::Wld`] run their proof alone on a position the auto
+//! policy would prove without a limit (up to [`exact_empties`]); beyond it the quick estimates
+//! (to [`QUICK_DEPTH`], milliseconds) come first, so a proof stopped early still gives every
+//! child a value, and the proofs take the children best estimate first.
+//!
 //! Scores are from the side to move at the analysed position, like every score of the solver. A
 //! value is never labelled better than it is: [`Kind::Exact`] only for a search to the end of the
 //! game, [`Kind::Wld`] only for a proof of the outcome. Children that are symmetric images of one
@@ -42,9 +47,10 @@ use std::time::Duration;
 pub enum SearchMode {
     /// Estimates first, then proofs when they fit the limits, else deeper estimates.
     Auto,
-    /// The exact score of every child.
+    /// The exact score of every child (a position beyond [`exact_empties`] gets the quick
+    /// estimates first, so that a stop leaves every child a value).
     Exact,
-    /// Whether each child wins, loses or draws.
+    /// Whether each child wins, loses or draws (the quick estimates first, as for `Exact`).
     Wld,
     /// Estimates only, deepening until the depth limit, another limit or a stop.
     Estimate,
@@ -298,6 +304,20 @@ pub fn exact_empties(size: Size) -> u32 {
     (0..=size.squares() as u32).rev().find(|&n| predicted_exact_nodes(size, n) <= UNLIMITED_PROOF_NODES).unwrap_or(0)
 }
 
+/// Seconds to solve every child of a position of `size` with `empties` empty squares exactly on
+/// `threads` threads, as the auto policy weighs a time limit: [`predicted_exact_nodes`] at the
+/// rate it assumes per thread (a median: hard positions take several times longer).
+///
+/// ```
+/// use othello_explorer::Size;
+/// use othello_explorer::solver::predicted_exact_seconds;
+/// assert!(predicted_exact_seconds(Size::Eight, 20, 1) < 2.0);
+/// assert!(predicted_exact_seconds(Size::Eight, 60, 2) > 1e9); // the 8x8 start: out of reach
+/// ```
+pub fn predicted_exact_seconds(size: Size, empties: u32, threads: usize) -> f64 {
+    predicted_exact_nodes(size, empties) / (NODES_PER_SECOND * threads.max(1) as f64)
+}
+
 /// How [`SearchMode::Auto`] continues after the quick estimates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -448,8 +468,16 @@ impl Solver {
             let size = position.size();
             let run = Run { control, position };
             match mode {
-                SearchMode::Exact => solver.prove(&run, &mut children, Job::Exact, on_report),
-                SearchMode::Wld => solver.prove(&run, &mut children, Job::Wld, on_report),
+                SearchMode::Exact | SearchMode::Wld => {
+                    // A proof the auto policy would not run without a limit may be stopped long
+                    // before it ends (Ctrl-C on `solve`): the quick estimates first, a few
+                    // milliseconds, so that every child has a value at a stop.
+                    if most + 1 > exact_empties(size) {
+                        solver.deepen(&run, &mut children, 1, Some(QUICK_DEPTH), &mut depth_done, on_report);
+                    }
+                    let job = if mode == SearchMode::Exact { Job::Exact } else { Job::Wld };
+                    solver.prove(&run, &mut children, job, on_report);
+                }
                 SearchMode::Estimate => {
                     solver.deepen(&run, &mut children, 1, max_depth, &mut depth_done, on_report);
                 }

@@ -133,6 +133,7 @@ fn pick_sample(entries: Vec<(Key, Stored)>, sample: usize, seed: u64) -> Vec<(Ke
 
 /// The `sample` items with the fewest empties (`empties` of each), in a random order (from
 /// `seed`) among equals.
+#[cfg(feature = "store")]
 pub(crate) fn pick_by<T>(entries: Vec<T>, sample: usize, seed: u64, empties: impl Fn(&T) -> u32) -> Vec<T> {
     let mut state = seed | 1;
     let mut keyed: Vec<(u32, u64, T)> = entries

@@ -150,7 +150,13 @@ impl fmt::Display for LabError {
                 "{method} refuses positions with more than {limit} empty squares (this one has {empties}): it would \
                  run for minutes or hours"
             ),
-            LabError::Cancelled { method, nodes } => write!(f, "{method} cancelled after {nodes} nodes"),
+            LabError::Cancelled { method, nodes } => {
+                write!(
+                    f,
+                    "{method} cancelled after {}",
+                    crate::notation::printable::count(*nodes as i64, "node", "nodes")
+                )
+            }
         }
     }
 }

@@ -597,9 +597,19 @@ impl fmt::Display for RecordProblem {
             RecordProblem::NotOver => f.write_str("the game is not over after its last move"),
             RecordProblem::WrongEnding { black, white } => write!(f, "it ends {black}-{white}"),
             RecordProblem::Shorter { moves } => {
-                write!(f, "it has {moves} moves: shorter than the claimed shortest, which it refutes")
+                write!(
+                    f,
+                    "it has {}: shorter than the claimed shortest, which it refutes",
+                    crate::notation::printable::count(*moves as i64, "move", "moves")
+                )
             }
-            RecordProblem::Longer { moves } => write!(f, "it has {moves} moves: longer than the claimed shortest"),
+            RecordProblem::Longer { moves } => {
+                write!(
+                    f,
+                    "it has {}: longer than the claimed shortest",
+                    crate::notation::printable::count(*moves as i64, "move", "moves")
+                )
+            }
         }
     }
 }

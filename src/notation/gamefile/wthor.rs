@@ -56,7 +56,10 @@ pub fn read(bytes: &[u8], index: usize) -> Result<Game, GameFileError> {
     let Some(record) = bytes.get(at..at + RECORD) else {
         return Err(GameFileError::Database {
             offset: bytes.len(),
-            reason: format!("the header counts {count} games but the file ends inside game {index}"),
+            reason: format!(
+                "the header counts {} but the file ends inside game {index}",
+                crate::notation::printable::count(count as i64, "game", "games")
+            ),
         });
     };
     let start = Position::start(Size::Eight);

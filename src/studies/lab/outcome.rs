@@ -287,9 +287,20 @@ impl fmt::Display for OutcomeError {
                 "{method} refuses positions with more than {limit} empty squares (this one has {empties}): it would \
                  run for minutes or hours"
             ),
-            OutcomeError::Cancelled { method, nodes } => write!(f, "{method} cancelled after {nodes} nodes"),
+            OutcomeError::Cancelled { method, nodes } => {
+                write!(
+                    f,
+                    "{method} cancelled after {}",
+                    crate::notation::printable::count(*nodes as i64, "node", "nodes")
+                )
+            }
             OutcomeError::OverBudget { method, nodes, elapsed } => {
-                write!(f, "{method} ran out of its budget after {nodes} nodes and {:.3} s", elapsed.as_secs_f64())
+                write!(
+                    f,
+                    "{method} ran out of its budget after {} and {:.3} s",
+                    crate::notation::printable::count(*nodes as i64, "node", "nodes"),
+                    elapsed.as_secs_f64()
+                )
             }
         }
     }

@@ -13,7 +13,13 @@ pub fn trace(position: &Position) -> (Vec<Step>, Value) {
     let (player, opponent) = position.raw();
     let mut s = Steps::new();
     let mut x = !(player | opponent) & size.full();
-    s.mask("x", format!("!(player | opponent) & full_mask({n})"), size, x, format!("{} empty squares", x.count_ones()));
+    s.mask(
+        "x",
+        format!("!(player | opponent) & full_mask({n})"),
+        size,
+        x,
+        crate::notation::printable::count(i64::from(x.count_ones()), "empty square", "empty squares"),
+    );
     let mut visited = 0u64;
     let mut i = 0;
     while x != 0 {

@@ -29,8 +29,11 @@ impl Model {
         let ours = self.status.as_ref().is_some_and(|s| !s.error && s.text.starts_with(LOOKING));
         if self.reaching.is_some_and(|(running, _)| running == job) && ours {
             self.say(format!(
-                "{LOOKING}: depth {}/{}, {} positions searched of at most {}… (:reach stop cancels)",
-                p.depth, p.moves, p.nodes, p.max_nodes
+                "{LOOKING}: depth {}/{}, {} searched of at most {}… (:reach stop cancels)",
+                p.depth,
+                p.moves,
+                crate::notation::printable::count(p.nodes as i64, "position", "positions"),
+                p.max_nodes
             ));
         }
         Vec::new()
@@ -66,9 +69,10 @@ impl Model {
                 self.replace_tree(
                     tree,
                     format!(
-                        "reach: {} {}-move game arrives here ({nodes} positions searched): {shown}",
+                        "reach: {} {}-move game arrives here ({} searched): {shown}",
                         crate::notation::printable::article(moves.len() as u64),
-                        moves.len()
+                        moves.len(),
+                        crate::notation::printable::count(nodes as i64, "position", "positions")
                     ),
                 )
             }
@@ -77,7 +81,10 @@ impl Model {
                 Vec::new()
             }
             Outcome::GaveUp { nodes } => {
-                self.complain(format!("reach: undecided after {nodes} positions"));
+                self.complain(format!(
+                    "reach: undecided after {}",
+                    crate::notation::printable::count(nodes as i64, "position", "positions")
+                ));
                 Vec::new()
             }
             Outcome::Cancelled { .. } => Vec::new(),
