@@ -383,3 +383,32 @@ fn match_refuses_bad_engines_in_one_line() {
         assert!(err.contains(want) && err.lines().count() == 1, "{err}");
     }
 }
+
+#[test]
+fn ctrl_c_ends_a_match_with_the_games_played_written_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let ggf = dir.path().join("games.ggf");
+    let mut child = Command::new(BIN)
+        .args(["match", "--size", "6", "--pairs", "40", "--json", "--ggf", ggf.to_str().unwrap()])
+        .args(["--engine1", "ours:level=1", "--engine2", "ours:level=2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once two games are written, SIGINT.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while std::fs::read_to_string(&ggf).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(Instant::now() < deadline, "no game written in two minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true);
+    let games = v["games"].as_u64().unwrap();
+    assert!((2..80).contains(&games), "{games}");
+    let written = std::fs::read_to_string(&ggf).unwrap().lines().filter(|l| l.starts_with("(;")).count();
+    assert_eq!(written as u64, games, "every game counted is written, and no other");
+}

@@ -137,15 +137,18 @@ impl fmt::Display for CommandError {
             CommandError::Empty => write!(f, "empty command: try moves, board, size, new, save, load"),
             CommandError::Unknown(name) => {
                 let names: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+                let name = crate::notation::printable::excerpt(name);
                 write!(f, "unknown command '{name}': try {}", names.join(", "))
             }
             CommandError::MissingArgument { command, usage } => write!(f, "{command}: missing argument: {usage}"),
             CommandError::UnexpectedArgument { command, found } => {
+                let found = crate::notation::printable::excerpt(found);
                 write!(f, "{command}: unexpected argument '{found}'")
             }
             CommandError::BadSize(s) => write!(f, "size '{s}': the board size must be 4, 6 or 8"),
             CommandError::BadBoard(e) => write!(f, "board: {e}"),
             CommandError::BadChoice { command, found, usage } => {
+                let found = crate::notation::printable::excerpt(found);
                 write!(f, "{command}: '{found}' is not a choice: {usage}")
             }
         }
