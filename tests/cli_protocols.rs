@@ -388,7 +388,7 @@ fn match_refuses_bad_engines_in_one_line() {
 fn ctrl_c_ends_a_match_with_the_games_played_written_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let ggf = dir.path().join("games.ggf");
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(["match", "--size", "6", "--pairs", "40", "--json", "--ggf", ggf.to_str().unwrap()])
         .args(["--engine1", "ours:level=1", "--engine2", "ours:level=2"])
         .stdout(Stdio::piped())
