@@ -28,8 +28,11 @@
 
 pub mod margins;
 
+#[cfg(feature = "store")]
 use crate::analyst::{Analyst, Ask, Event};
-use crate::solver::{ChildValue, Kind, Limits, SearchMode, rank};
+#[cfg(feature = "store")]
+use crate::solver::{Limits, SearchMode};
+use crate::solver::{ChildValue, Kind, rank};
 use crate::{Color, Position, Size, Square};
 use std::time::Duration;
 
@@ -271,13 +274,15 @@ pub fn proof_reach(size: Size) -> u32 {
     }
 }
 
-/// The review's analysis of one position, where `played` was played: the store-aware analysis
+/// The review's analysis of one position, where `played` was played (with the `store` feature,
+/// which brings the analyst): the store-aware analysis
 /// for `budget` (`limits` adds the stop flag and progress; its time is replaced), then, when the
 /// move's mark is in doubt ([`Judged::in_doubt`]), a deeper look that does not depend on the
 /// clock: every move's exact score when the position has at most [`proof_reach`] empties and the
 /// proof ends within [`proof_nodes`]; else estimates to [`verdict_depth`] from a cleared table.
 /// Everything found is reported through `on_event`, the deeper look after
 /// [`Examined::deepened`]'s start.
+#[cfg(feature = "store")]
 pub fn examine(
     analyst: &mut Analyst,
     position: &Position,
@@ -323,7 +328,7 @@ pub fn examine(
     out
 }
 
-/// What [`examine`] found.
+/// What `examine` found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Examined {
     /// Every legal move's value (fewer if stopped), from the mover's side.
