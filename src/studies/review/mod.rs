@@ -30,9 +30,9 @@ pub mod margins;
 
 #[cfg(feature = "store")]
 use crate::analyst::{Analyst, Ask, Event};
+use crate::solver::{ChildValue, Kind, rank};
 #[cfg(feature = "store")]
 use crate::solver::{Limits, SearchMode};
-use crate::solver::{ChildValue, Kind, rank};
 use crate::{Color, Position, Size, Square};
 use std::time::Duration;
 
