@@ -41,6 +41,8 @@ pub mod eval;
 pub mod solver;
 pub mod store;
 
+pub mod archive;
+
 pub mod studies;
 
 #[cfg(feature = "tui")]

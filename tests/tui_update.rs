@@ -206,7 +206,7 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
         (
             "frob",
-            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, reach, quit",
+            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, quit",
         ),
         ("play red", "play: 'red' is not a choice: play black|white|both|off"),
         ("drill maybe", "drill: 'maybe' is not a choice: drill [on|off]"),
@@ -1028,4 +1028,49 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
     let effects = command(&mut m, "review");
     assert!(!effects.iter().any(|e| matches!(e, Effect::Review { .. })), "{effects:?}");
     assert!(m.status.as_ref().unwrap().text.contains("reviewed already"), "{:?}", m.status);
+}
+
+#[test]
+fn the_archive_panel_and_games_open_the_masters_games() {
+    use othello_explorer::archive::{Archive, ArchivedGame};
+    let start = Position::start(Size::Eight);
+    let game = |t: &str, black: &str| ArchivedGame {
+        start,
+        moves: transcript::play(&start, t).unwrap().moves.iter().map(|&m| Some(m)).collect(),
+        black: Some(black.into()),
+        white: Some("Zed".into()),
+        tournament: Some("Open".into()),
+        year: Some(2001),
+    };
+    let mut archive = Archive::default();
+    archive.add("x", 1, &[game("f5d6c3d3", "Ann"), game("f5d6c3f4", "Bob"), game("f5f6e6f4", "Cy")]);
+    archive.finish();
+    let (mut m, _) = model(Size::Eight);
+    // A: the panel, and the archive read once.
+    let effects = send(&mut m, [ch('A')]);
+    assert!(effects.contains(&Effect::LoadArchive), "{effects:?}");
+    update(&mut m, Msg::ArchiveLoaded(Ok(std::sync::Arc::new(archive))));
+    assert!(m.archive_panel());
+    command(&mut m, "moves f5");
+    let s = m.archive_stats().unwrap();
+    assert_eq!(s.games, 3);
+    assert_eq!(
+        s.moves.iter().map(|mv| (mv.square.unwrap().to_string(), mv.games)).collect::<Vec<_>>(),
+        [("d6".to_string(), 2), ("f6".to_string(), 1)]
+    );
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
+    let text = terminal.backend().to_string();
+    assert!(text.contains("archive · 3 games"), "{text}");
+    // :games after d6: the two games, and Enter opens the chosen one as a new tree.
+    command(&mut m, "moves d6");
+    command(&mut m, "games");
+    let Overlay::Pick(list) = &m.overlay else { panic!("{:?}", m.overlay) };
+    assert_eq!(list.lines.len(), 2);
+    assert!(list.lines[0].starts_with("Ann +") || list.lines[0].starts_with("Ann -"), "{:?}", list.lines);
+    send(&mut m, [key(KeyCode::Down), key(KeyCode::Enter)]);
+    assert_eq!(m.tree.transcript(), "f5d6c3f4");
+    // A again: the panel closes.
+    send(&mut m, [ch('A')]);
+    assert!(!m.archive_panel());
 }

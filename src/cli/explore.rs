@@ -131,7 +131,12 @@ fn read_session(path: &Path) -> Result<Session, CliError> {
 /// A session text this long (in bytes) is read with a progress bar on a terminal.
 const BIG_SESSION: usize = 4 << 20;
 
-pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) -> Result<(), CliError> {
+pub fn run(
+    position: &PositionArgs,
+    args: &ExploreArgs,
+    store: Option<PathBuf>,
+    archive: Option<PathBuf>,
+) -> Result<(), CliError> {
     let resolved = position.resolve()?;
     let (root, moves) = match &resolved.line {
         Some(line) => (line.start, line.moves.clone()),
@@ -169,6 +174,7 @@ pub fn run(position: &PositionArgs, args: &ExploreArgs, store: Option<PathBuf>) 
         tree,
         session,
         store,
+        archive,
         root,
         moves,
         scoring: match args.scoring {

@@ -1,6 +1,7 @@
 //! Command-line parsing and the subcommands. Everything here turns arguments into engine calls and
 //! engine results into text or JSON; the engine itself lives in the library.
 
+mod archive;
 mod args;
 mod bench;
 mod book;
@@ -202,6 +203,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The masters' games beside the engine: index game databases (WTHOR, GGF, transcripts) by
+    /// position, and show for any position every next move's games, results and players.
+    Archive(archive::ArchiveArgs),
     /// Solve every position of the first plies from the start (symmetric twins once), score each
     /// one's children, and keep them in the store; --lines also follows every perfect line to the
     /// end. Positions the store already has are skipped, so an interrupted run goes on.
@@ -397,6 +401,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Shortest { shortest, json }) => return shortest::run(&shortest, json),
         Some(Command::Store { command }) => store::run(&command, &cli.store),
         Some(Command::Match { args, json }) => return match_play::run(&args, json),
+        Some(Command::Archive(args)) => return archive::run(&args, &cli.store),
         Some(Command::Nboard { nboard, solver }) => {
             let store = store::open_for_solving(&cli.store)?;
             nboard::run(&nboard, solver.options(), store)
@@ -410,7 +415,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Some(Command::Completions { shell }) => install::completions(shell),
         Some(Command::Man { out }) => install::man(out.as_deref()),
-        None => explore::run(&cli.position, &cli.explore, cli.store.path()),
+        None => explore::run(&cli.position, &cli.explore, cli.store.path(), cli.store.archive_path()),
     }
     .map(|()| ExitCode::SUCCESS)
 }

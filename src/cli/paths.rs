@@ -21,9 +21,21 @@ pub struct StoreArgs {
     /// Run without the file of solved positions.
     #[arg(long, global = true)]
     pub no_store: bool,
+    /// The archive of played games (`archive add`; the explorer's archive panel): default
+    /// archive.oxar in the user's data directory.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub archive: Option<PathBuf>,
 }
 
+/// The file name of the default archive in [`data_dir`].
+pub const ARCHIVE_FILE: &str = "archive.oxar";
+
 impl StoreArgs {
+    /// The archive of played games: `--archive`, else `archive.oxar` in the data directory.
+    pub fn archive_path(&self) -> Option<PathBuf> {
+        self.archive.clone().or_else(|| data_dir().map(|d| d.join(ARCHIVE_FILE)))
+    }
+
     /// The store to use: none with `--no-store`, the `--store` file, else `store.redb` in the
     /// data directory (none when the platform has no data directory).
     pub fn path(&self) -> Option<PathBuf> {

@@ -43,6 +43,8 @@ pub enum Command {
     Edit,
     /// Review the line shown (`None` toggles).
     Review(Option<bool>),
+    /// List the archive's games through the position on screen.
+    Games,
     /// Look for a game from the start to the board on screen (`false`: stop looking).
     Reach(bool),
     /// Quit the explorer.
@@ -105,6 +107,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         help: "review the line: each position analysed in turn, marks ?! ? ?? in the history, the score graph",
     },
     CommandSpec {
+        name: "games",
+        usage: "games",
+        help: "the archive's games through the position on screen; Enter opens one as a new tree",
+    },
+    CommandSpec {
         name: "reach",
         usage: "reach [stop]",
         help: "find a game from the start to the board on screen (or prove there is none) and load it",
@@ -164,7 +171,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, reach, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -208,6 +215,7 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
             }
         }
         "restore" => none("restore", Command::Restore),
+        "games" => none("games", Command::Games),
         "export" => need("export").map(Command::Export),
         "play" => {
             let usage = "play black|white|both|off";

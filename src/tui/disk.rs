@@ -165,6 +165,7 @@ enum Request {
     Keep(String),
     Save { path: String, contents: String },
     Load { path: String, index: Option<usize> },
+    Archive(PathBuf),
     Shutdown,
 }
 
@@ -206,6 +207,12 @@ impl Disk {
     /// Queues a `:load` (of game `index` of a file of several).
     pub fn load(&self, path: String, index: Option<usize>) {
         let _ = self.requests.send(Request::Load { path, index });
+    }
+
+    /// Reads the archive of played games at `path` (an empty one if there is none); the reply
+    /// is [`Msg::ArchiveLoaded`].
+    pub fn load_archive(&self, path: PathBuf) {
+        let _ = self.requests.send(Request::Archive(path));
     }
 }
 
@@ -286,6 +293,12 @@ fn serve(session: Option<PathBuf>, rx: Receiver<Request>, replies: Sender<Msg>) 
                     let result =
                         textfile::read_bytes(std::path::Path::new(&path), textfile::TEXT_LIMIT).map_err(|e| e.reason());
                     let _ = replies.send(Msg::Loaded { path, index, result });
+                }
+                Request::Archive(path) => {
+                    let result = crate::archive::Archive::open(&path)
+                        .map(std::sync::Arc::new)
+                        .map_err(|e| format!("archive {}: {e}", path.display()));
+                    let _ = replies.send(Msg::ArchiveLoaded(result));
                 }
                 Request::Shutdown => shutdown = true,
             }

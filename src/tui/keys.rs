@@ -108,6 +108,8 @@ pub enum Action {
     AutoPlay,
     /// Start or stop auto-play of the engine's line, even where the tree's line goes on.
     AutoEngine,
+    /// The archive panel on or off.
+    Archive,
     /// The list of games: the previous one.
     PickUp,
     /// The list of games: the next one.

@@ -128,6 +128,8 @@ struct Workers {
     lab: LabWorker,
     disk: Disk,
     reach: ReachWorker,
+    /// The archive of played games (`--archive`; `None`: none).
+    archive: Option<PathBuf>,
 }
 
 /// How the explorer starts.
@@ -153,6 +155,8 @@ pub struct Options {
     pub session: Option<PathBuf>,
     /// The store of proven results (`None`: run without one).
     pub store: Option<PathBuf>,
+    /// The archive of played games the archive panel reads (`None`: none).
+    pub archive: Option<PathBuf>,
     /// Solver threads (`None`: one per core).
     pub threads: Option<usize>,
     /// The deepest estimate, in plies, the explorer searches a position to (`None`: no limit).
@@ -177,6 +181,7 @@ impl Options {
             tree: None,
             session: None,
             store: None,
+            archive: None,
             threads: None,
             max_depth: None,
             play: None,
@@ -443,6 +448,7 @@ fn run_with(
         lab: LabWorker::spawn(options.scoring, tx.clone())?,
         reach: ReachWorker::spawn(tx.clone())?,
         disk: Disk::spawn(session, tx)?,
+        archive: options.archive.clone(),
     };
     let _guard = TerminalGuard::enter(options.mouse)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -632,6 +638,11 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
             Effect::Yank(text) => clipboard::copy(&mut io::stdout(), &text)?,
             Effect::Save { path, contents } => worker.disk.save(path, contents),
             Effect::Load { path, index } => worker.disk.load(path, index),
+            Effect::LoadArchive => {
+                if let Some(path) = &worker.archive {
+                    worker.disk.load_archive(path.clone());
+                }
+            }
             Effect::WriteSession(text) => worker.disk.write_session(text),
             Effect::AppendSession(text) => worker.disk.append_session(text),
             Effect::KeepTree(text) => worker.disk.keep_tree(text),

@@ -112,7 +112,11 @@ pub fn draw(model: &Model, area: Rect, buf: &mut Buffer) -> Hits {
         (Vec::new(), Vec::new(), Vec::new())
     } else {
         let children = ChildrenWidget { model, theme: t }.render(a.children, buf);
-        BitboardsWidget { model, theme: t }.render(a.bitboards, buf);
+        if model.archive_panel() {
+            super::widgets::archive::render(model, t, a.bitboards, buf);
+        } else {
+            BitboardsWidget { model, theme: t }.render(a.bitboards, buf);
+        }
         let (history, graph) = LineWidget { model, theme: t }.render(a.line, buf);
         (children, history, graph)
     };

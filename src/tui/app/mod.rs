@@ -17,6 +17,7 @@
 //! | `on_mouse.rs` | a click or a scroll |
 //! | `on_solver.rs` | the solver's and the search lab's reports |
 //! | `on_files.rs` | the command line's commands, and files saved or loaded |
+//! | `archive.rs` | the archive panel (`A`) and `:games`: the archive's games beside the engine's values |
 //! | `pick.rs` | the list of a file's games (`:load FILE` on a file of several): choose one, load it |
 //! | `navigate.rs` | moving in the tree: playing a move, going back, arriving at a node |
 //! | `auto.rs` | the clock: auto-play (`AutoPlay`) and the engine's moves in a game |
@@ -26,6 +27,7 @@
 //! | `teaching.rs` | the teaching view and the search lab |
 //! | `line_review.rs` | the review of the line shown (`:review`): each position in turn, then the summary |
 
+pub mod archive;
 mod auto;
 pub mod drill;
 pub mod edit;
@@ -107,6 +109,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Signal(_) => model.quit_now(),
         Msg::Loaded { path, index, result } => model.loaded(path, index, result),
+        Msg::ArchiveLoaded(result) => model.archive_loaded(result),
         Msg::Reached { job, outcome } => model.reached(job, outcome),
         Msg::ReachProgress { job, progress } => model.reach_progress(job, progress),
     }

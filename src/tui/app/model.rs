@@ -162,6 +162,12 @@ pub struct Model {
     pub job: Option<Job>,
     pub(super) next_job: u64,
     /// The user paused the analysis (`z`): no search starts until resumed.
+    /// The archive of played games: not read, being read, read, or not readable.
+    pub(super) archive: super::archive::ArchiveState,
+    /// Whether the archive panel shows in place of the bitboards (`A`).
+    pub(super) archive_panel: bool,
+    /// `:games` waits for the archive to be read.
+    pub(super) games_wanted: bool,
     /// A column letter typed on the board, waiting for its row (`f` of `f5`), and when: see
     /// [`Model::typed_key`].
     pub(super) typed: Option<(char, Instant)>,
@@ -276,6 +282,9 @@ impl Model {
             next_job: 1,
             paused: false,
             typed: None,
+            archive: Default::default(),
+            archive_panel: false,
+            games_wanted: false,
             replaced: Vec::new(),
             unkept: 0,
             black_view: false,

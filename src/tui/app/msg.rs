@@ -28,6 +28,8 @@ pub enum Msg {
         /// What went wrong, if anything.
         result: Result<(), String>,
     },
+    /// The archive of played games was read (or why not).
+    ArchiveLoaded(Result<std::sync::Arc<crate::archive::Archive>, String>),
     /// A load finished.
     Loaded {
         /// The file.
@@ -88,6 +90,8 @@ pub enum Effect {
         /// The time it gets.
         budget: Duration,
     },
+    /// Read the archive of played games (its path is the explorer's `--archive`).
+    LoadArchive,
     /// Cancel the running search.
     Cancel,
     /// Cancel any search-lab run and run the lab on this position as job `job`.

@@ -70,6 +70,7 @@ impl Model {
             Command::Drill(on) => self.set_drill(on.unwrap_or(self.drill().is_none())),
             Command::Edit => self.open_editor(),
             Command::Review(on) => self.set_review(on.unwrap_or(!self.reviewing())),
+            Command::Games => self.games_list(),
             Command::Reach(true) => self.start_reach(),
             Command::Reach(false) => self.stop_reach(),
             Command::Quit => self.quit_now(),

@@ -202,6 +202,7 @@ impl Model {
             Action::Best => self.best_key(),
             Action::AutoPlay => self.auto_key(false),
             Action::AutoEngine => self.auto_key(true),
+            Action::Archive => self.toggle_archive(),
             Action::PickUp => self.pick_by(-1),
             Action::PickDown => self.pick_by(1),
             Action::PickPageUp => self.pick_by(-10),

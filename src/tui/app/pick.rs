@@ -8,13 +8,22 @@ use crate::gamefile::{self, Listed};
 /// The most games the list shows; a longer file's others load by number (`:load FILE N`).
 pub const LIST_LIMIT: usize = 10_000;
 
-/// The list of a file's games, open over the board.
+/// What the list loads from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Items {
+    /// A file's bytes: game `k` is read from them.
+    File(Vec<u8>),
+    /// The games themselves (`:games`, from the archive).
+    Games(Vec<crate::gamefile::Game>),
+}
+
+/// The list of a file's games (or of the archive's), open over the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Picker {
-    /// The file, as the user named it.
+    /// The file, as the user named it (or what the list is).
     pub path: String,
-    /// Its bytes.
-    bytes: Vec<u8>,
+    /// Where the games come from.
+    items: Items,
     /// One line a game (at most [`LIST_LIMIT`]).
     pub lines: Vec<String>,
     /// How many games the file holds.
@@ -55,7 +64,12 @@ impl Picker {
             Ok((listed, total)) if total >= 2 => (listed.iter().map(line_of).collect(), total),
             _ => return Err(bytes),
         };
-        Ok(Picker { path: path.to_string(), bytes, lines, total, selected: 0 })
+        Ok(Picker { path: path.to_string(), items: Items::File(bytes), lines, total, selected: 0 })
+    }
+
+    /// A list of `games` (their lines given), of `total` in all.
+    pub fn of_games(title: &str, games: Vec<crate::gamefile::Game>, lines: Vec<String>, total: usize) -> Picker {
+        Picker { path: title.to_string(), items: Items::Games(games), lines, total, selected: 0 }
     }
 
     /// Moves the choice by `by` lines, within the list.
@@ -79,7 +93,11 @@ impl Model {
         let Overlay::Pick(p) = std::mem::take(&mut self.overlay) else { return Vec::new() };
         let size = self.position().size();
         let index = p.selected + 1;
-        match gamefile::read_bytes(&p.bytes, size, Some(index)) {
+        let game = match &p.items {
+            Items::File(bytes) => gamefile::read_bytes(bytes, size, Some(index)),
+            Items::Games(games) => games.get(p.selected).cloned().ok_or(gamefile::GameFileError::Empty),
+        };
+        match game {
             Ok(game) => self.load_game(&p.path, game, true),
             Err(e) => {
                 self.complain(format!("load {}: game {index}: {e}", p.path));

@@ -420,6 +420,13 @@ pub const BINDINGS: &[Binding] = &[
         bar: Some("history"),
         help: "focus the history (←→ moves, ↑↓ branches)",
     },
+    Binding {
+        contexts: BOARD,
+        keys: &[c('A', "A")],
+        action: Action::Archive,
+        bar: None,
+        help: "the archive panel: the archive's games of this position (games, share, results, players) beside the engine's values; :games lists them",
+    },
     Binding { contexts: BOARD, keys: &[c('+', "+")], action: Action::Faster, bar: None, help: "auto-play faster" },
     Binding { contexts: BOARD, keys: &[c('-', "-")], action: Action::Slower, bar: None, help: "auto-play slower" },
     Binding {

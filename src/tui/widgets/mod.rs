@@ -3,6 +3,7 @@
 //!
 //! [`Model`]: crate::tui::app::Model
 
+pub mod archive;
 pub mod bars;
 pub mod bitboards;
 pub mod board;

@@ -1,0 +1,845 @@
+//! The archive of played games (WTHOR, GGF, transcripts), indexed by position: for any position,
+//! how many games reached it, and for each next move its games, black's wins, draws and losses,
+//! the mean final score and the players who chose it.
+//!
+//! Positions are keyed by their **canonical form** ([`crate::symmetry::canonical`]) and the side
+//! to move, so transpositions and the eight symmetric images of a position meet; every move is
+//! given back in the asking position's own coordinates.
+//!
+//! # The file (`archive.oxar`, format version 1)
+//!
+//! A sorted-array file rather than the store's redb: the index is read far more often than it is
+//! written, its entries are fixed-size, and a sorted array of 14-byte entries found by binary
+//! search is about a third of what a B-tree of the same keys takes (the bound is 200 MB
+//! for the 8 M positions of every WTHOR year). It is written whole to a temporary file beside it
+//! and renamed over it, so a reader or an interrupted writer never sees half of it.
+//!
+//! | section | content |
+//! |---|---|
+//! | header | magic `OXARCH\0\x1a`, version `u16`, then the counts of sources, names, games, entries and summaries (`u32`, `u32`, `u32`, `u64`, `u32`) |
+//! | sources | each: FNV-1a 64 of the file's bytes, its games (`u32`), its name (`u16` length, UTF-8) |
+//! | names | players' and tournaments' names: `u16` length, UTF-8 |
+//! | games | each: source `u32`, index in the source `u32`, board side `u8`, start black/white `u64` `u64`, side to move `u8`, black's and white's name `u32` (`u32::MAX`: none), tournament `u32`, year `u16`, final score from black `i8`, move count `u8`, the moves (`0..N*N` a square in reading order, 255 a pass) |
+//! | entries | sorted by key: key `u64`, game `u32`, ply `u8`, symmetry `u8` (14 bytes) |
+//! | summaries | for each key with at least [`SUMMARY_MIN`] games, its next moves counted ahead (below) |
+//! | checksum | FNV-1a 64 of everything before |
+//!
+//! The key of a position is the FNV-1a 64 of its board side, canonical `(player, opponent)` and
+//! side to move; the entry's symmetry maps the game's position onto the canonical one. A summary:
+//! key `u64`, games `u32`, moves `u8`, then per move: the move in canonical coordinates `u8`, games,
+//! black's wins, draws, white's wins (`u32` each), the sum of the final scores `i64`, and its three
+//! most frequent players (name `u32`, games `u32`).
+
+mod sources;
+
+pub use sources::{SOURCE_LIMIT, SourceError, read_source};
+
+use crate::symmetry::{Symmetry, canonical};
+use crate::{Color, Position, Scoring, Size, Square};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+/// The magic bytes an archive file starts with.
+pub const MAGIC: [u8; 8] = *b"OXARCH\0\x1a";
+/// The format version this build reads and writes.
+pub const VERSION: u16 = 1;
+/// Keys with at least this many games get their next moves counted ahead in the file.
+pub const SUMMARY_MIN: usize = 32;
+/// A move byte for a pass.
+pub const PASS: u8 = 255;
+
+/// One game as the archive keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchivedGame {
+    /// The position it starts from.
+    pub start: Position,
+    /// The moves, passes explicit (`None`).
+    pub moves: Vec<Option<Square>>,
+    /// Black's player.
+    pub black: Option<String>,
+    /// White's player.
+    pub white: Option<String>,
+    /// The tournament.
+    pub tournament: Option<String>,
+    /// The year it was played.
+    pub year: Option<u16>,
+}
+
+impl ArchivedGame {
+    /// The final position.
+    pub fn end(&self) -> Position {
+        let mut p = self.start;
+        for m in &self.moves {
+            p = match m {
+                Some(sq) => p.play(*sq).unwrap_or(p),
+                None => p.pass(),
+            };
+        }
+        p
+    }
+
+    /// The final score from black's side, empties to the winner.
+    pub fn black_score(&self) -> i32 {
+        self.end().black_score(Scoring::Standard)
+    }
+}
+
+/// A game in the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// Its source file, an index into [`Archive::sources`].
+    pub source: u32,
+    /// Its number in the source, from 1.
+    pub index: u32,
+    /// The start.
+    pub start: Position,
+    /// The moves (`None` a pass).
+    pub moves: Vec<Option<Square>>,
+    /// Black's and white's names and the tournament's (indexes into the names), if known.
+    pub black: Option<u32>,
+    /// White's name.
+    pub white: Option<u32>,
+    /// The tournament's name.
+    pub tournament: Option<u32>,
+    /// The year.
+    pub year: Option<u16>,
+    /// The final score from black's side (empties to the winner).
+    pub black_score: i8,
+}
+
+/// A file the archive holds the games of.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRow {
+    /// FNV-1a 64 of its bytes: the same file added again is recognised.
+    pub hash: u64,
+    /// Its games.
+    pub games: u32,
+    /// Its name as given to `archive add`.
+    pub name: String,
+}
+
+/// One next move's counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveStats {
+    /// The move, in the asking position's coordinates (`None`: the game ended here).
+    pub square: Option<Square>,
+    /// Games that played it.
+    pub games: u32,
+    /// Of those, won by black, drawn, won by white.
+    pub black_wins: u32,
+    /// Drawn.
+    pub draws: u32,
+    /// Won by white.
+    pub white_wins: u32,
+    /// The sum of their final scores from black's side.
+    pub score_sum: i64,
+    /// The players who chose it most often, with how often (at most three).
+    pub players: Vec<(String, u32)>,
+}
+
+impl MoveStats {
+    /// The mean final score from black's side.
+    pub fn mean_score(&self) -> f64 {
+        if self.games == 0 { 0.0 } else { self.score_sum as f64 / f64::from(self.games) }
+    }
+}
+
+/// What the archive knows of a position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionStats {
+    /// Games that reached it.
+    pub games: u32,
+    /// Its next moves, the most played first (ties in reading order).
+    pub moves: Vec<MoveStats>,
+    /// Games that ended at it.
+    pub ended: u32,
+}
+
+/// A filter on the games counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// A player's name (either colour), case-insensitive, part of it.
+    pub player: Option<String>,
+    /// The first and last year.
+    pub years: Option<(u16, u16)>,
+    /// A tournament's name, case-insensitive, part of it.
+    pub tournament: Option<String>,
+}
+
+impl Filter {
+    /// Whether nothing is filtered.
+    pub fn is_empty(&self) -> bool {
+        self.player.is_none() && self.years.is_none() && self.tournament.is_none()
+    }
+}
+
+/// FNV-1a 64.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The key of a position and the symmetry that maps it onto its canonical form.
+pub fn key_of(p: &Position) -> (u64, Symmetry) {
+    let ((a, b), sym) = canonical(p);
+    let mut bytes = [0u8; 18];
+    bytes[0] = p.size().n() as u8;
+    bytes[1..9].copy_from_slice(&a.to_le_bytes());
+    bytes[9..17].copy_from_slice(&b.to_le_bytes());
+    bytes[17] = u8::from(p.to_move() == Color::White);
+    (fnv1a(&bytes), sym)
+}
+
+fn sym_index(s: Symmetry) -> u8 {
+    Symmetry::ALL.iter().position(|&x| x == s).unwrap_or(0) as u8
+}
+
+/// An entry: a game passing through a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    key: u64,
+    game: u32,
+    ply: u8,
+    sym: u8,
+}
+
+/// A summary's move: canonical move byte, counts, score sum, top players.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SummaryMove {
+    mv: u8,
+    games: u32,
+    black_wins: u32,
+    draws: u32,
+    white_wins: u32,
+    score_sum: i64,
+    players: Vec<(u32, u32)>,
+}
+
+/// An archive, in memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Archive {
+    /// The files it holds the games of.
+    pub sources: Vec<SourceRow>,
+    names: Vec<String>,
+    name_ids: HashMap<String, u32>,
+    /// The games.
+    pub games: Vec<GameRow>,
+    entries: Vec<Entry>,
+    summaries: HashMap<u64, (u32, Vec<SummaryMove>)>,
+    /// Each game's identity (start, moves, players), to add none twice.
+    seen: HashMap<u64, u32>,
+}
+
+/// Why an archive file cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArchiveError {
+    /// It cannot be read or written.
+    Io(String),
+    /// It is not an archive of this version, or it is damaged.
+    Damaged(String),
+}
+
+impl std::fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArchiveError::Io(e) => write!(f, "{e}"),
+            ArchiveError::Damaged(e) => write!(f, "not a readable archive: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ArchiveError {}
+
+/// What adding a source did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Added {
+    /// Games added.
+    pub games: usize,
+    /// Games already in the archive (from this file or another), skipped.
+    pub duplicates: usize,
+    /// Whether the very same file was there already (nothing added).
+    pub already: bool,
+}
+
+fn square_byte(size: Size, m: Option<Square>) -> u8 {
+    m.map_or(PASS, |s| s.index(size) as u8)
+}
+
+fn byte_square(size: Size, b: u8) -> Option<Square> {
+    if b == PASS { None } else { Square::from_index(size, b as usize) }
+}
+
+impl Archive {
+    /// The number of positions indexed (one per game and position it passed through).
+    pub fn positions(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// A name by its index.
+    pub fn name(&self, id: u32) -> Option<&str> {
+        self.names.get(id as usize).map(String::as_str)
+    }
+
+    fn intern(&mut self, name: &Option<String>) -> Option<u32> {
+        let n = name.as_ref()?.trim();
+        if n.is_empty() {
+            return None;
+        }
+        if let Some(&id) = self.name_ids.get(n) {
+            return Some(id);
+        }
+        let id = self.names.len() as u32;
+        self.names.push(n.to_string());
+        self.name_ids.insert(n.to_string(), id);
+        Some(id)
+    }
+
+    /// The identity of game `k` of the index.
+    fn identity_of(&self, k: usize) -> u64 {
+        let g = &self.games[k];
+        Archive::identity(&ArchivedGame {
+            start: g.start,
+            moves: g.moves.clone(),
+            black: g.black.and_then(|n| self.name(n)).map(str::to_string),
+            white: g.white.and_then(|n| self.name(n)).map(str::to_string),
+            tournament: None,
+            year: None,
+        })
+    }
+
+    fn identity(g: &ArchivedGame) -> u64 {
+        let mut bytes = Vec::with_capacity(100);
+        let size = g.start.size();
+        bytes.push(size.n() as u8);
+        bytes.extend_from_slice(&g.start.black().bits().to_le_bytes());
+        bytes.extend_from_slice(&g.start.white().bits().to_le_bytes());
+        bytes.extend(g.moves.iter().map(|m| square_byte(size, *m)));
+        for s in [&g.black, &g.white] {
+            bytes.push(0);
+            bytes.extend_from_slice(s.as_deref().unwrap_or("").as_bytes());
+        }
+        fnv1a(&bytes)
+    }
+
+    /// Adds the games of one source (`name`, whose bytes hash to `hash`). The games must be
+    /// legal (as [`read_source`] gives them). The entries are sorted by [`Archive::finish`].
+    pub fn add(&mut self, name: &str, hash: u64, games: &[ArchivedGame]) -> Added {
+        if self.sources.iter().any(|s| s.hash == hash) {
+            return Added { already: true, ..Added::default() };
+        }
+        // The games' identities, built on the first add after reading the file (a lookup never
+        // needs them).
+        if self.seen.len() < self.games.len() {
+            self.seen = (0..self.games.len()).map(|k| (self.identity_of(k), k as u32)).collect();
+        }
+        let source = self.sources.len() as u32;
+        let mut added = Added::default();
+        for (i, g) in games.iter().enumerate() {
+            let id = Archive::identity(g);
+            if self.seen.contains_key(&id) {
+                added.duplicates += 1;
+                continue;
+            }
+            let game = self.games.len() as u32;
+            self.seen.insert(id, game);
+            let row = GameRow {
+                source,
+                index: i as u32 + 1,
+                start: g.start,
+                moves: g.moves.clone(),
+                black: self.intern(&g.black),
+                white: self.intern(&g.white),
+                tournament: self.intern(&g.tournament),
+                year: g.year,
+                black_score: g.black_score().clamp(-64, 64) as i8,
+            };
+            self.index_game(game, &row);
+            self.games.push(row);
+            added.games += 1;
+        }
+        self.sources.push(SourceRow { hash, games: added.games as u32, name: name.to_string() });
+        added
+    }
+
+    fn index_game(&mut self, game: u32, row: &GameRow) {
+        let mut p = row.start;
+        for ply in 0..=row.moves.len() {
+            if !p.must_pass() {
+                let (key, sym) = key_of(&p);
+                self.entries.push(Entry { key, game, ply: ply as u8, sym: sym_index(sym) });
+            }
+            let Some(m) = row.moves.get(ply) else { break };
+            p = match m {
+                Some(sq) => p.play(*sq).expect("a legal game"),
+                None => p.pass(),
+            };
+        }
+    }
+
+    /// Removes the games of the source named `name` (or whose hash, in hex, it is); whether one
+    /// was there.
+    pub fn remove(&mut self, name: &str) -> bool {
+        let Some(k) = self.sources.iter().position(|s| s.name == name || format!("{:016x}", s.hash) == name) else {
+            return false;
+        };
+        let old = std::mem::take(self);
+        let mut fresh = Archive::default();
+        for (i, s) in old.sources.iter().enumerate() {
+            if i == k {
+                continue;
+            }
+            let games: Vec<ArchivedGame> = old
+                .games
+                .iter()
+                .filter(|g| g.source == i as u32)
+                .map(|g| ArchivedGame {
+                    start: g.start,
+                    moves: g.moves.clone(),
+                    black: g.black.and_then(|n| old.name(n)).map(str::to_string),
+                    white: g.white.and_then(|n| old.name(n)).map(str::to_string),
+                    tournament: g.tournament.and_then(|n| old.name(n)).map(str::to_string),
+                    year: g.year,
+                })
+                .collect();
+            fresh.add(&s.name, s.hash, &games);
+        }
+        fresh.finish();
+        *self = fresh;
+        true
+    }
+
+    /// Sorts the entries and counts the popular positions' moves ahead (after adding).
+    pub fn finish(&mut self) {
+        self.entries.sort_unstable();
+        self.summaries.clear();
+        let mut i = 0;
+        while i < self.entries.len() {
+            let key = self.entries[i].key;
+            let j = i + self.entries[i..].partition_point(|e| e.key == key);
+            if j - i >= SUMMARY_MIN {
+                let first = self.entries[i];
+                let mover = self.mover(first.game, first.ply);
+                let moves = self.count_moves(&self.entries[i..j], mover, &Filter::default());
+                self.summaries.insert(key, ((j - i) as u32, moves));
+            }
+            i = j;
+        }
+    }
+
+    /// The entries of `key`.
+    fn range(&self, key: u64) -> &[Entry] {
+        let lo = self.entries.partition_point(|e| e.key < key);
+        let hi = lo + self.entries[lo..].partition_point(|e| e.key == key);
+        &self.entries[lo..hi]
+    }
+
+    fn passes(&self, g: &GameRow, f: &Filter) -> bool {
+        let has = |id: Option<u32>, part: &str| {
+            id.and_then(|n| self.name(n)).is_some_and(|s| s.to_lowercase().contains(part))
+        };
+        if let Some(p) = &f.player {
+            let p = p.to_lowercase();
+            if !has(g.black, &p) && !has(g.white, &p) {
+                return false;
+            }
+        }
+        if let Some((a, b)) = f.years
+            && !g.year.is_some_and(|y| (a..=b).contains(&y))
+        {
+            return false;
+        }
+        if let Some(t) = &f.tournament
+            && !has(g.tournament, &t.to_lowercase())
+        {
+            return false;
+        }
+        true
+    }
+
+    /// The side to move in game `game` after `ply` moves.
+    fn mover(&self, game: u32, ply: u8) -> Color {
+        let g = &self.games[game as usize];
+        let mut p = g.start;
+        for m in &g.moves[..(ply as usize).min(g.moves.len())] {
+            p = match m {
+                Some(sq) => p.play(*sq).unwrap_or(p),
+                None => p.pass(),
+            };
+        }
+        p.to_move()
+    }
+
+    /// The next moves of the games of `entries` (in canonical coordinates), filtered; `mover` is
+    /// the side to move at their position (the same for all: it is part of the key).
+    fn count_moves(&self, entries: &[Entry], mover: Color, f: &Filter) -> Vec<SummaryMove> {
+        let mut by: HashMap<u8, (SummaryMove, HashMap<u32, u32>)> = HashMap::new();
+        for e in entries {
+            let g = &self.games[e.game as usize];
+            if !self.passes(g, f) {
+                continue;
+            }
+            let size = g.start.size();
+            let mv = match g.moves.get(e.ply as usize) {
+                Some(m) => {
+                    let sym = Symmetry::ALL[e.sym as usize];
+                    square_byte(size, m.map(|sq| sym.apply_square(size, sq)))
+                }
+                None => PASS - 1, // the game ended here
+            };
+            let (s, players) =
+                by.entry(mv).or_insert_with(|| (SummaryMove { mv, ..SummaryMove::default() }, HashMap::new()));
+            s.games += 1;
+            match g.black_score.signum() {
+                1 => s.black_wins += 1,
+                0 => s.draws += 1,
+                _ => s.white_wins += 1,
+            }
+            s.score_sum += i64::from(g.black_score);
+            let who = if mover == Color::Black { g.black } else { g.white };
+            if let Some(n) = who {
+                *players.entry(n).or_default() += 1;
+            }
+        }
+        let mut out: Vec<SummaryMove> = by
+            .into_values()
+            .map(|(mut s, players)| {
+                let mut top: Vec<(u32, u32)> = players.into_iter().collect();
+                top.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| self.name(a.0).cmp(&self.name(b.0))));
+                top.truncate(3);
+                s.players = top;
+                s
+            })
+            .collect();
+        out.sort_by_key(|s| s.mv);
+        out
+    }
+
+    /// What the archive knows of `position` (its side to move's moves), counting only the games
+    /// `filter` lets through.
+    pub fn stats(&self, position: &Position, filter: &Filter) -> PositionStats {
+        let (key, sym) = key_of(position);
+        let size = position.size();
+        let back = sym.inverse();
+        let (games, moves) = match self.summaries.get(&key).filter(|_| filter.is_empty()) {
+            Some((games, moves)) => (*games, moves.clone()),
+            None => {
+                let entries = self.range(key);
+                let moves = self.count_moves(entries, position.to_move(), filter);
+                (moves.iter().map(|m| m.games).sum(), moves)
+            }
+        };
+        let mut out = PositionStats { games, ..PositionStats::default() };
+        for m in moves {
+            if m.mv == PASS - 1 {
+                out.ended += m.games;
+                continue;
+            }
+            let square = byte_square(size, m.mv).map(|s| back.apply_square(size, s));
+            out.moves.push(MoveStats {
+                square,
+                games: m.games,
+                black_wins: m.black_wins,
+                draws: m.draws,
+                white_wins: m.white_wins,
+                score_sum: m.score_sum,
+                players: m.players.iter().filter_map(|&(n, c)| Some((self.name(n)?.to_string(), c))).collect(),
+            });
+        }
+        out.moves.sort_by(|a, b| {
+            b.games.cmp(&a.games).then_with(|| a.square.map(|s| s.index(size)).cmp(&b.square.map(|s| s.index(size))))
+        });
+        out
+    }
+
+    /// The games that passed through `position`, filtered, in the archive's order, at most
+    /// `limit`.
+    pub fn games_through(&self, position: &Position, filter: &Filter, limit: usize) -> Vec<&GameRow> {
+        let (key, _) = key_of(position);
+        let mut ids: Vec<u32> = self.range(key).iter().map(|e| e.game).collect();
+        ids.sort_unstable();
+        ids.into_iter().map(|i| &self.games[i as usize]).filter(|g| self.passes(g, filter)).take(limit).collect()
+    }
+
+    /// A game of the archive as a game file's game (for GGF).
+    pub fn as_game(&self, g: &GameRow) -> crate::gamefile::Game {
+        let mut game = crate::gamefile::Game::new(
+            g.start,
+            g.moves.iter().flatten().copied().collect(),
+            crate::gamefile::Format::Ggf,
+        );
+        game.black = g.black.and_then(|n| self.name(n)).map(str::to_string);
+        game.white = g.white.and_then(|n| self.name(n)).map(str::to_string);
+        game
+    }
+
+    /// The archive as the bytes of its file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + self.entries.len() * 14 + self.games.len() * 100);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(self.sources.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.names.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.games.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.entries.len() as u64).to_le_bytes());
+        out.extend_from_slice(&(self.summaries.len() as u32).to_le_bytes());
+        let text = |out: &mut Vec<u8>, s: &str| {
+            let b = &s.as_bytes()[..s.len().min(u16::MAX as usize)];
+            out.extend_from_slice(&(b.len() as u16).to_le_bytes());
+            out.extend_from_slice(b);
+        };
+        for s in &self.sources {
+            out.extend_from_slice(&s.hash.to_le_bytes());
+            out.extend_from_slice(&s.games.to_le_bytes());
+            text(&mut out, &s.name);
+        }
+        for n in &self.names {
+            text(&mut out, n);
+        }
+        let id = |x: Option<u32>| x.unwrap_or(u32::MAX).to_le_bytes();
+        for g in &self.games {
+            out.extend_from_slice(&g.source.to_le_bytes());
+            out.extend_from_slice(&g.index.to_le_bytes());
+            let size = g.start.size();
+            out.push(size.n() as u8);
+            out.extend_from_slice(&g.start.black().bits().to_le_bytes());
+            out.extend_from_slice(&g.start.white().bits().to_le_bytes());
+            out.push(u8::from(g.start.to_move() == Color::White));
+            out.extend_from_slice(&id(g.black));
+            out.extend_from_slice(&id(g.white));
+            out.extend_from_slice(&id(g.tournament));
+            out.extend_from_slice(&g.year.unwrap_or(0).to_le_bytes());
+            out.push(g.black_score as u8);
+            out.push(g.moves.len() as u8);
+            out.extend(g.moves.iter().map(|m| square_byte(size, *m)));
+        }
+        for e in &self.entries {
+            out.extend_from_slice(&e.key.to_le_bytes());
+            out.extend_from_slice(&e.game.to_le_bytes());
+            out.push(e.ply);
+            out.push(e.sym);
+        }
+        let mut keys: Vec<&u64> = self.summaries.keys().collect();
+        keys.sort_unstable();
+        for k in keys {
+            let (games, moves) = &self.summaries[k];
+            out.extend_from_slice(&k.to_le_bytes());
+            out.extend_from_slice(&games.to_le_bytes());
+            out.push(moves.len() as u8);
+            for m in moves {
+                out.push(m.mv);
+                for v in [m.games, m.black_wins, m.draws, m.white_wins] {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+                out.extend_from_slice(&m.score_sum.to_le_bytes());
+                out.push(m.players.len() as u8);
+                for (n, c) in &m.players {
+                    out.extend_from_slice(&n.to_le_bytes());
+                    out.extend_from_slice(&c.to_le_bytes());
+                }
+            }
+        }
+        let sum = fnv1a(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// An archive from its file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Archive, ArchiveError> {
+        let bad = |what: &str| ArchiveError::Damaged(what.to_string());
+        if bytes.len() < 8 + 2 + 24 + 8 || bytes[..8] != MAGIC {
+            return Err(bad("not an archive file (no OXARCH header)"));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if fnv1a(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+            return Err(bad("its checksum does not match (the file is damaged)"));
+        }
+        let mut r = Cursor { bytes: body, at: 8 };
+        let version = r.u16()?;
+        if version != VERSION {
+            return Err(bad(&format!("format version {version}; this build reads {VERSION}")));
+        }
+        let (ns, nn, ng) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
+        let ne = r.u64()? as usize;
+        let nsum = r.u32()? as usize;
+        let mut a = Archive::default();
+        for _ in 0..ns {
+            let hash = r.u64()?;
+            let games = r.u32()?;
+            let name = r.text()?;
+            a.sources.push(SourceRow { hash, games, name });
+        }
+        for i in 0..nn {
+            let n = r.text()?;
+            a.name_ids.insert(n.clone(), i as u32);
+            a.names.push(n);
+        }
+        let opt = |x: u32| (x != u32::MAX).then_some(x);
+        for _ in 0..ng {
+            let source = r.u32()?;
+            let index = r.u32()?;
+            let size = Size::from_n(r.u8()? as usize).ok_or_else(|| bad("a game of an unknown board size"))?;
+            let (b, w) = (r.u64()?, r.u64()?);
+            let to_move = if r.u8()? == 1 { Color::White } else { Color::Black };
+            let start = Position::new(size, b, w, to_move).map_err(|e| bad(&format!("a game's start: {e}")))?;
+            let (black, white, tournament) = (opt(r.u32()?), opt(r.u32()?), opt(r.u32()?));
+            let year = Some(r.u16()?).filter(|&y| y != 0);
+            let black_score = r.u8()? as i8;
+            let n = r.u8()? as usize;
+            let moves = r.take(n)?.iter().map(|&m| byte_square(size, m)).collect();
+            a.games.push(GameRow { source, index, start, moves, black, white, tournament, year, black_score });
+        }
+        if ne > body.len() / 14 {
+            return Err(bad("more entries than the file holds"));
+        }
+        a.entries.reserve(ne);
+        for _ in 0..ne {
+            let key = r.u64()?;
+            let game = r.u32()?;
+            let (ply, sym) = (r.u8()?, r.u8()?);
+            if game as usize >= a.games.len() || sym >= 8 {
+                return Err(bad("an entry out of range"));
+            }
+            a.entries.push(Entry { key, game, ply, sym });
+        }
+        for _ in 0..nsum {
+            let key = r.u64()?;
+            let games = r.u32()?;
+            let nm = r.u8()? as usize;
+            let mut moves = Vec::with_capacity(nm);
+            for _ in 0..nm {
+                let mv = r.u8()?;
+                let (g, bw, d, ww) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+                let score_sum = r.u64()? as i64;
+                let np = r.u8()? as usize;
+                let mut players = Vec::with_capacity(np);
+                for _ in 0..np {
+                    players.push((r.u32()?, r.u32()?));
+                }
+                moves.push(SummaryMove { mv, games: g, black_wins: bw, draws: d, white_wins: ww, score_sum, players });
+            }
+            a.summaries.insert(key, (games, moves));
+        }
+        Ok(a)
+    }
+
+    /// Reads the archive at `path`; an empty one if there is no file.
+    pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
+        match std::fs::read(path) {
+            Ok(bytes) => Archive::from_bytes(&bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Archive::default()),
+            Err(e) => Err(ArchiveError::Io(format!("{}: {}", path.display(), e.to_string().to_lowercase()))),
+        }
+    }
+
+    /// Writes the archive to `path`: whole, to a temporary file beside it, then renamed over it.
+    pub fn save(&self, path: &Path) -> Result<(), ArchiveError> {
+        let io = |e: std::io::Error| ArchiveError::Io(format!("{}: {}", path.display(), e.to_string().to_lowercase()));
+        let target = crate::writefile::target(path).map_err(|e| ArchiveError::Io(e.to_string()))?;
+        if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let tmp = target.with_extension("oxar.partial");
+        {
+            let mut f = std::fs::File::create(&tmp).map_err(io)?;
+            f.write_all(&self.to_bytes()).map_err(io)?;
+            f.sync_all().map_err(io)?;
+        }
+        std::fs::rename(&tmp, &target).map_err(io)
+    }
+}
+
+/// A reader over a file's bytes.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], ArchiveError> {
+        let s =
+            self.bytes.get(self.at..self.at + n).ok_or_else(|| ArchiveError::Damaged("the file ends early".into()))?;
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, ArchiveError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u16(&mut self) -> Result<u16, ArchiveError> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into().expect("2 bytes")))
+    }
+    fn u32(&mut self) -> Result<u32, ArchiveError> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self) -> Result<u64, ArchiveError> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn text(&mut self) -> Result<String, ArchiveError> {
+        let n = self.u16()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| ArchiveError::Damaged("a name that is not UTF-8".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript;
+
+    fn game(t: &str, black: &str) -> ArchivedGame {
+        let start = Position::start(Size::Eight);
+        let line = transcript::play(&start, t).unwrap();
+        ArchivedGame {
+            start,
+            moves: line.moves.iter().map(|&m| Some(m)).collect(),
+            black: Some(black.into()),
+            white: None,
+            tournament: None,
+            year: Some(2001),
+        }
+    }
+
+    #[test]
+    fn images_and_transpositions_meet_and_moves_come_back_in_the_askers_coordinates() {
+        let mut a = Archive::default();
+        // f5 d6 and its image c4 e3 (a rotation), and a transposition of f5 d6 c3 d3 c4.
+        a.add(
+            "x",
+            1,
+            &[game("f5d6c3", "Ann"), game("c4e3f6", "Bob"), game("f5d6c3d3c4", "Cy"), game("f5d6c4d3c3", "Di")],
+        );
+        a.finish();
+        let start = Position::start(Size::Eight);
+        let s = a.stats(&start, &Filter::default());
+        assert_eq!(s.games, 4);
+        // After f5 d6: the f5d6c3 games and the image c4e3f6 seen from f5 d6's side.
+        let after = transcript::play(&start, "f5d6").unwrap().end();
+        let s = a.stats(&after, &Filter::default());
+        assert_eq!(s.games, 4);
+        let c3 = s.moves.iter().find(|m| m.square == Some("c3".parse().unwrap())).unwrap();
+        assert_eq!(c3.games, 3, "{s:?}");
+        let c4 = s.moves.iter().find(|m| m.square == Some("c4".parse().unwrap())).unwrap();
+        assert_eq!(c4.games, 1);
+        // The transposition: f5d6c3d3c4 and f5d6c4d3c3 reach the same board.
+        let t = transcript::play(&start, "f5d6c3d3c4").unwrap().end();
+        assert_eq!(a.stats(&t, &Filter::default()).games, 2);
+        assert_eq!(a.stats(&t, &Filter::default()).ended, 2);
+        // The file round trip keeps everything.
+        let b = Archive::from_bytes(&a.to_bytes()).unwrap();
+        assert_eq!(b.stats(&after, &Filter::default()), a.stats(&after, &Filter::default()));
+        // Added twice: nothing; the same games from another file: duplicates.
+        let mut c = b.clone();
+        assert!(c.add("x", 1, &[]).already);
+        assert_eq!(c.add("y", 2, &[game("f5d6c3", "Ann")]).duplicates, 1);
+        // Filters.
+        let f = Filter { player: Some("ann".into()), ..Filter::default() };
+        assert_eq!(a.stats(&after, &f).games, 1);
+        let mut bytes = a.to_bytes();
+        let last = bytes.len() - 20;
+        bytes[last] ^= 1;
+        assert!(Archive::from_bytes(&bytes).is_err());
+    }
+}

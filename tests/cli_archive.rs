@@ -1,0 +1,365 @@
+//! `archive` on the real binary: databases written here byte by byte (WTHOR with its players and
+//! tournaments beside it, GGF with many games, transcripts), every count checked against a plain
+//! replay of the games by the reference rules; symmetric images and transpositions meet; a file
+//! added twice adds nothing; damaged and hostile files are refused in one line naming the file and
+//! the record, exit 2, the archive left byte for byte as it was.
+
+mod reference;
+
+use reference::{Board, Side};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_othello-explorer");
+
+fn run(archive: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(BIN).arg("archive").arg("--archive").arg(archive).args(args).output().unwrap()
+}
+
+fn json(archive: &Path, args: &[&str]) -> Value {
+    let out = run(archive, args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn name(n: usize, i: usize) -> String {
+    format!("{}{}", (b'a' + (i % n) as u8) as char, i / n + 1)
+}
+
+/// Random 8x8 games by the reference rules (a fixed xorshift sequence; the first moves among
+/// two, so that games share their openings): each as its moves (cell indexes, passes left out)
+/// and its final score from black's side.
+fn games(count: usize, mut seed: u64) -> Vec<(Vec<usize>, i32)> {
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let mut b = Board::start(8);
+        let mut moves = Vec::new();
+        while !b.game_over() {
+            if b.must_pass() {
+                b = b.pass();
+                continue;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let legal = b.moves();
+            let pick = if moves.len() < 6 { seed as usize % legal.len().min(2) } else { seed as usize % legal.len() };
+            moves.push(legal[pick]);
+            b = b.play(legal[pick]);
+        }
+        out.push((moves, b.for_black(b.final_score())));
+    }
+    out
+}
+
+/// A WTHOR database of `games`, with tournament `t` and players `2k`, `2k+1` for game `k`.
+fn wthor(games: &[(Vec<usize>, i32)], year: u16) -> Vec<u8> {
+    let mut bytes = vec![20, 26, 11, 26];
+    bytes.extend_from_slice(&(games.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&[0, 0]);
+    bytes.extend_from_slice(&year.to_le_bytes());
+    bytes.extend_from_slice(&[8, 0, 0, 0]);
+    for (k, (moves, _)) in games.iter().enumerate() {
+        let mut r = [0u8; 68];
+        r[0..2].copy_from_slice(&((k % 3) as u16).to_le_bytes());
+        r[2..4].copy_from_slice(&((2 * k % 10) as u16).to_le_bytes());
+        r[4..6].copy_from_slice(&((2 * k % 10 + 1) as u16).to_le_bytes());
+        for (i, &m) in moves.iter().enumerate() {
+            r[8 + i] = (10 * (m / 8 + 1) + m % 8 + 1) as u8;
+        }
+        bytes.extend_from_slice(&r);
+    }
+    bytes
+}
+
+/// A `.JOU` or `.TRN` file of `names`, `width` bytes each.
+fn names_file(names: &[&str], width: usize) -> Vec<u8> {
+    let mut bytes = vec![0u8; 16];
+    bytes[4..8].copy_from_slice(&(names.len() as u32).to_le_bytes());
+    for n in names {
+        let mut r = vec![0u8; width];
+        r[..n.len()].copy_from_slice(n.as_bytes());
+        bytes.extend_from_slice(&r);
+    }
+    bytes
+}
+
+/// A move's counts: games, black's wins, draws, white's wins, the sum of the final scores.
+type Counts = (u32, u32, u32, u32, i64);
+
+/// The cell of `i` under symmetry `s` of the 8x8 board.
+fn image(s: usize, i: usize) -> usize {
+    let (r, c) = (i / 8, i % 8);
+    let (r, c) = match s {
+        0 => (r, c),
+        1 => (r, 7 - c),
+        2 => (7 - r, c),
+        3 => (7 - r, 7 - c),
+        4 => (c, r),
+        5 => (c, 7 - r),
+        6 => (7 - c, r),
+        _ => (7 - c, 7 - r),
+    };
+    r * 8 + c
+}
+
+/// The reference counts at the position after `prefix` (cells), over every game that passed
+/// through it or one of its symmetric images, by a plain replay: the games that reached it, and
+/// for each next move (in the position's own coordinates) its games, black's wins, draws, white's
+/// wins and score sum.
+fn plain_counts(games: &[(Vec<usize>, i32)], prefix: &[usize]) -> (usize, HashMap<String, Counts>) {
+    let mut q = Board::start(8);
+    for &m in prefix {
+        if q.must_pass() {
+            q = q.pass();
+        }
+        q = q.play(m);
+    }
+    let cells = |b: &Board| -> Vec<Option<Side>> {
+        (0..64)
+            .map(|i| {
+                if b.black_bits() >> (63 - i) & 1 == 1 {
+                    Some(Side::Black)
+                } else if b.white_bits() >> (63 - i) & 1 == 1 {
+                    Some(Side::White)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    };
+    let target = cells(&q);
+    let mut reached = 0;
+    let mut counts: HashMap<String, Counts> = HashMap::new();
+    for (moves, score) in games {
+        let mut b = Board::start(8);
+        let mut k = 0;
+        loop {
+            if b.must_pass() {
+                b = b.pass();
+            }
+            if b.to_move == q.to_move {
+                let here = cells(&b);
+                if let Some(s) = (0..8).find(|&s| (0..64).all(|i| here[i] == target[image(s, i)])) {
+                    reached += 1;
+                    if let Some(&m) = moves.get(k) {
+                        let c = counts.entry(name(8, image(s, m))).or_default();
+                        c.0 += 1;
+                        match score.signum() {
+                            1 => c.1 += 1,
+                            0 => c.2 += 1,
+                            _ => c.3 += 1,
+                        }
+                        c.4 += i64::from(*score);
+                    }
+                    break;
+                }
+            }
+            let Some(&m) = moves.get(k) else { break };
+            b = b.play(m);
+            k += 1;
+        }
+    }
+    (reached, counts)
+}
+
+#[test]
+fn counts_match_a_plain_replay_and_names_come_from_the_files_beside() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let gs = games(300, 0x2545_f491_4f6c_dd1d);
+    std::fs::write(dir.path().join("WTH_2001.wtb"), wthor(&gs, 2001)).unwrap();
+    let players: Vec<String> = (0..10).map(|i| format!("Player {i}")).collect();
+    let refs: Vec<&str> = players.iter().map(String::as_str).collect();
+    std::fs::write(dir.path().join("WTHOR.JOU"), names_file(&refs, 20)).unwrap();
+    std::fs::write(dir.path().join("WTHOR.TRN"), names_file(&["Paris Open", "Tokyo Cup", "Rome WOC"], 26)).unwrap();
+    let added = json(&archive, &["add", "--json", dir.path().join("WTH_2001.wtb").to_str().unwrap()]);
+    assert_eq!(added["games"], 300);
+
+    // Along the first game, every position's counts against the plain replay.
+    let first = &gs[0].0;
+    for k in 0..first.len().min(20) {
+        let prefix = &first[..k];
+        let moves: String = prefix.iter().map(|&m| name(8, m)).collect();
+        let v = json(&archive, &["show", "--json", "--moves", &moves]);
+        let (reached, counts) = plain_counts(&gs, prefix);
+        let games = v["games"].as_u64().unwrap() as usize;
+        assert_eq!(games, reached, "after {moves}");
+        assert_eq!(v["moves"].as_array().unwrap().len(), counts.len(), "after {moves}");
+        {
+            for m in v["moves"].as_array().unwrap() {
+                let c = counts.get(m["move"].as_str().unwrap()).copied().unwrap_or_default();
+                assert_eq!(
+                    (
+                        m["games"].as_u64().unwrap() as u32,
+                        m["black_wins"].as_u64().unwrap() as u32,
+                        m["draws"].as_u64().unwrap() as u32,
+                        m["white_wins"].as_u64().unwrap() as u32
+                    ),
+                    (c.0, c.1, c.2, c.3),
+                    "after {moves}: {m}"
+                );
+                let mean = c.4 as f64 / f64::from(c.0);
+                assert!((m["mean_score"].as_f64().unwrap() - mean).abs() < 0.01, "{m}");
+            }
+        }
+    }
+    // Players and tournaments come from WTHOR.JOU and WTHOR.TRN.
+    let v = json(&archive, &["games", "--json", "--limit", "5"]);
+    let g = &v["games"][0];
+    assert_eq!(
+        (g["black"].as_str(), g["white"].as_str(), g["tournament"].as_str()),
+        (Some("Player 0"), Some("Player 1"), Some("Paris Open"))
+    );
+    assert_eq!(g["year"], 2001);
+    // The start's moves: their players are the ones who chose them.
+    let v = json(&archive, &["show", "--json"]);
+    assert_eq!(v["games"], 300);
+    assert!(v["moves"][0]["players"].as_array().unwrap().iter().all(|p| p.as_str().unwrap().starts_with("Player ")));
+    // Filters: a player, years, a tournament.
+    let v = json(&archive, &["show", "--json", "--player", "player 3"]);
+    let want = gs.iter().enumerate().filter(|(k, _)| 2 * k % 10 + 1 == 3).count();
+    assert_eq!(v["games"].as_u64().unwrap() as usize, want);
+    assert_eq!(json(&archive, &["show", "--json", "--years", "1990-2000"])["games"], 0);
+    let v = json(&archive, &["show", "--json", "--tournament", "tokyo"]);
+    assert_eq!(v["games"].as_u64().unwrap() as usize, (0..gs.len()).filter(|k| k % 3 == 1).count());
+}
+
+#[test]
+fn images_and_transpositions_meet_and_moves_are_in_the_askers_coordinates() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    // f5 d6 c3 d3 c4 and f5 d6 c4 d3 c3 transpose; c4 e3 f6 e6 f5 is f5 d6 c3 d3 c4's image.
+    let file = dir.path().join("games.txt");
+    std::fs::write(&file, "f5d6c3d3c4\nf5d6c4d3c3\n; a comment\nc4e3f6e6f5\n").unwrap();
+    let v = json(&archive, &["add", "--json", file.to_str().unwrap()]);
+    assert_eq!(v["games"], 3);
+    let v = json(&archive, &["show", "--json", "--moves", "f5d6c3d3c4"]);
+    assert_eq!(v["games"], 3, "{v}");
+    assert_eq!(v["ended_here"], 3);
+    // From f5's side, the image's third move c4 e3 f6 is f5 d6 c3: c3 twice, c4 once.
+    let v = json(&archive, &["show", "--json", "--moves", "f5d6"]);
+    let moves: HashMap<String, u64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(moves, HashMap::from([("c3".to_string(), 2), ("c4".to_string(), 1)]));
+    // Asked from the image's side, the same games in its coordinates.
+    let v = json(&archive, &["show", "--json", "--moves", "c4e3"]);
+    let moves: HashMap<String, u64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m["games"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(moves, HashMap::from([("f6".to_string(), 2), ("f5".to_string(), 1)]));
+}
+
+#[test]
+fn a_file_added_twice_adds_nothing_and_remove_takes_its_games_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let ggf = dir.path().join("many.ggf");
+    let gs = games(40, 77);
+    let text: String = gs
+        .iter()
+        .enumerate()
+        .map(|(k, (moves, _))| {
+            let mut b = Board::start(8);
+            let mut s = format!("(;GM[Othello]PC[test]PB[Black {k}]PW[White {k}]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]");
+            for &m in moves {
+                if b.must_pass() {
+                    s.push_str(if b.to_move == Side::Black { "B[PA]" } else { "W[PA]" });
+                    b = b.pass();
+                }
+                s.push_str(&format!("{}[{}]", if b.to_move == Side::Black { 'B' } else { 'W' }, name(8, m)));
+                b = b.play(m);
+            }
+            s + ";)\n"
+        })
+        .collect();
+    std::fs::write(&ggf, text).unwrap();
+    assert_eq!(json(&archive, &["add", "--json", ggf.to_str().unwrap()])["games"], 40);
+    let again = json(&archive, &["add", "--json", ggf.to_str().unwrap()]);
+    assert_eq!(again["files"][0]["already"], true);
+    assert_eq!(again["games"], 40);
+    // The same games in another file: each a duplicate.
+    let copy = dir.path().join("copy.ggf");
+    std::fs::copy(&ggf, &copy).unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&copy)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, b"\n"))
+        .unwrap();
+    let dup = json(&archive, &["add", "--json", copy.to_str().unwrap()]);
+    assert_eq!((dup["files"][0]["games"].as_u64(), dup["files"][0]["duplicates"].as_u64()), (Some(0), Some(40)));
+    let stats = json(&archive, &["stats", "--json"]);
+    assert_eq!(stats["games"], 40);
+    assert_eq!(stats["files"].as_array().unwrap().len(), 2);
+    // Remove the first: the copy's games were duplicates, so none is left.
+    let out = run(&archive, &["remove", ggf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json(&archive, &["stats", "--json"])["files"].as_array().unwrap().len(), 1);
+    // games --ggf writes the games through a position, and they read back.
+    let moves: String = gs[0].0[..2].iter().map(|&m| name(8, m)).collect();
+    let out_ggf = dir.path().join("out.ggf");
+    assert_eq!(json(&archive, &["add", "--json", ggf.to_str().unwrap()])["files"][0]["games"], 40);
+    let v = json(&archive, &["games", "--json", "--moves", &moves, "--ggf", out_ggf.to_str().unwrap()]);
+    let n = v["games"].as_array().unwrap().len();
+    assert!(n >= 1);
+    let written = std::fs::read_to_string(&out_ggf).unwrap();
+    assert_eq!(written.matches("(;").count(), n);
+}
+
+#[test]
+fn damaged_and_hostile_files_are_refused_in_one_line_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "f5d6c3\n").unwrap();
+    json(&archive, &["add", "--json", good.to_str().unwrap()]);
+    let before = std::fs::read(&archive).unwrap();
+    let gs = games(3, 5);
+    let mut wrong_count = wthor(&gs, 2001);
+    wrong_count[4] = 9;
+    let mut off_board = wthor(&gs, 2001);
+    off_board[16 + 68 + 10] = 99;
+    let mut illegal = wthor(&gs, 2001);
+    illegal[16 + 2 * 68 + 8] = 11; // a1 as black's first move of game 3
+    let mut truncated = wthor(&gs, 2001);
+    truncated.truncate(16 + 68 + 30);
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("count.wtb", wrong_count, "the header counts 9 games but the file holds 3 records"),
+        ("range.wtb", off_board, "record 2"),
+        ("illegal.wtb", illegal, "record 3"),
+        ("short.wtb", truncated, "truncated"),
+        (
+            "bad.ggf",
+            b"(;GM[Othello]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[z9];)"
+                .to_vec(),
+            "GGF record 1",
+        ),
+        ("bad.txt", b"f5d6\nf5f5\n".to_vec(), "line 2"),
+        ("binary.bin", vec![0xff, 0xfe, 0, 1, 2], "neither text nor a WTHOR database"),
+    ];
+    for (file, bytes, want) in cases {
+        let path = dir.path().join(file);
+        std::fs::write(&path, bytes).unwrap();
+        // Listed after a good file: the command adds nothing at all.
+        let out = run(&archive, &["add", good.to_str().unwrap(), path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{file}: {err}");
+        assert!(err.contains(file) && err.contains(want), "{file}: {err}");
+        assert_eq!(std::fs::read(&archive).unwrap(), before, "{file}: the archive changed");
+    }
+    // A damaged archive file is named, and not written over.
+    std::fs::write(&archive, b"OXARCH\0\x1a garbage").unwrap();
+    let out = run(&archive, &["stats"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a readable archive"));
+}
