@@ -74,10 +74,11 @@ fn wthor(games: &[(Vec<usize>, i32)], year: u16) -> Vec<u8> {
     bytes
 }
 
-/// A `.JOU` or `.TRN` file of `names`, `width` bytes each.
+/// A `.JOU` or `.TRN` file of `names`, `width` bytes each: the record count in bytes 8-9, as the
+/// federation's files have it.
 fn names_file(names: &[&str], width: usize) -> Vec<u8> {
     let mut bytes = vec![0u8; 16];
-    bytes[4..8].copy_from_slice(&(names.len() as u32).to_le_bytes());
+    bytes[8..10].copy_from_slice(&(names.len() as u16).to_le_bytes());
     for n in names {
         let mut r = vec![0u8; width];
         r[..n.len()].copy_from_slice(n.as_bytes());

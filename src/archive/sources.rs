@@ -4,9 +4,9 @@
 //! transcript). Every game is replayed by the rules; a damaged or hostile file is refused whole,
 //! with one line naming the file and the record.
 //!
-//! The WTHOR player and tournament files: a 16-byte header like the games file's (bytes 4-7 the
-//! number of records, `u32`), then 20 bytes a player and 26 bytes a tournament, each a name padded
-//! with zero bytes (Latin-1).
+//! The WTHOR player and tournament files: a 16-byte header like the games file's, whose bytes 8-9
+//! (`u16`) count the records (bytes 4-7 count games, and are 0 there), then 20 bytes a player and
+//! 26 bytes a tournament, each a name padded with zero bytes (Latin-1).
 
 use super::ArchivedGame;
 use crate::gamefile::{Format, ggf};
@@ -35,7 +35,10 @@ pub const SOURCE_LIMIT: u64 = 256 << 20;
 
 /// Reads a name list (`.JOU` or `.TRN`): `width` bytes a record after the 16-byte header.
 fn names(bytes: &[u8], width: usize) -> Option<Vec<String>> {
-    let count = u32::from_le_bytes(bytes.get(4..8)?.try_into().ok()?) as usize;
+    let records = u16::from_le_bytes(bytes.get(8..10)?.try_into().ok()?) as usize;
+    let games = u32::from_le_bytes(bytes.get(4..8)?.try_into().ok()?) as usize;
+    // The record count is bytes 8-9; a file that counts in bytes 4-7 instead is read too.
+    let count = if records > 0 { records } else { games };
     let body = bytes.get(16..)?;
     if body.len() < count.checked_mul(width)? {
         return None;
