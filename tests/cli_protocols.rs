@@ -412,3 +412,22 @@ fn ctrl_c_ends_a_match_with_the_games_played_written_and_counted() {
     let written = std::fs::read_to_string(&ggf).unwrap().lines().filter(|l| l.starts_with("(;")).count();
     assert_eq!(written as u64, games, "every game counted is written, and no other");
 }
+
+#[test]
+fn nboard_passes_when_the_side_to_move_has_no_move() {
+    // 4x4: black's one disc on c3 brackets nothing; white has d4. Black must pass.
+    let mut s = Session::start(&["nboard", "--threads", "1"]);
+    s.send("nboard 2");
+    s.send("set depth 4");
+    s.send("set game (;GM[Othello]PC[test]TY[4]BO[4 OOOOOOOOOOO*---- *];)");
+    s.send("go");
+    let answer = loop {
+        let l = s.line(Duration::from_secs(30)).expect("an answer");
+        if l.starts_with("===") {
+            break l;
+        }
+    };
+    assert!(answer.starts_with("=== PA"), "{answer}");
+    s.send("quit");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}

@@ -65,7 +65,7 @@ fn search_line(value: &ChildValue, rest: &[Square]) -> String {
 }
 
 /// Reads `set game`'s GGF into a line of play: its start, then every move (passes as written or
-/// implicit).
+/// implicit). A game whose last move is a pass (`B[PA]`) ends after it: the other side moves.
 fn line_of_ggf(text: &str) -> Result<Line, String> {
     let game = ggf::read(text, 1).map_err(|e| e.to_string())?;
     let mut line = Line::new(game.start);
@@ -75,7 +75,20 @@ fn line_of_ggf(text: &str) -> Result<Line, String> {
         }
         line.play(Some(m))?;
     }
+    if line.now().must_pass() && last_move_is_a_pass(text) {
+        line.play(None)?;
+    }
     Ok(line)
+}
+
+/// Whether the last move of a GGF record (`B[..]` or `W[..]`) is a pass.
+fn last_move_is_a_pass(text: &str) -> bool {
+    let at = text.rfind("B[").into_iter().chain(text.rfind("W[")).max();
+    at.is_some_and(|i| {
+        let value = text[i + 2..].split(']').next().unwrap_or("");
+        let m = value.split('/').next().unwrap_or("").trim();
+        m.eq_ignore_ascii_case("pa") || m.eq_ignore_ascii_case("pass")
+    })
 }
 
 /// `F5`, `f5/+1.00/0.5` or `PA`: the move of a `move` command.
@@ -91,10 +104,10 @@ impl Engine {
     /// `hint n`: the best `n` moves, sent after each depth and at the end.
     fn hint(&mut self, n: usize, stop: &Arc<AtomicBool>) {
         let p = self.line.now();
-        if p.is_game_over() {
+        // Nothing to weigh: the game is over, or the side to move passes.
+        if p.is_game_over() || p.must_pass() {
             return;
         }
-        let p = p.after_forced_pass().0;
         protocol::send("status thinking\n");
         let start = Instant::now();
         let max_depth = match self.strength {
@@ -124,10 +137,10 @@ impl Engine {
     fn go(&mut self, stop: &Arc<AtomicBool>) {
         let p = self.line.now();
         protocol::send("status thinking\n");
-        let choice = if p.is_game_over() {
+        // A side with no move passes: `=== PA`.
+        let choice = if p.is_game_over() || p.must_pass() {
             None
         } else {
-            let p = p.after_forced_pass().0;
             Some(self.analyst.choose(&p, self.strength, None, Some(stop.clone()), &mut |_| {}))
         };
         let (mv, eval, time, nodes) = match &choice {

@@ -37,7 +37,12 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         return;
     };
     let hidden = m.values_hidden();
-    let best = if hidden { None } else { m.best_score() };
+    // The engine's best value known (exact or estimated), for the marks.
+    let best = if hidden || m.position().must_pass() {
+        None
+    } else {
+        m.position().legal_moves().reading_order().into_iter().filter_map(|sq| m.child_score(sq)).map(|s| s.value).max()
+    };
     let header = " move  games share  black draw white  mean  engine";
     buf.set_stringn(inner.x, inner.y, header, width, t.label());
     let total = f64::from(s.games.max(1));
