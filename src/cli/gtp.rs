@@ -10,16 +10,16 @@
 //! client's clock (`time_settings`, `time_left`). Nothing but answers goes to stdout; a `quit`
 //! that arrives while a move is being chosen stops the search.
 
-use super::protocol::{self, Input, Line, Reader, StrengthArgs};
-use super::{CliError, solve};
+use super::CliError;
+use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
 use othello_explorer::analyst::Analyst;
 use othello_explorer::analyst::play::{MAX_LEVEL, Strength};
-use othello_explorer::solver::{Solver, SolverOptions};
+use othello_explorer::solver::SolverOptions;
 use othello_explorer::store::Store;
 use othello_explorer::{Color, Scoring, Size, Square};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The options of `gtp`.
@@ -268,44 +268,33 @@ fn urgent(line: &str) -> bool {
 
 /// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
 pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
-    args.strength.load_weights()?;
-    let solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
     let mut engine = Engine {
-        analyst: Analyst::new(solver, store),
+        analyst: protocol::analyst(&args.strength, options, store)?,
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
         main_time: None,
         left: [None; 2],
     };
-    let reader = Reader::spawn(urgent);
-    let signalled = Arc::new(AtomicBool::new(false));
-    solve::catch_signals(&signalled);
-    loop {
-        let line = match reader.next(&signalled) {
-            Input::Line(line) => line,
-            Input::End => return Ok(()),
-        };
+    protocol::serve(urgent, |line, stop| {
         // Comments and empty lines are skipped; control characters other than tabs are removed.
         let clean: String =
             line.split('#').next().unwrap_or("").chars().filter(|c| !c.is_control() || *c == '\t').collect();
         let words: Vec<&str> = clean.split_whitespace().collect();
-        let Some(&first) = words.first() else { continue };
+        let Some(&first) = words.first() else { return false };
         let (id, rest) =
             if first.chars().all(|c| c.is_ascii_digit()) { (first, &words[1..]) } else { ("", &words[..]) };
         let Some((&name, args)) = rest.split_first() else {
             protocol::send(&format!("?{id} syntax error: no command\n\n"));
-            continue;
+            return false;
         };
-        reader.arm();
-        let (answer, quit) = engine.command(&name.to_ascii_lowercase(), args, &reader.stop);
+        let (answer, quit) = engine.command(&name.to_ascii_lowercase(), args, stop);
         let text = match answer {
             Ok(result) if result.is_empty() => format!("={id}\n\n"),
             Ok(result) => format!("={id} {result}\n\n"),
             Err(e) => format!("?{id} {e}\n\n"),
         };
         protocol::send(&text);
-        if quit || signalled.load(Ordering::SeqCst) {
-            return Ok(());
-        }
-    }
+        quit
+    });
+    Ok(())
 }

@@ -12,13 +12,13 @@
 //! `set game` or `move` that arrives while the engine thinks stops the search, and is answered in
 //! turn; a line the engine does not understand is ignored, as the protocol says.
 
-use super::protocol::{self, Input, Line, Reader, StrengthArgs};
-use super::{CliError, solve};
+use super::CliError;
+use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
 use othello_explorer::analyst::play::{MAX_LEVEL, Strength};
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
 use othello_explorer::gamefile::ggf;
-use othello_explorer::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, SolverOptions};
+use othello_explorer::solver::{ChildValue, Kind, Limits, Report, SearchMode, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::{Size, Square};
 use std::sync::Arc;
@@ -279,26 +279,13 @@ fn one_line(text: &str) -> String {
 
 /// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
 pub fn run(args: &NboardArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
-    args.strength.load_weights()?;
-    let solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
     let mut engine = Engine {
-        analyst: Analyst::new(solver, store),
+        analyst: protocol::analyst(&args.strength, options, store)?,
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
     };
-    let reader = Reader::spawn(urgent);
-    let signalled = Arc::new(AtomicBool::new(false));
-    solve::catch_signals(&signalled);
-    loop {
-        let line = match reader.next(&signalled) {
-            Input::Line(line) => line,
-            Input::End => return Ok(()),
-        };
-        reader.arm();
-        if engine.command(&line, &reader.stop) || signalled.load(Ordering::SeqCst) {
-            return Ok(());
-        }
-    }
+    protocol::serve(urgent, |line, stop| engine.command(line, stop));
+    Ok(())
 }
 
 /// Sends the `search` lines of the best `n` of `known` (an intermediate report during `hint`).

@@ -135,6 +135,38 @@ impl Reader {
     }
 }
 
+/// The analyst an engine protocol plays with: `--weights` put in use, then the solver of
+/// `options` and the store.
+pub fn analyst(
+    args: &StrengthArgs,
+    options: othello_explorer::solver::SolverOptions,
+    store: Option<othello_explorer::store::Store>,
+) -> Result<othello_explorer::analyst::Analyst, super::CliError> {
+    args.load_weights()?;
+    let solver = othello_explorer::solver::Solver::try_new(options)
+        .map_err(|e| super::CliError::Usage(format!("--hash-mb: {e}")))?;
+    Ok(othello_explorer::analyst::Analyst::new(solver, store))
+}
+
+/// Serves a protocol: each line the client sends goes to `answer` with the stop flag (lowered
+/// before, unless an urgent line waits: see [`Reader::arm`]), until `answer` says to quit, the
+/// input ends, or SIGINT or SIGTERM comes.
+pub fn serve(urgent: fn(&str) -> bool, mut answer: impl FnMut(&str, &Arc<AtomicBool>) -> bool) {
+    let reader = Reader::spawn(urgent);
+    let signalled = Arc::new(AtomicBool::new(false));
+    super::solve::catch_signals(&signalled);
+    loop {
+        let line = match reader.next(&signalled) {
+            Input::Line(line) => line,
+            Input::End => return,
+        };
+        reader.arm();
+        if answer(&line, &reader.stop) || signalled.load(Ordering::SeqCst) {
+            return;
+        }
+    }
+}
+
 /// Reads one line into `buf`, at most [`LONGEST_LINE`] bytes of it (the rest is skipped): whether
 /// there was one.
 fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
