@@ -100,16 +100,7 @@ fn wthor(path: &Path, bytes: &[u8]) -> Result<Vec<ArchivedGame>, SourceError> {
         let game = crate::gamefile::wthor::read(bytes, k + 1).map_err(|e| err(format!("record {}: {e}", k + 1)))?;
         let r = &bytes[16 + k * 68..16 + (k + 1) * 68];
         let field = |o: usize| u16::from_le_bytes([r[o], r[o + 1]]);
-        let mut moves = Vec::with_capacity(game.moves.len() + 2);
-        let mut p = game.start;
-        for &m in &game.moves {
-            if p.must_pass() {
-                moves.push(None);
-                p = p.pass();
-            }
-            moves.push(Some(m));
-            p = p.play(m).expect("the WTHOR reader replayed it");
-        }
+        let moves = explicit(game.start, &game.moves);
         out.push(ArchivedGame {
             start: game.start,
             moves,
