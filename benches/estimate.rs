@@ -63,7 +63,7 @@ fn pass(solver: &mut Solver, set: &[Position]) -> u64 {
             &mut |_| {},
         );
         assert_eq!(analysis.children.len(), position.legal_moves().count() as usize, "a value for every move");
-        assert!(analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: DEPTH } || c.kind == Kind::Exact));
+        assert!(analysis.children.iter().all(|c| c.kind == Kind::estimate(DEPTH) || c.kind == Kind::Exact));
         nodes += analysis.nodes;
     }
     nodes

@@ -55,7 +55,7 @@ fn key_to_screen(c: &mut Criterion) {
     let (tx, events) = channel();
     let mut worker = Worker::spawn(SolverOptions::default(), None, tx).unwrap();
     // The 8x8 start: the solver will not finish it, so it searches at full speed throughout.
-    worker.analyse(1, Position::start(Size::Eight));
+    worker.analyse(1, Position::start(Size::Eight), othello_explorer::solver::DEFAULT_SELECTIVITY);
     let mut m = busy_model();
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let tab = Msg::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));

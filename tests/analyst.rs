@@ -130,5 +130,5 @@ fn estimates_do_not_consult_the_store() {
     let verdict = analyst(Some(store)).analyse(&position, &ask, &mut |_| {});
     assert!(verdict.from_store.is_empty());
     assert_eq!(verdict.children.len(), want.len());
-    assert!(verdict.children.iter().all(|c| c.kind == Kind::Estimate { depth: 2 }), "{:?}", verdict.children);
+    assert!(verdict.children.iter().all(|c| c.kind == Kind::estimate(2)), "{:?}", verdict.children);
 }

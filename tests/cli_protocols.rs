@@ -101,7 +101,8 @@ fn index_of(n: usize, vertex: &str) -> Option<usize> {
 
 #[test]
 fn gtp_plays_both_sides_legally_and_perfectly_on_4x4() {
-    let mut s = Session::start(&["gtp", "--level", "4", "--threads", "1"]);
+    // At the most selective level: its estimates prune, its proofs are proofs all the same.
+    let mut s = Session::start(&["gtp", "--level", "4", "--threads", "1", "--selectivity", "73"]);
     assert_eq!(s.gtp("protocol_version"), "= 2");
     assert_eq!(s.gtp("7 name"), "=7 othello-explorer");
     assert_eq!(s.gtp("boardsize 4"), "=");
@@ -300,6 +301,43 @@ fn nboard_hint_and_go_give_the_published_scores() {
     assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }
 
+/// The `search` lines of `hint 3` at `depth` after f5 on 8x8, until the hint ends.
+fn nboard_hint_lines(args: &[&str], depth: u32) -> Vec<String> {
+    let mut s = Session::start(args);
+    s.send("nboard 2");
+    s.send(&format!("set depth {depth}"));
+    s.send("set game (;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");
+    s.send("hint 3");
+    let mut lines = Vec::new();
+    loop {
+        let l = s.line(Duration::from_secs(60)).expect("the hint's end within a minute");
+        if l == "status" {
+            break;
+        }
+        if l.starts_with("search ") {
+            lines.push(l);
+        }
+    }
+    s.send("quit");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+    lines
+}
+
+#[test]
+fn nboard_depths_say_the_selectivity_as_edax_does() {
+    // Estimates at 95%: `search D6 -1.00 0 4@95%`; full width: the depth alone.
+    for (level, suffix) in [("95", "@95%"), ("100", "")] {
+        let lines = nboard_hint_lines(&["nboard", "--threads", "1", "--selectivity", level], 4);
+        assert!(!lines.is_empty());
+        for l in &lines {
+            let depth = l.split_whitespace().nth(4).unwrap();
+            let plain = depth.strip_suffix(suffix).unwrap_or_else(|| panic!("{level}: {l}"));
+            assert!(plain.parse::<u32>().is_ok_and(|d| (1..=4).contains(&d)), "{level}: {l}");
+        }
+        assert!(lines.iter().any(|l| l.ends_with(&format!(" 4{suffix}"))), "{lines:?}");
+    }
+}
+
 #[test]
 fn nboard_ping_stops_a_long_hint() {
     let mut s = Session::start(&["nboard", "--threads", "1"]);
@@ -332,7 +370,7 @@ fn match_plays_our_protocols_against_each_other_and_writes_legal_games() {
     let ggf = dir.path().join("games.ggf");
     let out = Command::new(BIN)
         .args(["match", "--size", "6", "--pairs", "2", "--json", "--ggf", ggf.to_str().unwrap()])
-        .args(["--engine1", "ours:level=2"])
+        .args(["--engine1", "ours:level=2,selectivity=87"])
         .arg("--engine2")
         .arg(format!("nboard:{BIN} --no-store nboard --level 1 --threads 1"))
         .output()
@@ -371,9 +409,11 @@ fn match_plays_our_protocols_against_each_other_and_writes_legal_games() {
 
 #[test]
 fn match_refuses_bad_engines_in_one_line() {
-    for (engine, want) in
-        [("uci:stockfish", "--engine1 'uci:stockfish': an engine is"), ("ours:colour=red", "unknown option 'colour'")]
-    {
+    for (engine, want) in [
+        ("uci:stockfish", "--engine1 'uci:stockfish': an engine is"),
+        ("ours:colour=red", "unknown option 'colour'"),
+        ("ours:selectivity=90", "--engine1 ours: selectivity \"90\": expected one of 73, 87, 95, 98, 99, 100"),
+    ] {
         let out = Command::new(BIN)
             .args(["match", "--engine1", engine, "--engine2", "ours", "--pairs", "1"])
             .output()

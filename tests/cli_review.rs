@@ -63,6 +63,7 @@ fn every_move_of_4x4_games_matches_a_plain_negamax() {
             let mut best_moves: Vec<&str> = values.iter().filter(|v| v.1 == best).map(|v| v.0.as_str()).collect();
             best_moves.sort_by_key(|s| (s.as_bytes()[1], s.as_bytes()[0]));
             assert_eq!(j["kind"], "exact", "{j}");
+            assert_eq!((&j["depth"], &j["selectivity"]), (&Value::Null, &Value::Null), "a proof: {j}");
             assert_eq!(j["best_value"], best, "{text}: {j}");
             assert_eq!(j["played"], played, "{text}: {j}");
             assert_eq!(j["loss"], best - played, "{text}: {j}");
@@ -82,6 +83,30 @@ fn every_move_of_4x4_games_matches_a_plain_negamax() {
             let total: i64 = moves.iter().filter(|j| j["side"] == side).map(|j| j["loss"].as_i64().unwrap()).sum();
             assert_eq!(v["summary"][side]["loss"], total);
         }
+    }
+}
+
+#[test]
+fn estimates_say_their_depth_and_selectivity() {
+    // The first moves of an 8x8 game: nothing provable, every value an estimate at the level asked.
+    let args = ["--moves", "f5d6c3", "--time", "0.1", "--selectivity", "87"];
+    let v = review_json(&args);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    for j in moves {
+        assert_eq!(j["kind"], "estimate", "{j}");
+        assert!(j["depth"].as_u64().is_some_and(|d| d >= 1), "{j}");
+        assert_eq!(j["selectivity"], 87, "{j}");
+    }
+    // The text's kind column holds the whole label, the marks' column after it.
+    let out = bin().args(["review", "--threads", "1"]).args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let header = text.lines().nth(1).unwrap();
+    let at = header.find("mark").unwrap();
+    for row in text.lines().skip(2).take(3) {
+        let kind = row.find("est @").unwrap_or_else(|| panic!("{row}"));
+        let end = kind + row[kind..].find('%').unwrap_or_else(|| panic!("{row}")) + 1;
+        assert!(row[kind..end].ends_with(" 87%") && end < at, "{header}\n{row}");
     }
 }
 

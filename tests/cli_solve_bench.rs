@@ -143,7 +143,49 @@ fn solve_exact_children_say_exact_with_no_depth() {
     for c in children_of(&v) {
         assert_eq!(c["kind"], "exact");
         assert_eq!(c["depth"], Value::Null);
+        assert_eq!(c["selectivity"], Value::Null, "a proof has no selectivity");
         assert_eq!(c["score"], -10);
+    }
+    assert_eq!(v["selectivity"], Value::Null);
+}
+
+#[test]
+fn every_estimate_says_its_selectivity() {
+    // After f5: 59 empties, no proof in reach, so every value is an estimate at the level asked.
+    for (level, percent) in [("95", 95), ("100", 100), ("73%", 73)] {
+        let args = ["solve", "--moves", "f5", "--mode", "estimate", "--depth", "5", "--threads", "1"];
+        let v = json(&[&args[..], &["--selectivity", level, "--json"]].concat());
+        assert_eq!((v["kind"].as_str(), v["depth"].as_u64()), (Some("estimate"), Some(5)), "{v}");
+        assert_eq!(v["selectivity"], percent, "{level}: {v}");
+        let children = children_of(&v);
+        assert_eq!(children.len(), 3);
+        for c in children {
+            assert_eq!((c["kind"].as_str(), c["depth"].as_u64()), (Some("estimate"), Some(5)), "{c}");
+            assert_eq!(c["selectivity"], percent, "{level}: {c}");
+        }
+        // The text labels each value as the explorer does: `+1 @5 95%`, and `+1 @5` full width.
+        let out = bin().args(args).args(["--selectivity", level]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("  ") && l.contains(" @5")).collect();
+        assert_eq!(rows.len(), 3, "{text}");
+        for row in rows {
+            let labelled = if percent == 100 { !row.contains('%') } else { row.contains(&format!("@5 {percent}%")) };
+            assert!(labelled, "{level}: {row}");
+        }
+        let top = text.lines().find(|l| l.starts_with("estimate:")).unwrap();
+        assert_eq!(top.contains(&format!("selectivity {percent}%")), percent != 100, "{top}");
+    }
+    // The default is the engine's.
+    let v = json(&["solve", "--moves", "f5", "--mode", "estimate", "--depth", "3", "--threads", "1", "--json"]);
+    assert_eq!(v["selectivity"], othello_explorer::solver::DEFAULT_SELECTIVITY.percent());
+    // A level that is none: exit 2, one line naming the option.
+    for bad in ["90", "x", "0"] {
+        let out = bin().args(["solve", "--moves", "f5", "--selectivity", bad]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.lines().count() == 1 && err.contains("--selectivity") && err.contains(bad), "{bad}: {err}");
+        assert!(out.stdout.is_empty());
     }
 }
 

@@ -29,8 +29,8 @@ use common::to_position;
 use othello_explorer::eval::evaluate;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{
-    Analysis, ChildValue, EXACT_MARGIN, Kind, Limits, Phase, QUICK_DEPTH, Report, SearchMode, Solver, SolverOptions,
-    StopReason, pv_solved,
+    Analysis, ChildValue, EXACT_MARGIN, Kind, Limits, Phase, QUICK_DEPTH, Report, SearchMode, Selectivity, Solver,
+    SolverOptions, StopReason, pv_solved,
 };
 use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
@@ -44,7 +44,7 @@ use std::time::Duration;
 const SCORINGS: [Scoring; 2] = [Scoring::Standard, Scoring::Discs];
 
 fn solver(scoring: Scoring, threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolverOptions { hash_mb, scoring, threads, pv_extension: true })
+    Solver::new(SolverOptions { hash_mb, scoring, threads, pv_extension: true, ..SolverOptions::default() })
 }
 
 fn square(n: usize, index: usize) -> Square {
@@ -180,7 +180,8 @@ fn record(
 fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Result<(), TestCaseError> {
     let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
     let pos = to_position(b);
-    let mut s = Solver::new(SolverOptions { hash_mb: 4, scoring, threads, pv_extension: false });
+    let mut s =
+        Solver::new(SolverOptions { hash_mb: 4, scoring, threads, pv_extension: false, ..SolverOptions::default() });
     let rec = record(&mut s, &pos, SearchMode::Estimate, Some(depth), &Limits::default(), &[]);
     if b.moves().is_empty() {
         prop_assert!(rec.reports.is_empty(), "{}: reports without moves: {:?}", ctx, rec.reports);
@@ -207,7 +208,7 @@ fn check_estimates(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> R
                 prop_assert_eq!(v.kind, Kind::Exact, "{}: depth {}: {} ends within the depth", ctx, k, sq);
                 prop_assert_eq!(v.score, exact[sq], "{}: depth {}: {} exact", ctx, k, sq);
             } else {
-                prop_assert_eq!(v.kind, Kind::Estimate { depth: *k }, "{}: depth {}: {} is an estimate", ctx, k, sq);
+                prop_assert_eq!(v.kind, Kind::estimate(*k), "{}: depth {}: {} is an estimate", ctx, k, sq);
                 prop_assert_eq!(
                     v.score,
                     -minimax(child, k - 1, scoring),
@@ -373,7 +374,8 @@ fn extended_range(
 /// minimax.
 fn check_extended(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Result<usize, TestCaseError> {
     let ctx = format!("{} ({} scoring, {threads} threads)", b.board_string(), scoring.name());
-    let mut s = Solver::new(SolverOptions { hash_mb: 4, scoring, threads, pv_extension: true });
+    let mut s =
+        Solver::new(SolverOptions { hash_mb: 4, scoring, threads, pv_extension: true, ..SolverOptions::default() });
     let rec = record(&mut s, &to_position(b), SearchMode::Estimate, Some(depth), &Limits::default(), &[]);
     let (mut exact, mut differ) = (HashMap::new(), 0);
     for (k, values) in rec.by_depth() {
@@ -386,7 +388,7 @@ fn check_extended(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Re
                 prop_assert_eq!(v.score, -negamax_memo(&child, scoring, &mut exact), "{}: {} exact", ctx, sq);
                 continue;
             }
-            prop_assert_eq!(v.kind, Kind::Estimate { depth: k }, "{}: depth {}: {} is an estimate", ctx, k, sq);
+            prop_assert_eq!(v.kind, Kind::estimate(k), "{}: depth {}: {} is an estimate", ctx, k, sq);
             let (lo, hi) = extended_range(&child, k - 1, pv_solved(k), scoring, &mut exact, &mut seen);
             prop_assert!(
                 -hi <= v.score && v.score <= -lo,
@@ -528,7 +530,7 @@ fn check_honest(number: usize, problem: &Problem, children: &[ChildValue], max_d
         match c.kind {
             Kind::Exact => assert_eq!(c.score, listed, "FFO #{number}: {} labelled exact", c.square),
             Kind::Wld => assert_eq!(c.score, listed.signum(), "FFO #{number}: {} outcome", c.square),
-            Kind::Estimate { depth } => {
+            Kind::Estimate { depth, .. } => {
                 assert!(depth >= 1 && depth <= max_depth, "FFO #{number}: {} estimate at depth {depth}", c.square)
             }
         }
@@ -586,7 +588,7 @@ fn estimates_and_exact_scores_share_the_table() {
         let estimates =
             s.analyse(&problem.position, SearchMode::Estimate, Some(9), &Limits::default(), &[], &mut |_| {});
         check_honest(number, &problem, &estimates.children, 9);
-        assert!(estimates.children.iter().all(|c| matches!(c.kind, Kind::Estimate { depth: 9 })));
+        assert!(estimates.children.iter().all(|c| matches!(c.kind, Kind::Estimate { depth: 9, .. })));
         let exact = s.analyse(&problem.position, SearchMode::Exact, None, &Limits::default(), &[], &mut |_| {});
         assert_eq!(exact.children.len(), problem.scores.len());
         assert!(exact.children.iter().all(|c| c.kind == Kind::Exact));
@@ -594,7 +596,7 @@ fn estimates_and_exact_scores_share_the_table() {
         // Estimates again, over exact entries: still estimates, and the children's exact scores
         // from other entry points still right.
         let again = s.analyse(&problem.position, SearchMode::Estimate, Some(5), &Limits::default(), &[], &mut |_| {});
-        assert!(again.children.iter().all(|c| matches!(c.kind, Kind::Estimate { depth: 5 })));
+        assert!(again.children.iter().all(|c| matches!(c.kind, Kind::Estimate { depth: 5, .. })));
         let (mv, listed) = problem.scores[problem.scores.len() - 1];
         let child = problem.position.play(mv).expect("a listed move");
         assert_eq!(s.score(&child, &Limits::default()).expect("an unlimited search").0, -listed);
@@ -631,7 +633,7 @@ fn iterative_deepening_reports_every_child_at_every_depth() {
                     squares.sort();
                     let want: Vec<Square> = moves.iter().copied().filter(|m| !skip.contains(m)).collect();
                     assert_eq!(squares, want, "{threads} threads: depth {depth}");
-                    assert!(since.iter().all(|c| c.kind == Kind::Estimate { depth: *depth }));
+                    assert!(since.iter().all(|c| c.kind == Kind::estimate(*depth)));
                     since.clear();
                 }
                 Report::Phase(_) | Report::Line { .. } => {}
@@ -673,7 +675,7 @@ fn auto_on_the_8x8_start_estimates_all_four_moves() {
     assert_eq!(sorted, four, "every move estimated at depth 1");
     assert_eq!(analysis.children.len(), 4);
     for c in &analysis.children {
-        assert_eq!(c.kind, Kind::Estimate { depth: QUICK_DEPTH + 2 });
+        assert_eq!(c.kind, Kind::estimate(QUICK_DEPTH + 2));
     }
     // The four moves are symmetric: one estimate for all.
     assert!(analysis.children.iter().all(|c| c.score == analysis.children[0].score));
@@ -687,7 +689,7 @@ fn the_depth_limit_is_honoured() {
         assert_eq!(rec.depths(), [1, 2, 3], "{mode:?}");
         assert_eq!(rec.analysis.depth, Some(3));
         assert_eq!(rec.analysis.stopped, None);
-        assert!(rec.children().iter().all(|c| matches!(c.kind, Kind::Estimate { depth } if depth <= 3)));
+        assert!(rec.children().iter().all(|c| matches!(c.kind, Kind::Estimate { depth, .. } if depth <= 3)));
     }
 }
 
@@ -712,7 +714,7 @@ fn a_node_limit_stops_with_honest_values() {
                 check_honest(number, &problem, &rec.analysis.children, 60);
                 if let Some(d) = rec.analysis.depth {
                     assert!(rec.analysis.children.iter().all(|c| match c.kind {
-                        Kind::Estimate { depth } => depth == d || depth == d + 1,
+                        Kind::Estimate { depth, .. } => depth == d || depth == d + 1,
                         _ => true,
                     }));
                 }
@@ -734,7 +736,7 @@ fn a_time_limit_stops_the_deepening() {
             analysis
                 .children
                 .iter()
-                .all(|c| matches!(c.kind, Kind::Estimate { depth: d } if d == depth || d == depth + 1))
+                .all(|c| matches!(c.kind, Kind::Estimate { depth: d, .. } if d == depth || d == depth + 1))
         );
     }
 }
@@ -755,7 +757,7 @@ fn the_stop_flag_ends_the_analysis_between_depths_and_at_once() {
     assert_eq!(analysis.stopped, Some(StopReason::Cancelled));
     assert_eq!(analysis.depth, Some(2));
     assert_eq!(reports.last(), Some(&Report::DepthDone { depth: 2 }), "nothing searched after the flag");
-    assert!(analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: 2 }));
+    assert!(analysis.children.iter().all(|c| c.kind == Kind::estimate(2)));
 
     // A flag already raised: nothing is searched.
     for mode in [SearchMode::Auto, SearchMode::Exact, SearchMode::Wld, SearchMode::Estimate] {
@@ -818,6 +820,55 @@ fn each_depth_reports_a_line_that_starts_with_its_best_child_and_plays() {
             let i = index(&m.to_string());
             assert!(b.moves().contains(&i), "depth {depth}: {m} in {moves:?}");
             b = b.play(i);
+        }
+    }
+}
+
+// ---- the selective search ----
+
+/// Estimates at a selectivity below 100% say so, at every depth; a child the estimate search
+/// solves (within the exact margin) is still exact and right.
+#[test]
+fn selective_estimates_are_labelled_with_their_selectivity() {
+    for percent in [73, 95] {
+        let selectivity = Selectivity::from_percent(percent).expect("a level");
+        let mut s = Solver::new(SolverOptions { hash_mb: 16, threads: 1, selectivity, ..SolverOptions::default() });
+        let mut reported = Vec::new();
+        let analysis = s.analyse(&midgame(), SearchMode::Estimate, Some(9), &Limits::default(), &[], &mut |r| {
+            if let Report::Child(c) = r {
+                reported.push(c.kind);
+            }
+        });
+        assert_eq!(analysis.depth, Some(9));
+        assert!(
+            analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: 9, selectivity }),
+            "{percent}%: {:?}",
+            analysis.children
+        );
+        assert!(reported.iter().all(|k| k.selectivity() == Some(selectivity)), "{percent}%: {reported:?}");
+        let text = format!("{}", analysis.children[0].text());
+        assert!(text.ends_with(&format!(" @9 {percent}%")), "{text}");
+    }
+}
+
+/// Whatever the estimates' selectivity, the proofs are exact: 6x6 positions of random games
+/// with 8 to 11 empties, every child proven at each selectivity and checked against negamax.
+#[test]
+fn proofs_stay_exact_at_every_selectivity() {
+    let mut rng = Rng(0x0073_0095);
+    for k in 0..6 {
+        let b = game_position(6, &mut rng, 8 + (k % 4));
+        let pos = to_position(&b);
+        let want: Vec<(Square, i32)> =
+            b.moves().into_iter().map(|m| (square(b.n, m), -negamax(&b.play(m), Scoring::Standard))).collect();
+        for selectivity in Selectivity::ALL {
+            let mut s = Solver::new(SolverOptions { hash_mb: 4, threads: 1, selectivity, ..SolverOptions::default() });
+            let analysis = s.analyse(&pos, SearchMode::Exact, None, &Limits::default(), &[], &mut |_| {});
+            assert_eq!(analysis.children.len(), want.len(), "{pos} {selectivity}");
+            for c in &analysis.children {
+                let exact = want.iter().find(|w| w.0 == c.square).expect("a legal move").1;
+                assert_eq!((c.kind, c.score), (Kind::Exact, exact), "{pos} {selectivity}: {}", c.square);
+            }
         }
     }
 }

@@ -26,7 +26,7 @@ fn estimates(position: &Position, depth: u32) -> BTreeMap<u32, Vec<(String, i32)
     let mut by_depth: BTreeMap<u32, Vec<(String, i32)>> = BTreeMap::new();
     solver.analyse(position, SearchMode::Estimate, Some(depth), &Limits::default(), &[], &mut |r| {
         if let Report::Child(c) = r
-            && let Kind::Estimate { depth } = c.kind
+            && let Kind::Estimate { depth, .. } = c.kind
         {
             by_depth.entry(depth).or_default().push((c.square.to_string(), c.score));
         }

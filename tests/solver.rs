@@ -48,7 +48,7 @@ fn exclusive_cpu() -> RwLockWriteGuard<'static, ()> {
 const SCORINGS: [Scoring; 2] = [Scoring::Standard, Scoring::Discs];
 
 fn solver(scoring: Scoring, threads: usize, hash_mb: usize) -> Solver {
-    Solver::new(SolverOptions { hash_mb, scoring, threads, pv_extension: true })
+    Solver::new(SolverOptions { hash_mb, scoring, threads, pv_extension: true, ..SolverOptions::default() })
 }
 
 fn unlimited() -> Limits {
@@ -739,5 +739,75 @@ fn table_survives_between_calls() {
             solver(Scoring::Standard, 1, 16).score(&child, &unlimited()).expect("an unlimited search");
         assert_eq!((kept, fresh), (-listed, -listed), "FFO #22 after {mv}");
         assert!(kept_nodes * 20 <= fresh_nodes, "after {mv}: {kept_nodes} nodes with the table, {fresh_nodes} fresh");
+    }
+}
+
+// ---- iterative selectivity: the selective passes before a proof leave it a proof ----
+
+/// The solver with its proofs searched full width from the start: the plain twin of iterative
+/// selectivity.
+fn full_width_solver(threads: usize) -> Solver {
+    Solver::new(SolverOptions { hash_mb: 16, threads, selective_solve: false, ..SolverOptions::default() })
+}
+
+/// FFO #41 and #42 (22 empties) are proven through the selective passes (73%, 95%, then the
+/// full-width proof): the score, the outcome and the best move match the published ones, with
+/// the passes and without, and whatever selectivity the estimates are set to.
+#[test]
+fn ffo_41_and_42_through_the_selective_passes() {
+    let _cpu = shared_cpu();
+    for number in [41, 42] {
+        let problem = ffo_problem(number);
+        assert_eq!(problem.position.empty_count(), 22, "FFO #{number} is deep enough for the passes");
+        let best = problem.best_score().expect("listed scores");
+        for selectivity in ["73", "100"] {
+            let mut s = Solver::new(SolverOptions {
+                hash_mb: 16,
+                selectivity: othello_explorer::solver::Selectivity::parse(selectivity).expect("a level"),
+                ..SolverOptions::default()
+            });
+            let (score, mv, _) = s.score(&problem.position, &unlimited()).expect("an unlimited search");
+            assert_eq!(score, best, "FFO #{number}, estimates at {selectivity}%: the score");
+            let mv = mv.expect("a best move");
+            assert!(problem.scores.contains(&(mv, best)), "FFO #{number}: {mv} is a best move");
+            s.clear();
+            assert_eq!(s.wld(&problem.position, &unlimited()).expect("unlimited").0, best.signum(), "FFO #{number}");
+        }
+        let mut plain = full_width_solver(1);
+        assert_eq!(plain.score(&problem.position, &unlimited()).expect("unlimited").0, best, "FFO #{number}");
+    }
+}
+
+/// 6x6 positions of random games with 20 to 24 empties (the passes start at 20 on 6x6): every
+/// child's exact score, the outcome and the position's score are the same through the selective
+/// passes as full width from the start, on one thread and two.
+#[test]
+fn six_by_six_proofs_through_the_selective_passes_equal_the_full_width_ones() {
+    let _cpu = shared_cpu();
+    let mut rng = Rng(0x5e1e_c71e);
+    for k in 0..6 {
+        let empties = 20 + (k % 5);
+        let b = game_position(6, &mut rng, empties);
+        let pos = to_position(&b);
+        if pos.is_game_over() {
+            continue;
+        }
+        let mut plain = full_width_solver(1);
+        let mut want = plain.score_children(&pos, &unlimited(), &mut |_| {}).expect("unlimited");
+        want.sort_by_key(|c| c.square);
+        for threads in [1, 2] {
+            let mut s = solver(Scoring::Standard, threads, 16);
+            let mut got = s.score_children(&pos, &unlimited(), &mut |_| {}).expect("unlimited");
+            got.sort_by_key(|c| c.square);
+            assert_eq!(got, want, "{pos}: every child, {threads} thread(s)");
+            s.clear();
+            let played = pos.after_forced_pass().0;
+            if !played.is_game_over() {
+                let exact = plain.score(&played, &unlimited()).expect("unlimited").0;
+                assert_eq!(s.score(&played, &unlimited()).expect("unlimited").0, exact, "{pos}: the score");
+                s.clear();
+                assert_eq!(s.wld(&played, &unlimited()).expect("unlimited").0, exact.signum(), "{pos}: the outcome");
+            }
+        }
     }
 }

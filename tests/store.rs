@@ -431,8 +431,13 @@ fn a_sample_of_the_shipped_book_agrees_with_the_solver() {
     let entries: Vec<Entry> = book::shipped().filter(|e| (12..=20).contains(&e.position.empty().count())).collect();
     assert!(entries.len() >= 16, "{} deep entries", entries.len());
     let step = entries.len() / 16;
-    let mut solver =
-        Solver::new(SolverOptions { hash_mb: 64, scoring: Scoring::Standard, threads: 2, pv_extension: true });
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: 64,
+        scoring: Scoring::Standard,
+        threads: 2,
+        pv_extension: true,
+        ..SolverOptions::default()
+    });
     for entry in entries.iter().step_by(step).take(16) {
         let problem = check_entry(entry, &mut solver).unwrap();
         assert_eq!(problem, None, "{}", text::format_entry(entry));
@@ -461,8 +466,13 @@ fn a_sample_of_the_shipped_book_agrees_with_the_solver() {
 #[test]
 #[ignore]
 fn six_by_six_from_the_start_is_a_white_win_by_four() {
-    let mut solver =
-        Solver::new(SolverOptions { hash_mb: 1024, scoring: Scoring::Standard, threads: 2, pv_extension: true });
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: 1024,
+        scoring: Scoring::Standard,
+        threads: 2,
+        pv_extension: true,
+        ..SolverOptions::default()
+    });
     let start = Position::start(Size::Six);
     let children = solver.score_children(&start, &Limits::default(), &mut |_| {}).unwrap();
     assert_eq!(children.len(), 4);

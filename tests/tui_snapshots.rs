@@ -78,15 +78,18 @@ fn start_8x8_with_estimates_an_outcome_and_an_exact_score() {
     let job = m.job.clone().unwrap();
     let ev = |kind| Msg::Solver(SolverEvent { job: job.id, position: job.position, kind });
     update(&mut m, ev(EventKind::Phase(Phase::Estimate)));
+    // Estimates at the explorer's selectivity, labelled with it (`+0 @12 95%`).
+    let selectivity = m.selectivity;
     for (i, s) in ["c3", "c4", "c5", "c6"].into_iter().enumerate() {
-        let kind = Kind::Estimate { depth: 12 + (i as u32 % 2) };
+        let kind = Kind::Estimate { depth: 12 + (i as u32 % 2), selectivity };
         update(&mut m, ev(EventKind::Child(ChildValue { square: sq(s), score: -2 + i as i32, kind })));
     }
     update(&mut m, ev(EventKind::Depth(12)));
     update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c4"), score: -1, kind: Kind::Wld })));
     update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c6"), score: 0, kind: Kind::Exact })));
     // A weaker value never replaces a stronger one.
-    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c6"), score: 5, kind: Kind::Estimate { depth: 14 } })));
+    let kind = Kind::Estimate { depth: 14, selectivity };
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("c6"), score: 5, kind })));
     both_sizes("start_8x8_estimates", &mut m);
 }
 
@@ -240,6 +243,43 @@ fn board_widget_draws_discs_moves_and_scores() {
     assert_eq!(cell_text(&buf, &g, sq("a2")), " -10");
 }
 
+/// A selective estimate on the board: the large squares write its depth under the value and the
+/// title its selectivity; the compact board's title writes both; full-width estimates say no level.
+#[test]
+fn board_titles_say_the_selectivity_of_the_estimates() {
+    let row = |buf: &Buffer, y: u16| -> String { (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect() };
+    for (size, moves) in [(Size::Eight, "f5"), (Size::Six, "e4"), (Size::Four, "")] {
+        let mut m = model_at(size, moves, false);
+        let job = m.job.clone().unwrap();
+        let legal = job.position.legal_moves().reading_order();
+        for level in ["87", "100"] {
+            let selectivity = othello_explorer::solver::Selectivity::parse(level).unwrap();
+            m.cache.clear();
+            for (i, &square) in legal.iter().enumerate() {
+                let kind = Kind::Estimate { depth: 9, selectivity };
+                let ev = EventKind::Child(ChildValue { square, score: i as i32 - 1, kind });
+                update(&mut m, Msg::Solver(SolverEvent { job: job.id, position: job.position, kind: ev }));
+            }
+            let (buf, g) = draw_board(&m, Zoom::Large, false);
+            let title = row(&buf, 0);
+            let under = |s: Square| -> String {
+                let (x, y) = (g.squares.x + s.col() as u16 * g.cell_width, g.squares.y + s.row() as u16 * 2 + 1);
+                (0..g.cell_width).map(|dx| buf[(x + dx, y)].symbol().to_string()).collect()
+            };
+            assert_eq!(under(legal[0]), "@9  ", "{size}");
+            let (buf, _) = draw_board(&m, Zoom::Compact, false);
+            let compact = row(&buf, 0);
+            if level == "100" {
+                assert!(!title.contains('%') && !compact.contains('%'), "{size}: {title} / {compact}");
+                assert!(compact.contains("≈@9 "), "{size}: {compact}");
+            } else {
+                assert!(title.contains("≈ 87% "), "{size}: {title}");
+                assert!(compact.contains("≈@9 87% "), "{size}: {compact}");
+            }
+        }
+    }
+}
+
 /// The 80x24 8x8 board with two-digit scores side by side (`-8-12`, `-16+12` as users reported
 /// them run together): every value keeps its sign (`+0` too, as the moves table writes it) and a
 /// blank column before it.
@@ -250,9 +290,10 @@ fn two_digit_negative_scores_keep_their_signs_at_80x24() {
     let job = m.job.clone().unwrap();
     let legal = job.position.legal_moves().reading_order();
     let scores = [-10, -6, -2, -16, 12, -64, 0, 5, -11, 33];
+    // The estimates selective, as the explorer's are: the widest labels (`-16 @12 95%`).
+    let estimate = Kind::Estimate { depth: 12, selectivity: m.selectivity };
     for (i, &square) in legal.iter().enumerate() {
-        let (score, kind) =
-            (scores[i % scores.len()], if i % 2 == 0 { Kind::Exact } else { Kind::Estimate { depth: 12 } });
+        let (score, kind) = (scores[i % scores.len()], if i % 2 == 0 { Kind::Exact } else { estimate });
         let ev = EventKind::Child(ChildValue { square, score, kind });
         update(&mut m, Msg::Solver(SolverEvent { job: job.id, position: job.position, kind: ev }));
     }

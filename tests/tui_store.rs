@@ -2,7 +2,7 @@
 //! answered from the store without a search, the shipped 6x6 book answers the opening at once,
 //! and a store another explorer holds is reported and the explorer goes on without it.
 
-use othello_explorer::solver::{Kind, Limits, Solver, SolverOptions};
+use othello_explorer::solver::{DEFAULT_SELECTIVITY, Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::symmetry::Symmetry;
 use othello_explorer::tui::testing::app::Msg;
@@ -69,7 +69,7 @@ fn what_is_proven_is_kept_and_a_twin_is_answered_from_the_store() {
 
     let (tx, rx) = channel();
     let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
-    worker.analyse(1, position);
+    worker.analyse(1, position, DEFAULT_SELECTIVITY);
     let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
     assert_eq!(exact_children(&events), expected);
     drop(worker);
@@ -89,7 +89,7 @@ fn what_is_proven_is_kept_and_a_twin_is_answered_from_the_store() {
     let twin = mirror.apply_position(&position);
     let (tx, rx) = channel();
     let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
-    worker.analyse(2, twin);
+    worker.analyse(2, twin, DEFAULT_SELECTIVITY);
     let events = collect(&rx, 2, |k| matches!(k, EventKind::ChildrenDone { .. }));
     let mirrored: HashMap<Square, i32> =
         expected.iter().map(|(&sq, &score)| (mirror.apply_square(Size::Six, sq), score)).collect();
@@ -116,7 +116,7 @@ fn a_store_in_use_is_reported_and_the_explorer_goes_on_without_it() {
         other => panic!("expected a notice, got {other:?}"),
     }
     // The 4x4 start still solves.
-    worker.analyse(1, Position::start(Size::Four));
+    worker.analyse(1, Position::start(Size::Four), DEFAULT_SELECTIVITY);
     let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
     assert_eq!(exact_children(&events).values().max(), Some(&-10));
     drop(held);
@@ -131,7 +131,7 @@ fn a_damaged_store_is_reported_and_the_explorer_goes_on_without_it() {
     let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
     let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
     assert!(matches!(&first, Msg::Notice { error: true, text } if text.contains("running without it")));
-    worker.analyse(1, Position::start(Size::Four));
+    worker.analyse(1, Position::start(Size::Four), DEFAULT_SELECTIVITY);
     let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
     assert_eq!(exact_children(&events).len(), 4);
     // Nothing was lost: the file is as it was.
@@ -148,7 +148,7 @@ fn the_6x6_opening_comes_from_the_shipped_book_at_once() {
     let start = Position::start(Size::Six);
     let c2 = start.play("c2".parse().unwrap()).unwrap();
     for (job, position) in [(1, start), (2, c2)] {
-        worker.analyse(job, position);
+        worker.analyse(job, position, DEFAULT_SELECTIVITY);
         let events = collect(&rx, job, |k| matches!(k, EventKind::ChildrenDone { .. }));
         let children = exact_children(&events);
         assert_eq!(children.len(), position.legal_moves().count() as usize, "{events:?}");

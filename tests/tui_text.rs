@@ -114,7 +114,7 @@ fn check(name: &str, m: &mut Model, vocab: &BTreeSet<String>, failures: &mut Vec
 }
 
 /// A model after `moves` on `size`, with the estimates a search gives (every legal move of the
-/// position on screen valued @12).
+/// position on screen valued @12 at the explorer's selectivity, `+2 @12 95%`).
 fn model_at(size: Size, moves: &str) -> Model {
     let start = Position::start(size);
     let line = transcript::play(&start, moves).unwrap().moves;
@@ -122,7 +122,8 @@ fn model_at(size: Size, moves: &str) -> Model {
     m.init();
     if let Some(job) = m.job.clone() {
         for (i, square) in job.position.legal_moves().reading_order().into_iter().enumerate() {
-            let c = ChildValue { square, score: 2 - i as i32 * 3, kind: Kind::Estimate { depth: 12 } };
+            let kind = Kind::Estimate { depth: 12, selectivity: m.selectivity };
+            let c = ChildValue { square, score: 2 - i as i32 * 3, kind };
             update(&mut m, Msg::Solver(SolverEvent { job: job.id, position: job.position, kind: EventKind::Child(c) }));
         }
     }

@@ -113,6 +113,21 @@ fn the_8x8_start_shows_an_estimate_for_every_move_and_they_deepen() {
         moves.iter().all(|m| row(s, m).is_some_and(|d| d > *first.iter().max().unwrap()))
     });
     assert!(deeper.contains("@"), "{deeper}");
+    // `%`: the next selectivity; the estimates of the old level go, the position is analysed
+    // again at the new one, and every estimate says it (`+0 @9 98%`; full width, no level).
+    let next = othello_explorer::solver::DEFAULT_SELECTIVITY.cycled();
+    tmux.keys(&["%"]);
+    let labelled = |screen: &str, mv: &str| {
+        screen.lines().find(|l| l.contains(&format!("│ {mv} ")) && l.contains(" @")).is_some_and(|l| {
+            let at = l.find(" @").unwrap();
+            let label: String = l[at..].split('│').next().unwrap().to_string();
+            if next.is_full() { !label.contains('%') } else { label.contains(&format!(" {next}")) }
+        })
+    };
+    let screen = tmux.wait_for("estimates at the next selectivity", |s| {
+        s.contains(&format!("selectivity {next}")) && moves.iter().all(|m| labelled(s, m))
+    });
+    assert!(!screen.contains(&format!(" {}", othello_explorer::solver::DEFAULT_SELECTIVITY)), "{screen}");
     tmux.keys(&["q"]);
 }
 

@@ -2,7 +2,8 @@
 //! stale solver results, passes and the end of the game. No terminal, no thread.
 
 use othello_explorer::solver::{
-    ChildScore, ChildValue, Kind, Limits, Phase, Report, SearchMode, Solver, SolverOptions,
+    ChildScore, ChildValue, DEFAULT_SELECTIVITY, Kind, Limits, Phase, Report, SearchMode, Selectivity, Solver,
+    SolverOptions,
 };
 use othello_explorer::tui::testing::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
 use othello_explorer::tui::testing::tree::Edge;
@@ -64,7 +65,8 @@ fn solve_current(m: &mut Model) {
 fn the_first_effect_asks_for_the_start_position() {
     let now = Instant::now();
     let mut m = Model::new(Position::start(Size::Eight), &[], Config::default(), now);
-    assert_eq!(m.init(), vec![Effect::Analyse { job: 1, position: Position::start(Size::Eight) }]);
+    let selectivity = DEFAULT_SELECTIVITY;
+    assert_eq!(m.init(), vec![Effect::Analyse { job: 1, position: Position::start(Size::Eight), selectivity }]);
 }
 
 #[test]
@@ -97,7 +99,7 @@ fn enter_plays_the_move_under_the_cursor_and_asks_for_its_analysis() {
     let effects = send(&mut m, [key(KeyCode::Enter)]);
     let expected = Position::start(Size::Eight).play(sq("f5")).unwrap();
     assert_eq!(m.position(), expected);
-    assert_eq!(effects, vec![Effect::Analyse { job: 2, position: expected }]);
+    assert_eq!(effects, vec![Effect::Analyse { job: 2, position: expected, selectivity: DEFAULT_SELECTIVITY }]);
     // Space plays too; an illegal square is refused with a message and changes nothing.
     send(&mut m, [ch(' ')]);
     assert_eq!(m.tree.depth(m.tree.current()), 2);
@@ -206,7 +208,7 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
         (
             "frob",
-            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, quit",
+            "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, selectivity, quit",
         ),
         ("play red", "play: 'red' is not a choice: play black|white|both|off"),
         ("drill maybe", "drill: 'maybe' is not a choice: drill [on|off]"),
@@ -261,7 +263,7 @@ fn equal_estimates_rank_by_the_depth_before() {
     m.init();
     let job = m.job.clone().unwrap();
     let feed = |m: &mut Model, mv: &str, score: i32, depth: u32| {
-        let c = ChildValue { square: sq(mv), score, kind: Kind::Estimate { depth } };
+        let c = ChildValue { square: sq(mv), score, kind: Kind::estimate(depth) };
         update(m, event(job.id, job.position, EventKind::Child(c)));
     };
     for (mv, d1, d2) in [("d6", 5, 2), ("f4", 3, 2), ("f6", -9, -9)] {
@@ -291,11 +293,11 @@ fn estimates_give_way_to_outcomes_and_exact_scores_never_the_reverse() {
         update(&mut m, event(job.id, job.position, EventKind::Child(ChildValue { square: f5, score, kind })));
         m.child_score(f5).map(|s| (s.value, s.kind))
     };
-    assert_eq!(feed(3, Kind::Estimate { depth: 4 }), Some((3, Kind::Estimate { depth: 4 })));
-    assert_eq!(feed(1, Kind::Estimate { depth: 6 }), Some((1, Kind::Estimate { depth: 6 })), "deeper replaces");
-    assert_eq!(feed(9, Kind::Estimate { depth: 2 }), Some((1, Kind::Estimate { depth: 6 })), "shallower does not");
+    assert_eq!(feed(3, Kind::estimate(4)), Some((3, Kind::estimate(4))));
+    assert_eq!(feed(1, Kind::estimate(6)), Some((1, Kind::estimate(6))), "deeper replaces");
+    assert_eq!(feed(9, Kind::estimate(2)), Some((1, Kind::estimate(6))), "shallower does not");
     assert_eq!(feed(-1, Kind::Wld), Some((-1, Kind::Wld)), "a proof replaces an estimate");
-    assert_eq!(feed(5, Kind::Estimate { depth: 30 }), Some((-1, Kind::Wld)), "an estimate never replaces a proof");
+    assert_eq!(feed(5, Kind::estimate(30)), Some((-1, Kind::Wld)), "an estimate never replaces a proof");
     assert_eq!(feed(-2, Kind::Exact), Some((-2, Kind::Exact)));
     assert_eq!(feed(-1, Kind::Wld), Some((-2, Kind::Exact)), "nothing replaces an exact score");
     // The four first moves are images of one another: each shows the value found for any.
@@ -317,7 +319,7 @@ fn estimates_give_way_to_outcomes_and_exact_scores_never_the_reverse() {
         event(
             job.id,
             job.position,
-            EventKind::Child(ChildValue { square: sq("d6"), score: 1, kind: Kind::Estimate { depth: 6 } }),
+            EventKind::Child(ChildValue { square: sq("d6"), score: 1, kind: Kind::estimate(6) }),
         ),
     );
     assert_eq!(m.child_score(sq("f4")), None, "f4 (the parallel opening) is no twin of d6");
@@ -344,8 +346,10 @@ fn an_unproven_position_shows_the_estimate_line_and_b_and_p_play_it() {
     m.init();
     let job = m.job.clone().unwrap();
     let pos = job.position;
-    // What the real solver reports to depth 6, line reports included.
-    let mut solver = Solver::new(SolverOptions { hash_mb: 16, ..SolverOptions::default() });
+    // What the real solver reports to depth 6 at the explorer's selectivity, line reports
+    // included.
+    let selectivity = m.selectivity;
+    let mut solver = Solver::new(SolverOptions { hash_mb: 16, selectivity, ..SolverOptions::default() });
     let mut reports = Vec::new();
     solver.analyse(&pos, SearchMode::Estimate, Some(6), &Limits::default(), &[], &mut |r| reports.push(r));
     let mut line = None;
@@ -356,7 +360,7 @@ fn an_unproven_position_shows_the_estimate_line_and_b_and_p_play_it() {
             Report::DepthDone { depth } => EventKind::Depth(depth),
             Report::Line { depth, moves } => {
                 line = Some((depth, moves.clone()));
-                EventKind::Line { depth, moves }
+                EventKind::Line { depth, selectivity, moves }
             }
         };
         update(&mut m, event(job.id, pos, kind));
@@ -365,7 +369,7 @@ fn an_unproven_position_shows_the_estimate_line_and_b_and_p_play_it() {
     assert_eq!(depth, 6);
     let shown = m.shown_line().expect("a line is shown before any proof");
     assert_eq!(shown.moves, moves);
-    assert_eq!(shown.kind, LineKind::Estimate { depth: 6 });
+    assert_eq!(shown.kind, LineKind::Estimate { depth: 6, selectivity });
     assert_eq!(Some(shown.score), m.child_score(moves[0]).map(|s| s.value));
     assert_eq!(m.best_edge(), None, "nothing is proven");
     // `p` plays exactly the line shown, one move per delay, with no further analysis, and says
@@ -921,11 +925,7 @@ fn export_keeps_the_players_and_writes_only_exact_values() {
     let job = m.job.as_ref().map_or(0, |j| j.id);
     update(
         &mut m,
-        event(
-            job,
-            start,
-            EventKind::Child(ChildValue { square: sq("c4"), score: -4, kind: Kind::Estimate { depth: 3 } }),
-        ),
+        event(job, start, EventKind::Child(ChildValue { square: sq("c4"), score: -4, kind: Kind::estimate(3) })),
     );
     update(&mut m, event(job, after, EventKind::Child(ChildValue { square: sq("d4"), score: 6, kind: Kind::Exact })));
     let effects = command(&mut m, "export out.ggf");
@@ -941,10 +941,10 @@ fn the_header_names_the_depth_the_table_shows() {
     let ev = |kind| event(job.id, job.position, kind);
     update(&mut m, ev(EventKind::Phase(Phase::Estimate)));
     for square in job.position.legal_moves().reading_order() {
-        update(&mut m, ev(EventKind::Child(ChildValue { square, score: 0, kind: Kind::Estimate { depth: 18 } })));
+        update(&mut m, ev(EventKind::Child(ChildValue { square, score: 0, kind: Kind::estimate(18) })));
     }
     update(&mut m, ev(EventKind::Depth(18)));
-    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("f5"), score: 1, kind: Kind::Estimate { depth: 19 } })));
+    update(&mut m, ev(EventKind::Child(ChildValue { square: sq("f5"), score: 1, kind: Kind::estimate(19) })));
     let SolverState::Solving { depth, .. } = m.solver_state() else { panic!("{:?}", m.solver_state()) };
     assert_eq!(depth, Some(19), "the table shows f5 at @19");
 }
@@ -965,7 +965,7 @@ fn the_engine_honours_its_levels_time_and_says_it_thinks() {
     let job = m.job.clone().expect("the engine's analysis runs");
     assert_eq!(job.position, p);
     for (i, square) in p.legal_moves().reading_order().into_iter().enumerate() {
-        let c = ChildValue { square, score: i as i32, kind: Kind::Estimate { depth: 4 } };
+        let c = ChildValue { square, score: i as i32, kind: Kind::estimate(4) };
         update(&mut m, event(job.id, p, EventKind::Child(c)));
     }
     update(&mut m, event(job.id, p, EventKind::Depth(4)));
@@ -1007,7 +1007,7 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
             } else {
                 3
             };
-            let c = ChildValue { square, score, kind: Kind::Estimate { depth: 12 } };
+            let c = ChildValue { square, score, kind: Kind::estimate(12) };
             update(&mut m, event(job, position, EventKind::Child(c)));
         }
         effects = update(&mut m, event(job, position, EventKind::Cancelled));
@@ -1073,4 +1073,87 @@ fn the_archive_panel_and_games_open_the_masters_games() {
     // A again: the panel closes.
     send(&mut m, [ch('A')]);
     assert!(!m.archive_panel());
+}
+
+#[test]
+fn percent_cycles_the_selectivity_and_analyses_the_position_again_at_it() {
+    let (mut m, _) = model(Size::Eight);
+    send(&mut m, [ch('f'), ch('5')]);
+    let job = m.job.clone().expect("the position after f5 is analysed");
+    assert_eq!((m.selectivity, job.selectivity), (DEFAULT_SELECTIVITY, DEFAULT_SELECTIVITY));
+    let pos = job.position;
+    let at = |depth, selectivity| Kind::Estimate { depth, selectivity };
+    // Estimates at the first level, a line, and a proof.
+    update(&mut m, event(job.id, pos, EventKind::Phase(Phase::Estimate)));
+    for (s, score) in [("d6", 1), ("f6", -2)] {
+        let c = ChildValue { square: sq(s), score, kind: at(12, DEFAULT_SELECTIVITY) };
+        update(&mut m, event(job.id, pos, EventKind::Child(c)));
+    }
+    let line = EventKind::Line { depth: 12, selectivity: DEFAULT_SELECTIVITY, moves: vec![sq("d6"), sq("c3")] };
+    update(&mut m, event(job.id, pos, line));
+    update(&mut m, event(job.id, pos, EventKind::Child(ChildValue { square: sq("f4"), score: -1, kind: Kind::Wld })));
+    assert_eq!(m.solver_state().estimate(), Some(at(12, DEFAULT_SELECTIVITY)));
+    assert_eq!(m.shown_line().unwrap().kind, LineKind::Estimate { depth: 12, selectivity: DEFAULT_SELECTIVITY });
+
+    // `%`: the next level, and the position on screen analysed again at it.
+    let next = DEFAULT_SELECTIVITY.cycled();
+    assert_ne!(next, DEFAULT_SELECTIVITY);
+    let effects = update(&mut m, ch('%'));
+    assert_eq!(m.selectivity, next);
+    let again = m.job.clone().expect("a new analysis");
+    assert!(again.id > job.id && again.position == pos && again.selectivity == next, "{again:?}");
+    assert_eq!(effects, vec![Effect::Analyse { job: again.id, position: pos, selectivity: next }]);
+    assert!(m.status.as_ref().is_some_and(|s| s.text.starts_with(&format!("selectivity {next}"))), "{:?}", m.status);
+    // The estimates of the old level are gone, the proof stays; the old job's late reports are
+    // not filed, the new job's are, with their level.
+    assert_eq!(m.child_score(sq("d6")), None);
+    assert_eq!(m.child_score(sq("f4")).map(|s| s.kind), Some(Kind::Wld));
+    assert_eq!(m.shown_line(), None);
+    let late = ChildValue { square: sq("d6"), score: 3, kind: at(14, DEFAULT_SELECTIVITY) };
+    update(&mut m, event(job.id, pos, EventKind::Child(late)));
+    let late_line = EventKind::Line { depth: 14, selectivity: DEFAULT_SELECTIVITY, moves: vec![sq("d6")] };
+    update(&mut m, event(job.id, pos, late_line));
+    assert_eq!(m.child_score(sq("d6")), None, "a late estimate of the old level");
+    update(&mut m, event(again.id, pos, EventKind::Phase(Phase::Estimate)));
+    let fresh = ChildValue { square: sq("d6"), score: 2, kind: at(3, next) };
+    update(&mut m, event(again.id, pos, EventKind::Child(fresh)));
+    assert_eq!(m.child_score(sq("d6")).map(|s| (s.value, s.kind)), Some((2, at(3, next))));
+    assert_eq!(m.solver_state().estimate(), Some(at(3, next)), "estimating @3 at the new level");
+
+    // Round the levels: 73% 87% 95% 98% 99% 100%, then 73% again; each a new analysis.
+    let mut seen = vec![m.selectivity];
+    for _ in 0..Selectivity::ALL.len() - 1 {
+        let effects = update(&mut m, ch('%'));
+        assert!(matches!(effects[..], [Effect::Analyse { selectivity, .. }] if selectivity == m.selectivity));
+        seen.push(m.selectivity);
+    }
+    seen.sort();
+    assert_eq!(seen, Selectivity::ALL.to_vec());
+    assert_eq!(m.selectivity.cycled(), next, "six presses come back");
+
+    // `:selectivity N` sets it; a level that is not one is refused, nothing changed.
+    let effects = command(&mut m, "selectivity 100");
+    assert_eq!(m.selectivity, Selectivity::FULL);
+    assert!(matches!(effects[..], [Effect::Analyse { selectivity: Selectivity::FULL, .. }]), "{effects:?}");
+    let effects = command(&mut m, "selectivity 90");
+    assert_eq!(m.selectivity, Selectivity::FULL);
+    assert!(effects.is_empty() && m.status.as_ref().is_some_and(|s| s.error), "{:?}", m.status);
+    assert!(command(&mut m, "selectivity 100%").is_empty(), "the same level: nothing to do");
+}
+
+#[test]
+fn a_paused_or_proven_position_is_not_searched_on_a_change_of_selectivity() {
+    let (mut m, _) = model(Size::Four);
+    solve_current(&mut m);
+    assert!(m.job.is_none());
+    let effects = update(&mut m, ch('%'));
+    assert!(effects.is_empty(), "every child proven: nothing to estimate ({effects:?})");
+    assert_eq!(
+        m.solver_state(),
+        othello_explorer::tui::testing::app::SolverState::Exact { nodes: 100, elapsed: Duration::from_millis(5) }
+    );
+    let (mut m, _) = model(Size::Eight);
+    update(&mut m, ch('z'));
+    assert!(m.job.is_none());
+    assert!(update(&mut m, ch('%')).is_empty(), "paused: no search");
 }

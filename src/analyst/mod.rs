@@ -273,7 +273,7 @@ impl Analyst {
         {
             let child = position.play(b.square).expect("a legal move");
             let rest = match b.kind {
-                Kind::Estimate { depth } => depth as usize - 1,
+                Kind::Estimate { depth, .. } => depth as usize - 1,
                 _ => 0,
             };
             let moves = std::iter::once(b.square).chain(self.solver.expected_line(&child, rest)).collect();

@@ -429,6 +429,7 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> BTreeMap<u
 /// listed score, and of every listed move's estimate against its score. A position whose every child was solved
 /// before `depth` (`solver::EXACT_MARGIN`) counts at the later depths with its exact values.
 fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
+    let selectivity = options.selectivity;
     let mut solver = solver(options)?;
     let mut stats: BTreeMap<u32, DepthStats> = BTreeMap::new();
     let mut skipped = 0;
@@ -491,7 +492,7 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
             .iter()
             .map(|&(d, positions, agree, share, mae_best, mae_moves, nodes, seconds)| {
                 json!({
-                    "depth": d, "positions": positions, "agree": agree, "share": share,
+                    "depth": d, "selectivity": selectivity.percent(), "positions": positions, "agree": agree, "share": share,
                     "mae_best": mae_best, "mae_moves": mae_moves,
                     "nodes_per_position": nodes, "seconds_per_position": seconds,
                 })
@@ -500,6 +501,8 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
         outln!("{}", json!({ "depths": depths, "skipped": skipped }));
         return Ok(());
     }
+    // How the estimates searched: every row is at this selectivity.
+    outln!("estimates at selectivity {selectivity}{}", if selectivity.is_full() { " (full width)" } else { "" });
     outln!(
         "{:>5}  {:>9}  {:>11}  {:>6}  {:>9}  {:>10}  {:>14}  {:>12}",
         "depth",

@@ -44,7 +44,7 @@ pub enum ScoringChoice {
 }
 
 /// Options of the terminal explorer.
-#[derive(Args, Debug, Clone, Default)]
+#[derive(Args, Debug, Clone)]
 pub struct ExploreArgs {
     /// Explorer: when to use colours (NO_COLOR is honoured by auto).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
@@ -87,6 +87,10 @@ pub struct ExploreArgs {
     /// Explorer: the engine's time a move in a game, in seconds (0.05 to 600; proven moves at once).
     #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::values::move_time)]
     pub move_time: Option<f64>,
+    /// Explorer: how selective the estimates are at the start: 73, 87, 95, 98, 99 or 100
+    /// (percent; 100: full width). `%` cycles it, `:selectivity N` sets it.
+    #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = super::values::selectivity)]
+    pub selectivity: othello_explorer::solver::Selectivity,
 }
 
 /// The session file to use: `--session`, else the default in the data directory; none with
@@ -193,6 +197,7 @@ pub fn run(
         max_depth: Some(args.max_depth),
         play,
         strength,
+        selectivity: args.selectivity,
     };
     tui::run(options).map_err(|e: TuiError| CliError::Usage(e.to_string()))
 }

@@ -269,6 +269,14 @@ pub struct SolverArgs {
     /// (slower to the same accuracy; for comparing with other searches).
     #[arg(long)]
     pub no_pv_extension: bool,
+    /// How selective the estimates are: 73, 87, 95, 98, 99 or 100 (percent; 100: the plain
+    /// full-width search). Every estimate is labelled with it (`+4 @22 95%`).
+    #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = values::selectivity)]
+    pub selectivity: othello_explorer::solver::Selectivity,
+    /// Proofs searched full width from the start, without the selective passes that prepare
+    /// them (the proven values are the same; for comparing).
+    #[arg(long)]
+    pub no_selective_solve: bool,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -288,6 +296,8 @@ impl SolverArgs {
             },
             threads,
             pv_extension: !self.no_pv_extension,
+            selectivity: self.selectivity,
+            selective_solve: !self.no_selective_solve,
         }
     }
 }

@@ -6,8 +6,9 @@
 //! `status`, `search PV EVAL 0 DEPTH` (for `hint`: the best `N` moves, after each depth of the
 //! search), `=== F5/EVAL/TIME` (for `go`), `pong N`, `learned`, `analysis MOVES EVAL`, and
 //! `nodestats NODES TIME`. Evaluations are discs from the side to move; the depth is the
-//! estimate's, `100%` for an exact score and `100%W` for a proven win, loss or draw (the sign of
-//! the evaluation gives it). Values come from the same store-aware analysis as the explorer's and
+//! estimate's (with its selectivity below 100% as Edax writes it, `22@95%`; `--selectivity` sets
+//! it), `100%` for an exact score and `100%W` for a proven win, loss or draw (the sign of the
+//! evaluation gives it). Values come from the same store-aware analysis as the explorer's and
 //! `solve`: exact scores and outcomes the store knows are answered at once. A `ping`, `quit`,
 //! `set game` or `move` that arrives while the engine thinks stops the search, and is answered in
 //! turn; a line the engine does not understand is ignored, as the protocol says.
@@ -49,12 +50,14 @@ fn eval_text(value: &ChildValue) -> String {
     format!("{:+.2}", value.score as f64)
 }
 
-/// The depth word of a value: `100%` exact, `100%W` a proven outcome, else the estimate's depth.
+/// The depth word of a value: `100%` exact, `100%W` a proven outcome, else the estimate's depth,
+/// with its selectivity below 100% as Edax writes it (`22@95%`).
 fn depth_text(kind: Kind) -> String {
     match kind {
         Kind::Exact => "100%".into(),
         Kind::Wld => "100%W".into(),
-        Kind::Estimate { depth } => depth.to_string(),
+        Kind::Estimate { depth, selectivity } if selectivity.is_full() => depth.to_string(),
+        Kind::Estimate { depth, selectivity } => format!("{depth}@{selectivity}"),
     }
 }
 
@@ -305,6 +308,7 @@ fn end_of(text: &str) -> Option<othello_explorer::Position> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_explorer::solver::Selectivity;
 
     #[test]
     fn games_moves_and_values_as_nboard_writes_them() {
@@ -319,8 +323,11 @@ mod tests {
         assert_eq!(search_line(&v, &["d6".parse().unwrap()]), "search F5D6 -3.00 0 100%");
         let w = ChildValue { kind: Kind::Wld, score: 1, ..v };
         assert_eq!(search_line(&w, &[]), "search F5 +1.00 0 100%W");
-        let e = ChildValue { kind: Kind::Estimate { depth: 12 }, score: 2, ..v };
+        let e = ChildValue { kind: Kind::estimate(12), score: 2, ..v };
         assert_eq!(search_line(&e, &[]), "search F5 +2.00 0 12");
+        let selective = Selectivity::parse("95").unwrap();
+        let e = ChildValue { kind: Kind::Estimate { depth: 22, selectivity: selective }, score: 2, ..v };
+        assert_eq!(search_line(&e, &[]), "search F5 +2.00 0 22@95%");
         assert!(urgent("ping 3") && urgent("set game (;...") && !urgent("hint 3"));
     }
 }

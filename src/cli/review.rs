@@ -102,6 +102,8 @@ struct MoveJson {
     loss: i32,
     kind: &'static str,
     depth: Option<u32>,
+    /// The estimate's selectivity in percent (`null` for a proof).
+    selectivity: Option<u32>,
     mark: Option<&'static str>,
     /// Whether the mark rests on proofs (false: from estimates, the loss less `margin`).
     mark_proven: Option<bool>,
@@ -123,9 +125,10 @@ impl MoveJson {
             loss: j.loss,
             kind: j.kind.name(),
             depth: match j.kind {
-                Kind::Estimate { depth } => Some(depth),
+                Kind::Estimate { depth, .. } => Some(depth),
                 _ => None,
             },
+            selectivity: solve::selectivity_of(j.kind),
             mark: j.mark.map(|m| m.symbol()),
             mark_proven: j.mark.map(|_| j.proven),
             margin: j.margin,
@@ -275,6 +278,8 @@ pub fn run(
         (Some(p), n) => format!("{} ({}, game {idx} of {n})", p.display(), game.format.name()),
         (None, _) => "--moves".to_string(),
     };
+    // The kind column as wide as its widest label (`est @12 95%`).
+    let kind_w = judged.iter().map(|j| j.kind.label().chars().count()).max().unwrap_or(0).max(7);
     let mut table = Table::new(&[
         ("", 4, Align::Right),
         ("  ", 5, Align::Left),
@@ -282,10 +287,10 @@ pub fn run(
         ("  ", 5, Align::Right),
         ("   ", 20, Align::Left),
         (" ", 4, Align::Right),
-        ("  ", 7, Align::Left),
+        ("  ", kind_w, Align::Left),
         ("  ", 0, Align::Left),
     ]);
-    table.line(" ply  side   move  value   best                 loss  kind     mark");
+    table.line(format!(" ply  side   move  value   best                 loss  {:<kind_w$}  mark", "kind"));
     for j in &judged {
         let best: Vec<String> = j.best.iter().map(|s| s.to_string()).collect();
         let best = format!("{} {}", value_text(j.best_value, j.kind), best.join(" "));

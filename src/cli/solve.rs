@@ -74,9 +74,14 @@ fn duration_words(seconds: f64) -> String {
 
 fn depth_of(kind: Kind) -> Option<u32> {
     match kind {
-        Kind::Estimate { depth } => Some(depth),
+        Kind::Estimate { depth, .. } => Some(depth),
         _ => None,
     }
+}
+
+/// An estimate's selectivity in JSON, in percent (`95`); `None` for a proof.
+pub(super) fn selectivity_of(kind: Kind) -> Option<u32> {
+    kind.selectivity().map(|s| s.percent())
 }
 
 /// SIGINT and SIGTERM set the search's stop flag and record which signal came; a second one
@@ -205,6 +210,7 @@ pub fn run(
             None => None,
         },
         depth: top.and_then(|t| depth_of(t.kind)),
+        selectivity: top.and_then(|t| selectivity_of(t.kind)),
         best: names(&best),
         pv: names(&pv),
         children: verdict
@@ -215,6 +221,7 @@ pub fn run(
                 score: c.score,
                 kind: c.kind.name(),
                 depth: depth_of(c.kind),
+                selectivity: selectivity_of(c.kind),
                 source: if verdict.from_store.contains(&c.square) { "store" } else { "search" },
                 outcome: (c.kind == Kind::Wld).then(|| outcome_word(c.score)),
                 text: c.text(),
@@ -250,6 +257,8 @@ struct SolveReport {
     score: Option<i32>,
     kind: Option<&'static str>,
     depth: Option<u32>,
+    /// The estimate's selectivity in percent (`null` for a proof).
+    selectivity: Option<u32>,
     best: Vec<String>,
     pv: Vec<String>,
     children: Vec<ChildRow>,
@@ -281,6 +290,7 @@ struct ChildRow {
     score: i32,
     kind: &'static str,
     depth: Option<u32>,
+    selectivity: Option<u32>,
     source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<&'static str>,
@@ -312,12 +322,19 @@ impl std::fmt::Display for SolveReport {
                 Some(top @ ChildValue { kind: Kind::Wld, .. }) => {
                     writeln!(f, "outcome: {} for {side} ({rule})", outcome_word(top.score))?
                 }
-                Some(top) => writeln!(
-                    f,
-                    "estimate: {:+} for {side} at depth {} ({rule}; not proven)",
-                    top.score,
-                    depth_of(top.kind).unwrap_or(0)
-                )?,
+                Some(top) => {
+                    // A selective estimate says its level: `at depth 8, selectivity 95%`.
+                    let level = match top.kind.selectivity() {
+                        Some(s) if !s.is_full() => format!(", selectivity {s}"),
+                        _ => String::new(),
+                    };
+                    writeln!(
+                        f,
+                        "estimate: {:+} for {side} at depth {}{level} ({rule}; not proven)",
+                        top.score,
+                        depth_of(top.kind).unwrap_or(0)
+                    )?
+                }
                 None => writeln!(f, "score: unknown (no move had a value before the stop)")?,
             }
             if t.top.is_some() {

@@ -137,6 +137,12 @@ pub fn seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// `--selectivity`: 73, 87, 95, 98, 99 or 100 (percent, a `%` allowed).
+pub fn selectivity(text: &str) -> Result<othello_explorer::solver::Selectivity, String> {
+    othello_explorer::solver::Selectivity::parse(text)
+        .map_err(|_| "must be one of 73, 87, 95, 98, 99, 100 (percent)".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +158,8 @@ mod tests {
         assert_eq!(seconds("inf"), Err("too large: at most 1000000000 seconds".into()));
         assert_eq!(hash_mb("-5"), Err("must be a whole number of MiB, at least 1".into()));
         assert_eq!(hash_mb("16"), Ok(16));
+        assert_eq!(selectivity("95").map(|s| s.percent()), Ok(95));
+        assert_eq!(selectivity("100%").map(|s| s.percent()), Ok(100));
+        assert_eq!(selectivity("90"), Err("must be one of 73, 87, 95, 98, 99, 100 (percent)".into()));
     }
 }

@@ -37,7 +37,7 @@ use super::search::Control;
 use super::settings::{
     BUDGET_SHARE, NODES_PER_SECOND, QUICK_DEPTH, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
 };
-use super::{Limits, Solver, StopReason};
+use super::{Limits, Selectivity, Solver, StopReason};
 use crate::{Position, Size, Square};
 use std::cmp::Reverse;
 use std::time::Duration;
@@ -65,21 +65,31 @@ pub enum Kind {
     Wld,
     /// The value of a search `depth` plies deep from the analysed position (the move itself is
     /// the first ply), with the evaluation at its leaves (its principal variation may end in an
-    /// exact score instead, [`super::SolverOptions::pv_extension`]): never a proof.
+    /// exact score instead, [`super::SolverOptions::pv_extension`]), at a `selectivity`
+    /// ([`Selectivity::FULL`]: the plain search, else probable cutoffs of that confidence,
+    /// [`super::probcut`]): never a proof.
     Estimate {
         /// Plies searched from the analysed position.
         depth: u32,
+        /// How selective the search was.
+        selectivity: Selectivity,
     },
 }
 
 impl Kind {
+    /// A full-width estimate `depth` plies deep.
+    pub const fn estimate(depth: u32) -> Kind {
+        Kind::Estimate { depth, selectivity: Selectivity::FULL }
+    }
+
     /// How strong a value of this kind is, as an ordering key: exact beats a proven outcome
-    /// beats a deeper estimate beats a shallower one.
-    pub const fn strength(self) -> (u8, u32) {
+    /// beats a deeper estimate beats a shallower one; of two estimates of one depth, the less
+    /// selective.
+    pub const fn strength(self) -> (u8, u32, u8) {
         match self {
-            Kind::Exact => (3, 0),
-            Kind::Wld => (2, 0),
-            Kind::Estimate { depth } => (1, depth),
+            Kind::Exact => (3, 0, 0),
+            Kind::Wld => (2, 0, 0),
+            Kind::Estimate { depth, selectivity } => (1, depth, selectivity.level()),
         }
     }
 }
@@ -94,11 +104,20 @@ impl Kind {
         }
     }
 
-    /// How deep an estimate searched, as every front end writes it: `@14`; `None` for a proof.
-    /// The one place the label of an estimate is spelled.
+    /// How an estimate searched, as every front end writes it: `@14` (full width), `@14 95%`
+    /// (selective); `None` for a proof. The one place the label of an estimate is spelled.
     pub fn depth_label(self) -> Option<String> {
         match self {
-            Kind::Estimate { depth } => Some(format!("@{depth}")),
+            Kind::Estimate { depth, selectivity } if selectivity.is_full() => Some(format!("@{depth}")),
+            Kind::Estimate { depth, selectivity } => Some(format!("@{depth} {selectivity}")),
+            Kind::Exact | Kind::Wld => None,
+        }
+    }
+
+    /// The selectivity of an estimate; `None` for a proof.
+    pub const fn selectivity(self) -> Option<Selectivity> {
+        match self {
+            Kind::Estimate { selectivity, .. } => Some(selectivity),
             Kind::Exact | Kind::Wld => None,
         }
     }
@@ -127,9 +146,11 @@ impl Kind {
 /// `{:#}` the long form (`exact +12`, `a proven win`, `+12 estimated @14`).
 ///
 /// ```
-/// use othello_explorer::solver::{Kind, ValueText};
-/// let est = ValueText { score: 5, kind: Kind::Estimate { depth: 14 } };
+/// use othello_explorer::solver::{Kind, Selectivity, ValueText};
+/// let est = ValueText { score: 5, kind: Kind::estimate(14) };
 /// assert_eq!((format!("{est}"), format!("{est:3}"), format!("{est:#}")), ("+5 @14".into(), " +5 @14".into(), "+5 estimated @14".into()));
+/// let selective = Kind::Estimate { depth: 22, selectivity: Selectivity::parse("95").unwrap() };
+/// assert_eq!(format!("{}", ValueText { score: 4, kind: selective }), "+4 @22 95%");
 /// assert_eq!(format!("{}", ValueText { score: -1, kind: Kind::Wld }), "L");
 /// assert_eq!(format!("{:#}", ValueText { score: 0, kind: Kind::Exact }), "exact +0");
 /// ```
@@ -200,7 +221,7 @@ pub fn rank(score: i32, kind: Kind, estimate: Option<i32>) -> i32 {
 ///
 /// ```
 /// use othello_explorer::solver::{Kind, rank_key};
-/// let d3 = Kind::Estimate { depth: 3 };
+/// let d3 = Kind::estimate(3);
 /// // Equal at depth 3: the one that was better at depth 2 ranks first.
 /// assert!(rank_key(4, d3, &[0, 6, 4]) > rank_key(4, d3, &[9, 2, 4]));
 /// // Equal at depths 3 and 2: depth 1 decides.
@@ -397,7 +418,7 @@ impl Solver {
     /// });
     /// assert_eq!(depths, [1, 2, 3, 4]);
     /// assert_eq!(analysis.children.len(), 4);
-    /// assert!(analysis.children.iter().all(|c| c.kind == Kind::Estimate { depth: 4 }));
+    /// assert!(analysis.children.iter().all(|c| c.kind == Kind::estimate(4)));
     /// ```
     pub fn analyse(
         &mut self,

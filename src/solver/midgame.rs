@@ -76,7 +76,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The evaluation of `p` against `o` (`own`: the indexes of `p`'s side, [`Indexes::own`]), or
     /// the score of a finished game.
     #[inline(always)]
-    fn evaluate(&self, p: u64, o: u64, own: &Row) -> i32 {
+    pub(super) fn evaluate(&self, p: u64, o: u64, own: &Row) -> i32 {
         let pm = self.isa.legal_moves::<N>(p, o);
         self.evaluate_with_moves(p, o, own, pm)
     }

@@ -21,6 +21,7 @@ mod masks;
 mod midgame;
 mod ordering;
 mod parallel;
+pub mod probcut;
 mod regime;
 mod search;
 mod settings;
@@ -28,9 +29,10 @@ mod stability;
 pub mod table;
 
 pub use midgame::pv_solved;
+pub use probcut::{Selectivity, SelectivityError};
 pub use settings::{
-    DEFAULT_HASH_MB, EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, QUICK_DEPTH, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES,
-    WLD_SPEEDUP,
+    DEFAULT_HASH_MB, DEFAULT_SELECTIVITY, EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, QUICK_DEPTH,
+    UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
 };
 pub use stability::stable_discs;
 
@@ -52,11 +54,26 @@ pub struct SolverOptions {
     /// [`pv_solved`] empties (default `true`, `docs/solver.md`). Off, an estimate of
     /// depth `d` is the plain `d`-ply minimax of the evaluation (with a fresh table).
     pub pv_extension: bool,
+    /// How selective the estimates are (default [`Selectivity::FULL`], the plain search;
+    /// [`probcut`]).
+    pub selectivity: Selectivity,
+    /// Whether exact and win/loss/draw proofs of deep positions are reached by iterative
+    /// selectivity (default `true`; [`probcut`]): selective passes first, the full-width proof
+    /// last, so every proven value stays a proof either way. Off, the proof is searched full
+    /// width from the start.
+    pub selective_solve: bool,
 }
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { hash_mb: DEFAULT_HASH_MB, scoring: Scoring::Standard, threads: 1, pv_extension: true }
+        SolverOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            scoring: Scoring::Standard,
+            threads: 1,
+            pv_extension: true,
+            selectivity: Selectivity::FULL,
+            selective_solve: true,
+        }
     }
 }
 
@@ -245,9 +262,15 @@ impl Solver {
         self.cpu.level()
     }
 
-    /// The options it was built with.
+    /// The options it was built with (and the selectivity set since).
     pub fn options(&self) -> &SolverOptions {
         &self.options
+    }
+
+    /// Sets how selective the estimates are from now on (the table stays: its bounds say how
+    /// selective the search that found them was, `table.rs`).
+    pub fn set_selectivity(&mut self, selectivity: Selectivity) {
+        self.options.selectivity = selectivity;
     }
 
     /// Nodes searched since the solver was built.
@@ -304,6 +327,7 @@ impl Solver {
             let body = || {
                 specialised!(size, solver.options.scoring, solver.cpu, N, D, isa => {
                     let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
+                    searcher.iterate = solver.options.selective_solve;
                     let value = search.search(&mut searcher);
                     searcher.flush_nodes();
                     value
@@ -400,6 +424,35 @@ impl Solver {
         Ok((value.signum(), nodes))
     }
 
+    /// The value of `position` searched `depth` plies deep by the estimate search, with the
+    /// full window, and the nodes searched: at the options' selectivity (full width: the plain
+    /// `depth`-ply minimax of the evaluation, nodes the exact search reaches within
+    /// [`EXACT_MARGIN`] scored exactly, and, when the options keep it on, the principal
+    /// variation solved from [`pv_solved`] empties). A side
+    /// to move that must pass is answered from its side; a finished game gets its score.
+    pub fn estimate(&mut self, position: &Position, depth: u32, limits: &Limits) -> Result<(i32, u64), Stopped> {
+        let (pos, passed) = position.after_forced_pass();
+        let sign = if passed { -1 } else { 1 };
+        if pos.is_game_over() || depth == 0 {
+            let value = if pos.is_game_over() {
+                pos.score(self.options.scoring)
+            } else {
+                let (p, o) = pos.raw();
+                match pos.size() {
+                    Size::Four => crate::eval::evaluate::<4>(p, o),
+                    Size::Six => crate::eval::evaluate::<6>(p, o),
+                    Size::Eight => crate::eval::evaluate::<8>(p, o),
+                }
+            };
+            return Ok((sign * value, 0));
+        }
+        let pv_solved = if self.options.pv_extension { pv_solved(depth) } else { 0 };
+        let selectivity = self.options.selectivity;
+        let (value, nodes) =
+            self.run_search(pos.size(), limits, Estimated { position: &pos, depth, pv_solved, selectivity })?;
+        Ok((sign * value, nodes))
+    }
+
     /// The line the table expects from `position`: at each step the best move it holds (from
     /// either search), forced passes taken, at most `max_len` moves. After an exact solve it is
     /// a principal variation; after estimates, the line the deepest estimate preferred.
@@ -475,6 +528,25 @@ impl EntrySearch for Windowed<'_> {
             Some((alpha, beta)) => s.window(p, o, alpha, beta),
             None => s.exact(p, o),
         }
+    }
+}
+
+/// [`Solver::estimate`]'s search: `depth` plies of the estimate search with the full window.
+struct Estimated<'a> {
+    position: &'a Position,
+    depth: u32,
+    pv_solved: u32,
+    selectivity: Selectivity,
+}
+
+impl EntrySearch for Estimated<'_> {
+    type Output = i32;
+
+    fn search<const N: usize, const D: bool, I: Isa>(self, s: &mut Searcher<'_, N, D, I>) -> i32 {
+        let (p, o) = self.position.raw();
+        s.pv_solved = self.pv_solved;
+        s.selectivity = self.selectivity.level();
+        s.estimate(p, o, -Searcher::<N, D, I>::MAX, Searcher::<N, D, I>::MAX, self.depth)
     }
 }
 

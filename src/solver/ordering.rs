@@ -20,7 +20,7 @@ use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
     EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_MIN, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
 };
-use super::table::hash;
+use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, SCALE, Weights, evaluate_fine_indexed};
 use crate::geometry::full_mask;
@@ -199,7 +199,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             let f = self.isa.flips::<N>(p, o, sq);
             if let Some((alpha, skipped)) = etc.as_mut()
                 && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
-                && e.is_exact()
+                && e.serves(EXACT, self.selectivity)
             {
                 if -(e.upper as i32) > *alpha {
                     return Err(-(e.upper as i32));

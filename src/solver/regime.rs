@@ -5,7 +5,8 @@
 //! |---|---|---|
 //! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left, or a principal-variation node with at most [`super::midgame::pv_solved`] empties: the exact search; no plies left: the evaluation |
 //! | shortcut before the table | null-window nodes: the stability cutoff | one ply left: every child evaluated, no table, no sort |
-//! | table entries trusted | exact ones (an estimate's best move still leads) | exact ones, and estimates at least as deep |
+//! | table entries trusted | exact ones at least as full-width (an estimate's best move still leads) | exact ones, and estimates at least as deep, at least as full-width |
+//! | probable cutoffs (`probcut.rs`) | from [`super::settings::PROBCUT_END_MIN`] empties, predicting the exact score | from [`super::settings::PROBCUT_MIN_DEPTH`] plies left |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
 //! | kept with a position | nothing | its pattern indexes, updated move by move |
 //! | depth stored | [`EXACT`] | the plies searched |
@@ -29,6 +30,14 @@ pub(super) trait Regime {
     /// Whether null-window nodes may be split between threads (`parallel.rs`).
     const SPLITS: bool;
 
+    /// Whether the node's value is the exact score (the search goes to the end of the game):
+    /// which prediction a probable cutoff uses (`probcut.rs`).
+    const TO_THE_END: bool;
+
+    /// The pattern indexes of the node's position, for the evaluation and the shallow search
+    /// of a probable cutoff.
+    fn indexes(node: Node<'_, Self::State>, layout: &Layout) -> Indexes;
+
     /// The node's value if the regime's frontier is reached, entered with window `w` (before the
     /// node is counted; `PV`: a principal-variation node).
     fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
@@ -46,8 +55,9 @@ pub(super) trait Regime {
         moves: u64,
     ) -> Option<i32>;
 
-    /// Whether entry `e`'s bounds hold for a node with `depth` plies left.
-    fn trusts(e: &Entry, depth: u32) -> bool;
+    /// Whether entry `e`'s bounds hold for a node with `depth` plies left searched at
+    /// selectivity level `selectivity`.
+    fn trusts(e: &Entry, depth: u32, selectivity: u8) -> bool;
 
     /// The node's `moves` into `list`, best first (`tt_move`: the table's); `Err` settles the
     /// node at once. `etc`: in null-window nodes, alpha and the best score so far, for enhanced
@@ -77,6 +87,12 @@ pub(super) struct Exact;
 impl Regime for Exact {
     type State = ();
     const SPLITS: bool = true;
+    const TO_THE_END: bool = true;
+
+    #[inline(always)]
+    fn indexes(node: Node<'_, ()>, layout: &Layout) -> Indexes {
+        Indexes::new(layout, node.p, node.o)
+    }
 
     #[inline(always)]
     fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
@@ -98,8 +114,8 @@ impl Regime for Exact {
     }
 
     #[inline(always)]
-    fn trusts(e: &Entry, _: u32) -> bool {
-        e.is_exact()
+    fn trusts(e: &Entry, _: u32, selectivity: u8) -> bool {
+        e.serves(EXACT, selectivity)
     }
 
     #[inline(always)]
@@ -132,6 +148,12 @@ pub(super) struct Estimate;
 impl Regime for Estimate {
     type State = Indexes;
     const SPLITS: bool = false;
+    const TO_THE_END: bool = false;
+
+    #[inline(always)]
+    fn indexes(node: Node<'_, Indexes>, _: &Layout) -> Indexes {
+        *node.x
+    }
 
     #[inline(always)]
     fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
@@ -160,8 +182,8 @@ impl Regime for Estimate {
     }
 
     #[inline(always)]
-    fn trusts(e: &Entry, depth: u32) -> bool {
-        e.depth as u32 >= depth
+    fn trusts(e: &Entry, depth: u32, selectivity: u8) -> bool {
+        e.serves(depth.min(EXACT as u32) as u8, selectivity)
     }
 
     #[inline(always)]

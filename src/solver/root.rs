@@ -8,7 +8,7 @@ use super::midgame::{pv_solved, solved_within};
 use super::parallel::on_threads;
 use super::search::{Control, Searcher};
 use super::settings::ASPIRATION;
-use super::{Scoring, Solver};
+use super::{Scoring, Selectivity, Solver};
 use crate::Size;
 use crate::isa::Isa;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -73,7 +73,11 @@ fn child_value<const N: usize, const D: bool, I: Isa>(
             (-aspirated(s, t.guess, |s, a, b| s.window(t.p, t.o, a, b)), Kind::Exact)
         }
         Job::Estimate { depth } => {
-            (-aspirated(s, t.guess, |s, a, b| s.estimate(t.p, t.o, a, b, depth - 1)), Kind::Estimate { depth })
+            let selectivity = Selectivity::from_level(s.selectivity);
+            (
+                -aspirated(s, t.guess, |s, a, b| s.estimate(t.p, t.o, a, b, depth - 1)),
+                Kind::Estimate { depth, selectivity },
+            )
         }
     };
     if s.stopped { None } else { Some(value) }
@@ -93,6 +97,7 @@ impl Solver {
     ) {
         let threads = self.threads().min(tasks.len()).max(1);
         let (table, scoring, cpu) = (&self.table, self.options.scoring, self.cpu);
+        let (selectivity, selective_solve) = (self.options.selectivity, self.options.selective_solve);
         let pv_solved = match job {
             Job::Estimate { depth } if self.options.pv_extension => pv_solved(depth),
             _ => 0,
@@ -110,6 +115,10 @@ impl Solver {
                     specialised!(size, scoring, cpu, N, D, isa => {
                         let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
                         searcher.pv_solved = pv_solved;
+                        searcher.iterate = selective_solve;
+                        if let Job::Estimate { .. } = job {
+                            searcher.selectivity = selectivity.level();
+                        }
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(task) = tasks.get(i) else { break };

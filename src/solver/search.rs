@@ -33,9 +33,9 @@
 
 use super::ordering::Move;
 use super::parallel::{Abort, in_a_pool};
-use super::regime::{Exact, Regime};
+use super::regime::Regime;
 use super::settings::{CHECK_EVERY, SPLIT_NWS};
-use super::table::{NO_MOVE, Table, hash};
+use super::table::{FULL_WIDTH, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::eval::Weights;
 use crate::eval::pattern::Layout;
@@ -255,6 +255,12 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// The estimate search's principal-variation nodes with at most this many empties are
     /// solved exactly (`midgame.rs`, [`super::midgame::pv_solved`]); 0: none.
     pub(super) pv_solved: u32,
+    /// The selectivity level of the search under way (`probcut.rs`; [`FULL_WIDTH`]: none),
+    /// stored with every bound it finds.
+    pub(super) selectivity: u8,
+    /// Whether the exact entry points reach their proofs by iterative selectivity
+    /// ([`Searcher::solve_window`]).
+    pub(super) iterate: bool,
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
@@ -273,6 +279,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             layout: Layout::of(N),
             abort: None,
             pv_solved: 0,
+            selectivity: FULL_WIDTH,
+            iterate: true,
         }
     }
 
@@ -331,7 +339,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.table.probe(h) {
-            if R::trusts(&e, node.depth)
+            if R::trusts(&e, node.depth, self.selectivity)
                 && let Some(v) = table_cutoff(e.lower as i32, e.upper as i32, w)
             {
                 return Open::Done(v);
@@ -346,7 +354,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     #[inline(always)]
     pub(super) fn close<R: Regime>(&self, node: Node<'_, R::State>, w: Window, h: u64, best: i32, best_move: u8) {
         let (lower, upper) = bounds(best, w, Self::MAX as i8);
-        self.table.store(h, lower, upper, best_move, node.n as u8, R::stored_depth(node.depth));
+        self.table.store(h, lower, upper, best_move, node.n as u8, R::stored_depth(node.depth), self.selectivity);
     }
 
     /// The null-window search of `node`: is its value above `alpha`? (`beta = alpha + 1`.)
@@ -367,6 +375,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             Open::Pass => return -self.nws::<R>(node.passed(&R::pass(node.x)), -alpha - 1),
             Open::Moves { moves, h, tt_move } => (moves, h, tt_move),
         };
+        if let Some(v) = self.probcut::<R>(node, alpha) {
+            return v;
+        }
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
         let count = match R::sort(self, node, moves, tt_move, &mut list, Some((alpha, &mut best))) {
@@ -453,13 +464,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         best
     }
 
-    /// The exact search of a position with window (`alpha`, `beta`), fail-soft.
+    /// The exact search of a position with window (`alpha`, `beta`), fail-soft (deep positions
+    /// by iterative selectivity, [`Searcher::solve_window`]).
     pub fn window(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let n = (!(p | o) & full_mask(N)).count_ones();
         if n == 0 {
             return Self::final_score(p, o);
         }
-        self.pvs::<Exact>(Node { p, o, x: &(), depth: n, n }, Window { alpha, beta })
+        self.solve_window(p, o, Window { alpha, beta }, n)
     }
 
     /// The exact score of a position (full window).
@@ -473,6 +485,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if n == 0 {
             return Self::final_score(p, o);
         }
-        self.nws::<Exact>(Node { p, o, x: &(), depth: n, n }, alpha)
+        self.solve_window(p, o, Window::null(alpha), n)
     }
 }

@@ -110,6 +110,38 @@ pub const PV_EXTENSION_MAX: u32 = 16;
 /// (`docs/solver.md`, "The estimate search" and "Iterative deepening at the root").
 pub(super) const ASPIRATION: i32 = 4;
 
+// The selective search (`probcut.rs`).
+
+/// The selectivity the front ends estimate with unless told otherwise (the command line's
+/// `--selectivity`, the explorer's start): see `docs/probcut.md` for the measures behind it.
+pub const DEFAULT_SELECTIVITY: super::Selectivity = super::Selectivity::from_level(2);
+
+/// Plies left from which a null-window node of the estimate search tries a probable cutoff
+/// (shallow depth 1). No measurement of another value is recorded.
+pub(super) const PROBCUT_MIN_DEPTH: u32 = 3;
+
+/// Empties from which a null-window node of the exact search tries a probable cutoff at a
+/// selectivity below 100% (the passes of iterative selectivity, and the exact nodes of a
+/// selective estimate). Below 14 the shallow search would be handed to the exact search itself
+/// (`probcut.rs`). On FFO #40-#49 (one thread, passes at 95%), from 20 empties the passes and
+/// the proof took 2.18 G nodes, from 16 1.09 G, from 14 1.01 G.
+pub(super) const PROBCUT_END_MIN: u32 = 14;
+
+/// Empties from which the exact solver reaches its proof by iterative selectivity, per board
+/// (4x4, 6x6, 8x8; `probcut.rs`, [`Searcher::solve_window`](super::search::Searcher)). On FFO
+/// #40-#49, from 18 instead of 22 empties: 1.02 G nodes against 1.01 G.
+pub(super) const ITERATE_FROM: [u32; 3] = [u32::MAX, 20, 22];
+
+/// The selective passes before the full-width one, as levels of
+/// [`Selectivity`](super::probcut::Selectivity) (0: 73% … 4: 99%). On FFO #40-#49 (one thread):
+/// no passes 1.22 G nodes; every level 73% to 99% 1.16 G; 73%, 95% and 99% 1.09 G; 95% alone
+/// 1.01 G; 87% and 98% 0.94 G; 73% and 95% 0.91 G.
+pub(super) const SELECTIVE_PASSES: &[u8] = &[0, 2];
+
+/// The depth of the 73% estimate whose value gives the first selective pass its window. Without
+/// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
+pub(super) const SOLVE_GUESS_DEPTH: u32 = 10;
+
 // Threads and stopping.
 
 /// Empties from which null-window nodes are split between threads (`parallel.rs`). Chosen with

@@ -13,12 +13,23 @@
 //! serve both searches, since an exact bound is the best estimate there is. The best move of any
 //! entry is only a hint for move ordering, so every search tries it first whatever its depth.
 //!
+//! **Selectivity.** An entry also says how selective the search that found it was
+//! ([`Entry::selectivity`], the level of [`super::probcut::Selectivity`]; [`FULL_WIDTH`] for a
+//! search that pruned nothing). A search trusts bounds at least as deep *and* at least as
+//! full-width as its own: a 95% search trusts 95%, 98%, 99% and full-width entries, a full-width
+//! search only full-width ones. Only a full-width entry of depth [`EXACT`] is a proof
+//! ([`Entry::is_exact`]).
+//!
 //! **Merging** (an entry for the same position is already there):
-//! - the same depth: the tighter bounds win; two estimate searches of one depth may disagree
-//!   (each probes entries the other did not see), and then the newer bounds replace the older;
-//! - a greater depth (an exact result over an estimate, a deeper estimate over a shallower one):
-//!   the new bounds replace the old;
-//! - a smaller depth: the old, deeper bounds stay, freshened for this generation.
+//! - the same depth and selectivity: the tighter bounds win; two estimate searches of one depth
+//!   may disagree (each probes entries the other did not see), and then the newer bounds replace
+//!   the older;
+//! - at least as deep and as full-width, one of them more (an exact result over an estimate, a
+//!   deeper estimate over a shallower one, a full-width one over a selective one): the new bounds
+//!   replace the old;
+//! - less deep or less full-width on both counts or one: the old bounds stay, freshened for this
+//!   generation; deeper but more selective (or the reverse): the new bounds, the search under way
+//!   asked for them.
 //!
 //! The best move is the new one unless the new search found none.
 //!
@@ -46,6 +57,9 @@ pub struct Entry {
     /// What the bounds are about: [`EXACT`] for the exact score, else the plies of the estimate
     /// search that found them.
     pub depth: u8,
+    /// How selective the search that found them was: the level of
+    /// [`Selectivity`](super::probcut::Selectivity), [`FULL_WIDTH`] for none.
+    pub selectivity: u8,
 }
 
 /// The `best` of an entry without a move.
@@ -54,11 +68,23 @@ pub const NO_MOVE: u8 = 255;
 /// The `depth` of an entry whose bounds are about the exact score.
 pub const EXACT: u8 = 255;
 
+/// The `selectivity` of an entry found by a search that pruned nothing.
+pub const FULL_WIDTH: u8 = 5;
+
 impl Entry {
-    /// Whether the bounds are about the exact score (the only ones the exact search trusts).
+    /// Whether the bounds are proven bounds on the exact score: found by the exact search, full
+    /// width.
     #[inline(always)]
     pub fn is_exact(&self) -> bool {
-        self.depth == EXACT
+        self.depth == EXACT && self.selectivity == FULL_WIDTH
+    }
+
+    /// Whether a search `depth` plies deep ([`EXACT`]: to the end) at selectivity level
+    /// `selectivity` may take these bounds as its own: they are at least as deep and at least as
+    /// full-width.
+    #[inline(always)]
+    pub fn serves(&self, depth: u8, selectivity: u8) -> bool {
+        self.depth >= depth && self.selectivity >= selectivity
     }
 
     /// What the entry costs to recompute, for replacement: plies of search below it.
@@ -75,6 +101,7 @@ impl Entry {
             | (generation as u64) << 32
             | 1 << 40 // occupied
             | (self.depth as u64) << 48
+            | (self.selectivity as u64) << 56
     }
 
     fn unpack(data: u64) -> (Entry, u8) {
@@ -84,6 +111,7 @@ impl Entry {
             best: (data >> 16) as u8,
             empties: (data >> 24) as u8,
             depth: (data >> 48) as u8,
+            selectivity: (data >> 56) as u8,
         };
         (e, (data >> 32) as u8)
     }
@@ -92,15 +120,15 @@ impl Entry {
     /// merging rules of the module documentation).
     fn merge(self, new: Entry) -> Entry {
         let best = if new.best != NO_MOVE { new.best } else { self.best };
-        if new.depth == self.depth {
+        if new.depth == self.depth && new.selectivity == self.selectivity {
             let (lower, upper) = (new.lower.max(self.lower), new.upper.min(self.upper));
             // Exact bounds from two searches of one position cannot cross unless one was wrong.
             debug_assert!(lower <= upper || !new.is_exact(), "crossed exact bounds {self:?} and {new:?}");
             if lower <= upper { Entry { lower, upper, best, ..new } } else { Entry { best, ..new } }
-        } else if new.depth > self.depth {
-            Entry { best, ..new }
-        } else {
+        } else if self.serves(new.depth, new.selectivity) {
             Entry { best: if self.best != NO_MOVE { self.best } else { new.best }, ..self }
+        } else {
+            Entry { best, ..new }
         }
     }
 }
@@ -306,13 +334,15 @@ impl Table {
         None
     }
 
-    /// Stores what a search proved: the value is at least `lower` and at most `upper`, the exact
-    /// score when `depth` is [`EXACT`], else the value of a `depth`-ply estimate search.
+    /// Stores what a search found: the value is at least `lower` and at most `upper`, the exact
+    /// score when `depth` is [`EXACT`], else the value of a `depth`-ply estimate search, found at
+    /// selectivity level `selectivity` ([`FULL_WIDTH`]: a proof of that).
     #[inline]
-    pub fn store(&self, h: u64, lower: i8, upper: i8, best: u8, empties: u8, depth: u8) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&self, h: u64, lower: i8, upper: i8, best: u8, empties: u8, depth: u8, selectivity: u8) {
         let generation = self.generation.load(Ordering::Relaxed) as u8;
         let bucket = self.bucket(h);
-        let new = Entry { lower, upper, best, empties, depth };
+        let new = Entry { lower, upper, best, empties, depth, selectivity };
         let mut victim = 0;
         let mut victim_value = u32::MAX;
         for (i, (k, d)) in bucket.slots.iter().enumerate() {
@@ -351,9 +381,12 @@ mod tests {
         let t = Table::new(1);
         let h = hash(4, 0x0240, 0x0420);
         assert_eq!(t.probe(h), None);
-        t.store(h, -4, 64, 3, 12, EXACT);
-        t.store(h, -64, 2, NO_MOVE, 12, EXACT);
-        assert_eq!(t.probe(h), Some(Entry { lower: -4, upper: 2, best: 3, empties: 12, depth: EXACT }));
+        t.store(h, -4, 64, 3, 12, EXACT, FULL_WIDTH);
+        t.store(h, -64, 2, NO_MOVE, 12, EXACT, FULL_WIDTH);
+        assert_eq!(
+            t.probe(h),
+            Some(Entry { lower: -4, upper: 2, best: 3, empties: 12, depth: EXACT, selectivity: FULL_WIDTH })
+        );
         assert_eq!(t.bytes(), 1024 * 1024);
     }
 
@@ -374,22 +407,60 @@ mod tests {
         let t = Table::new(1);
         let h = hash(8, 0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         // Estimates: a deeper one replaces a shallower one, a shallower one leaves the deeper.
-        t.store(h, 2, 2, 10, 60, 4);
-        t.store(h, -6, 64, 11, 60, 6);
-        assert_eq!(t.probe(h), Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6 }));
-        t.store(h, 0, 0, 12, 60, 3);
-        assert_eq!(t.probe(h), Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6 }));
+        t.store(h, 2, 2, 10, 60, 4, FULL_WIDTH);
+        t.store(h, -6, 64, 11, 60, 6, FULL_WIDTH);
+        assert_eq!(
+            t.probe(h),
+            Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6, selectivity: FULL_WIDTH })
+        );
+        t.store(h, 0, 0, 12, 60, 3, FULL_WIDTH);
+        assert_eq!(
+            t.probe(h),
+            Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6, selectivity: FULL_WIDTH })
+        );
         // The same depth: the tighter bounds; crossed ones (two estimates that disagree): the new.
-        t.store(h, -64, 8, NO_MOVE, 60, 6);
-        assert_eq!(t.probe(h), Some(Entry { lower: -6, upper: 8, best: 11, empties: 60, depth: 6 }));
-        t.store(h, 10, 64, 13, 60, 6);
-        assert_eq!(t.probe(h), Some(Entry { lower: 10, upper: 64, best: 13, empties: 60, depth: 6 }));
+        t.store(h, -64, 8, NO_MOVE, 60, 6, FULL_WIDTH);
+        assert_eq!(
+            t.probe(h),
+            Some(Entry { lower: -6, upper: 8, best: 11, empties: 60, depth: 6, selectivity: FULL_WIDTH })
+        );
+        t.store(h, 10, 64, 13, 60, 6, FULL_WIDTH);
+        assert_eq!(
+            t.probe(h),
+            Some(Entry { lower: 10, upper: 64, best: 13, empties: 60, depth: 6, selectivity: FULL_WIDTH })
+        );
         // An exact result replaces any estimate, and no estimate replaces it.
-        t.store(h, -64, -2, 14, 60, EXACT);
-        t.store(h, 20, 20, 15, 60, 30);
+        t.store(h, -64, -2, 14, 60, EXACT, FULL_WIDTH);
+        t.store(h, 20, 20, 15, 60, 30, FULL_WIDTH);
         let e = t.probe(h).expect("stored");
         assert!(e.is_exact());
         assert_eq!((e.lower, e.upper, e.best), (-64, -2, 14));
+    }
+
+    #[test]
+    fn a_selective_entry_serves_only_searches_as_selective_and_no_proof() {
+        let t = Table::new(1);
+        let h = hash(8, 0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        // An exact search at 95% (level 2): not a proof, trusted by a 73% or 95% search only.
+        t.store(h, 4, 4, 10, 60, EXACT, 2);
+        let e = t.probe(h).expect("stored");
+        assert!(!e.is_exact());
+        assert!(e.serves(EXACT, 2) && e.serves(EXACT, 0) && !e.serves(EXACT, 3) && !e.serves(EXACT, FULL_WIDTH));
+        assert!(e.serves(12, 1));
+        // A 95% estimate of depth 12 does not replace it (less deep, as selective); a full-width
+        // one does (neither serves the other: the newer search wins); a full-width exact result
+        // replaces either.
+        t.store(h, 0, 0, 11, 60, 12, 2);
+        assert_eq!(t.probe(h).map(|e| (e.depth, e.selectivity, e.best)), Some((EXACT, 2, 10)));
+        t.store(h, 1, 1, 9, 60, 12, FULL_WIDTH);
+        assert_eq!(t.probe(h).map(|e| (e.depth, e.selectivity, e.lower)), Some((12, FULL_WIDTH, 1)));
+        t.store(h, 2, 2, 12, 60, EXACT, FULL_WIDTH);
+        let e = t.probe(h).expect("stored");
+        assert!(e.is_exact());
+        assert_eq!((e.lower, e.upper), (2, 2));
+        // And no selective result replaces a proof.
+        t.store(h, 8, 8, 13, 60, EXACT, 4);
+        assert!(t.probe(h).expect("stored").is_exact());
     }
 
     #[test]
@@ -399,11 +470,11 @@ mod tests {
             (0u64..).map(|i| hash(8, i, !i)).filter(|h| (h >> 20) as usize & t.mask == 0).take(5).collect();
         // Four entries fill the bucket: an exact one with 20 empties costs 20 plies, an estimate
         // of depth 12 costs 12, so the depth-3 estimate goes first.
-        t.store(bucket_mates[0], 0, 0, NO_MOVE, 20, EXACT);
-        t.store(bucket_mates[1], 0, 0, NO_MOVE, 40, 12);
-        t.store(bucket_mates[2], 0, 0, NO_MOVE, 40, 3);
-        t.store(bucket_mates[3], 0, 0, NO_MOVE, 16, EXACT);
-        t.store(bucket_mates[4], 1, 1, NO_MOVE, 40, 8);
+        t.store(bucket_mates[0], 0, 0, NO_MOVE, 20, EXACT, FULL_WIDTH);
+        t.store(bucket_mates[1], 0, 0, NO_MOVE, 40, 12, FULL_WIDTH);
+        t.store(bucket_mates[2], 0, 0, NO_MOVE, 40, 3, FULL_WIDTH);
+        t.store(bucket_mates[3], 0, 0, NO_MOVE, 16, EXACT, FULL_WIDTH);
+        t.store(bucket_mates[4], 1, 1, NO_MOVE, 40, 8, FULL_WIDTH);
         assert_eq!(t.probe(bucket_mates[2]), None);
         for h in [bucket_mates[0], bucket_mates[1], bucket_mates[3], bucket_mates[4]] {
             assert!(t.probe(h).is_some());

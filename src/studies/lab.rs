@@ -335,7 +335,7 @@ fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64,
         17..=24 => 16,
         _ => 64,
     };
-    let mut solver = Solver::new(SolverOptions { hash_mb, scoring, threads: 1, pv_extension: true });
+    let mut solver = Solver::new(SolverOptions { hash_mb, scoring, threads: 1, ..SolverOptions::default() });
     // The solver watches its own flag; a small thread copies ours into it.
     let flag = Arc::new(AtomicBool::new(false));
     let done = AtomicBool::new(false);

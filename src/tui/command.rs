@@ -47,6 +47,8 @@ pub enum Command {
     Games,
     /// Look for a game from the start to the board on screen (`false`: stop looking).
     Reach(bool),
+    /// Estimate at this selectivity from now on (`%` cycles through them).
+    Selectivity(crate::solver::Selectivity),
     /// Quit the explorer.
     Quit,
     /// Open the help.
@@ -116,6 +118,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage: "reach [stop]",
         help: "find a game from the start to the board on screen (or prove there is none) and load it",
     },
+    CommandSpec {
+        name: "selectivity",
+        usage: "selectivity PERCENT",
+        help: "how selective the estimates are: 73, 87, 95, 98, 99 or 100 (full width); % cycles them",
+    },
     CommandSpec { name: "quit", usage: "quit", help: "quit the explorer" },
 ];
 
@@ -171,7 +178,7 @@ impl std::error::Error for CommandError {}
 /// use othello_explorer::Size;
 /// assert_eq!(parse("size 6"), Ok(Command::Size(Size::Six)));
 /// assert_eq!(parse("siz 6").unwrap_err().to_string(),
-///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, quit");
+///            "unknown command 'siz': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, selectivity, quit");
 /// ```
 pub fn parse(input: &str) -> Result<Command, CommandError> {
     let input = input.trim();
@@ -245,6 +252,14 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
             "stop" | "off" => Ok(Command::Reach(false)),
             _ => Err(CommandError::BadChoice { command: "reach", found: rest.to_string(), usage: "reach [stop]" }),
         },
+        "selectivity" => {
+            let text = need("selectivity")?;
+            crate::solver::Selectivity::parse(&text).map(Command::Selectivity).map_err(|_| CommandError::BadChoice {
+                command: "selectivity",
+                found: text,
+                usage: "selectivity 73|87|95|98|99|100",
+            })
+        }
         "quit" | "q" => none("quit", Command::Quit),
         "help" => none("help", Command::Help),
         other => Err(CommandError::Unknown(other.to_string())),

@@ -152,6 +152,9 @@ pub enum Action {
     Pause,
     /// Show values from black's side, or from the side to move's (the default).
     Perspective,
+    /// The next selectivity of the estimates (73% 87% 95% 98% 99% 100%, then 73% again): the
+    /// position on screen is analysed again at it.
+    Selectivity,
     /// Open the board editor on the position on screen.
     Edit,
     /// Help: scroll up.

@@ -165,6 +165,8 @@ pub struct Options {
     pub play: Option<Option<crate::Color>>,
     /// How strongly the engine plays.
     pub strength: app::game::Strength,
+    /// How selective the estimates are at the start (`%` changes it).
+    pub selectivity: crate::solver::Selectivity,
 }
 
 impl Options {
@@ -186,6 +188,7 @@ impl Options {
             max_depth: None,
             play: None,
             strength: app::game::Strength::default(),
+            selectivity: crate::solver::DEFAULT_SELECTIVITY,
         }
     }
 }
@@ -417,6 +420,7 @@ fn run_with(
         auto_delay: options.auto_delay,
         session: session.is_some(),
         strength: options.strength,
+        selectivity: options.selectivity,
     };
     let mut model = match options.tree {
         Some(tree) => {
@@ -442,7 +446,8 @@ fn run_with(
     let input_tx = tx.clone();
     // Every core: the interface thread needs next to nothing.
     let threads = options.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let solver = SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads, pv_extension: true };
+    let solver =
+        SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads, ..SolverOptions::default() };
     let mut worker = Workers {
         solver: Worker::spawn_limited(solver, options.store, tx.clone(), options.max_depth)?,
         lab: LabWorker::spawn(options.scoring, tx.clone())?,
@@ -628,8 +633,10 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
     let mut suspend = false;
     for effect in effects {
         match effect {
-            Effect::Analyse { job, position } => worker.solver.analyse(job, position),
-            Effect::Review { job, position, played, budget } => worker.solver.review(job, position, played, budget),
+            Effect::Analyse { job, position, selectivity } => worker.solver.analyse(job, position, selectivity),
+            Effect::Review { job, position, played, budget, selectivity } => {
+                worker.solver.review(job, position, played, budget, selectivity)
+            }
             Effect::Cancel => worker.solver.cancel(),
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),

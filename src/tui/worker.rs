@@ -1,8 +1,9 @@
 //! The solver thread, a [`JobThread`]. The interface never waits for it.
 //!
-//! Protocol: the UI calls [`Worker::analyse`] with a job number and a position; that raises the
-//! stop flag of the job before (so a stale search ends within a few thousand nodes) and queues the
-//! new one. The thread runs the store-aware [`Analyst::analyse`] in its automatic mode: estimates by iterative
+//! Protocol: the UI calls [`Worker::analyse`] with a job number, a position and the selectivity
+//! of its estimates (set on the solver before the search, [`Solver::set_selectivity`]); that
+//! raises the stop flag of the job before (so a stale search ends within a few thousand nodes)
+//! and queues the new one. The thread runs the store-aware [`Analyst::analyse`] in its automatic mode: estimates by iterative
 //! deepening first (every child has a value within a fraction of a second, even at the 8x8
 //! start), then, when the position is shallow enough, proofs of win/loss/draw and exact scores.
 //! Every child's value is reported as it improves, labelled with what it is; once every child is
@@ -17,7 +18,7 @@
 use super::app::Msg;
 use super::job::{Gone, JobThread};
 use crate::analyst::{Analyst, Ask, Event, LineRule, kept};
-use crate::solver::{ChildValue, Limits, Phase, Report, SearchMode, Solver, SolverOptions};
+use crate::solver::{ChildValue, Limits, Phase, Report, SearchMode, Selectivity, Solver, SolverOptions};
 use crate::{Position, Square};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,6 +50,8 @@ pub enum EventKind {
     Line {
         /// The estimate's depth.
         depth: u32,
+        /// The estimate's selectivity (the job's).
+        selectivity: Selectivity,
         /// The moves.
         moves: Vec<Square>,
     },
@@ -85,9 +88,9 @@ pub struct Worker {
     thread: JobThread<Input>,
 }
 
-/// A job of the solver thread: a position to analyse, and for a review's step its budget and the
-/// move the line plays there.
-type Input = (Position, Option<(Duration, Option<Square>)>);
+/// A job of the solver thread: a position to analyse, the selectivity of its estimates, and for a
+/// review's step its budget and the move the line plays there.
+type Input = (Position, Selectivity, Option<(Duration, Option<Square>)>);
 
 /// The review's step for `played` within `budget`: [`crate::review::examine`], or the budgeted
 /// analysis alone at the line's end.
@@ -154,9 +157,10 @@ impl Worker {
         Ok(Worker { thread })
     }
 
-    /// Cancels the running job and starts analysing `position` as job `job`.
-    pub fn analyse(&mut self, job: u64, position: Position) {
-        self.start(job, (position, None));
+    /// Cancels the running job and starts analysing `position` as job `job`, its estimates at
+    /// `selectivity` ([`Solver::set_selectivity`] before the search).
+    pub fn analyse(&mut self, job: u64, position: Position, selectivity: Selectivity) {
+        self.start(job, (position, selectivity, None));
     }
 
     /// Cancels the running job and starts analysing `position` as job `job`.
@@ -166,9 +170,16 @@ impl Worker {
 
     /// A review's step as job `job`: `position` for `budget`, then deeper where the mark of
     /// `played` is in doubt ([`crate::review::examine`]); the job ends with
-    /// [`EventKind::Cancelled`].
-    pub fn review(&mut self, job: u64, position: Position, played: Option<Square>, budget: Duration) {
-        self.start(job, (position, Some((budget, played))));
+    /// [`EventKind::Cancelled`]. Its estimates at `selectivity`.
+    pub fn review(
+        &mut self,
+        job: u64,
+        position: Position,
+        played: Option<Square>,
+        budget: Duration,
+        selectivity: Selectivity,
+    ) {
+        self.start(job, (position, selectivity, Some((budget, played))));
     }
 
     /// Cancels the running job, if any.
@@ -181,10 +192,11 @@ fn run_job(
     analyst: &mut Analyst,
     max_depth: Option<u32>,
     job: u64,
-    (position, review): Input,
+    (position, selectivity, review): Input,
     stop: &Arc<AtomicBool>,
     events: &Sender<Msg>,
 ) -> Result<(), Gone> {
+    analyst.solver().set_selectivity(selectivity);
     let solver_event = |kind: EventKind| Msg::Solver(SolverEvent { job, position, kind });
     let send = |kind: EventKind| events.send(solver_event(kind)).map_err(|_| Gone);
     let start = Instant::now();
@@ -219,7 +231,9 @@ fn run_job(
                 Event::Report(Report::Child(c)) => solver_event(EventKind::Child(c)),
                 Event::Report(Report::Phase(p)) => solver_event(EventKind::Phase(p)),
                 Event::Report(Report::DepthDone { depth }) => solver_event(EventKind::Depth(depth)),
-                Event::Report(Report::Line { depth, moves }) => solver_event(EventKind::Line { depth, moves }),
+                Event::Report(Report::Line { depth, moves }) => {
+                    solver_event(EventKind::Line { depth, selectivity, moves })
+                }
                 Event::ChildrenDone { nodes } => {
                     solver_event(EventKind::ChildrenDone { nodes, elapsed: start.elapsed() })
                 }

@@ -318,6 +318,61 @@ pub(crate) enum Command {
         #[arg(long, default_value = "data/review-margins.txt")]
         out: PathBuf,
     },
+    /// Sample positions of self-play games for the selective search's model: each valued by the
+    /// full-width estimate search at every depth up to --max-depth, and exactly when it has few
+    /// enough empties (a resumable shard).
+    #[command(name = "probcut-samples")]
+    ProbcutSamples {
+        /// Games files of `fit-eval games` (one board size).
+        #[arg(long = "games", required = true)]
+        games: Vec<PathBuf>,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// This shard, I/N (or from SLURM_ARRAY_TASK_ID / JOB_COMPLETION_INDEX).
+        #[arg(long)]
+        shard: Option<String>,
+        /// The shard count, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job).
+        #[arg(long)]
+        shards: Option<u64>,
+        /// Positions of the whole run.
+        #[arg(long, default_value_t = 4000)]
+        positions: u64,
+        /// The deepest estimate of each position.
+        #[arg(long, default_value_t = 10)]
+        max_depth: u32,
+        /// Positions with at most this many empties are also solved exactly.
+        #[arg(long, default_value_t = 24)]
+        exact_max: u32,
+        /// The fewest empties of a position.
+        #[arg(long, default_value_t = 12)]
+        min_empties: u32,
+        /// The most empties of a position.
+        #[arg(long, default_value_t = 52)]
+        max_empties: u32,
+        /// The shard file to write or continue.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fit the selective search's model to sample files; writes `data/probcut.txt`.
+    #[command(name = "probcut-fit")]
+    ProbcutFit {
+        /// Sample files of `probcut-samples` (any boards).
+        #[arg(required = true)]
+        samples: Vec<PathBuf>,
+        /// Width of the bands of empties on 8x8.
+        #[arg(long, default_value_t = 4)]
+        band_8: u32,
+        /// Width of the bands of empties on 6x6.
+        #[arg(long, default_value_t = 3)]
+        band_6: u32,
+        /// Fewest samples a cell is fitted from.
+        #[arg(long, default_value_t = 40)]
+        min_count: usize,
+        /// Where the parameters go.
+        #[arg(long, default_value = "data/probcut.txt")]
+        out: PathBuf,
+    },
     /// Measure weights against exact scores of held-out positions, per stage.
     Measure {
         /// Board side: 4, 6 or 8.

@@ -17,6 +17,8 @@
 //!   exact score, from self-play games of a seed the training does not use.
 //! - `margins` ([`margins`]): how far estimates overstate a move's loss, per stage and depth: the
 //!   review's margins table (`data/review-margins.txt`).
+//! - `probcut-samples`, `probcut-fit` ([`probcut`]): the selective search's model
+//!   (`data/probcut.txt`), measured on the project's own searches.
 //! - `fit`: the 4x4 fit (every stage labelled exactly: the 4x4 tree is small); `measure`: weights
 //!   against exact scores of fresh positions, per stage.
 //!
@@ -37,6 +39,7 @@ mod opening;
 #[path = "../../parse_args.rs"]
 mod parse_args;
 mod play;
+mod probcut;
 mod selfplay;
 mod shards;
 mod solved;
@@ -239,6 +242,39 @@ fn main() -> ExitCode {
             per_position: std::time::Duration::from_secs(seconds),
             out,
         }),
+        Command::ProbcutSamples {
+            games,
+            seed,
+            shard,
+            shards,
+            positions,
+            max_depth,
+            exact_max,
+            min_empties,
+            max_empties,
+            out,
+        } => (|| {
+            let shard = games::which_shard(shard.as_deref(), shards, |k| std::env::var(k).ok())?;
+            if min_empties > max_empties || max_empties > 60 {
+                return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
+            }
+            let settings = probcut::Samples {
+                games,
+                seed,
+                shard,
+                positions,
+                max_depth: max_depth.min(20),
+                exact_max,
+                min_empties,
+                max_empties,
+                out,
+            };
+            probcut::samples(&settings).map(|n| eprintln!("{n} samples in {}", settings.out.display()))
+        })(),
+        Command::ProbcutFit { samples, band_8, band_6, min_count, out } => {
+            let f = probcut::Fit { samples, band: vec![(8, band_8), (6, band_6)], min_count: min_count.max(3), out };
+            probcut::fit(&f).map(|summary| eprint!("{summary}"))
+        }
         Command::Measure { size, games, max_empties, seed, threads, weights } => {
             let max = max_empties.unwrap_or(match size {
                 4 => 12,

@@ -42,7 +42,7 @@ fn estimates(solver: &mut Solver, position: &Position, depth: u32) -> BTreeMap<u
     let mut by_depth: BTreeMap<u32, i32> = BTreeMap::new();
     solver.analyse(position, SearchMode::Estimate, Some(depth), &Limits::default(), &[], &mut |r| {
         if let Report::Child(c) = r
-            && let Kind::Estimate { depth } = c.kind
+            && let Kind::Estimate { depth, .. } = c.kind
         {
             let best = by_depth.entry(depth).or_insert(i32::MIN);
             *best = (*best).max(c.score);

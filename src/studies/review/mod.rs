@@ -165,7 +165,7 @@ pub fn judge_with(
         let loss = (top.score - mine.score).max(0);
         in_doubt = !proven && loss >= 2;
         let mark = match kind {
-            Kind::Estimate { depth } => {
+            Kind::Estimate { depth, .. } => {
                 used = margin(position.size(), position.empty_count(), depth);
                 used.and_then(|m| Mark::of_loss(loss - m))
             }
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn an_estimated_loss_is_marked_by_what_exceeds_its_margin() {
-        let d = Kind::Estimate { depth: 10 };
+        let d = Kind::estimate(10);
         let kids = [cv("a1", 4, d), cv("b1", -1, d), cv("c1", -4, d), cv("d1", -20, Kind::Exact)];
         let p = Position::start(Size::Eight);
         let margin = |_: Size, _: u32, _: u32| Some(6);

@@ -1,7 +1,7 @@
 //! The clock: auto-play steps through the line shown, and in a game the engine moves.
 
 use super::super::tree::Edge;
-use super::{Effect, Known, LineKind, Model, Score, ScoreKind, game_over_text, unproven_text};
+use super::{Effect, Known, LineKind, Model, Score, game_over_text, unproven_text};
 use crate::{Color, Position, Square};
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -166,9 +166,9 @@ impl Model {
                 Some(square) if p.legal_moves().contains(square) => {
                     let known = match line.kind {
                         LineKind::Perfect => Known::Proven,
-                        LineKind::Estimate { depth } => {
+                        kind @ LineKind::Estimate { .. } => {
                             let value = if p.to_move() == Color::Black { line.black_score } else { -line.black_score };
-                            Known::Unproven(Score { value, kind: ScoreKind::Estimate { depth } })
+                            Known::Unproven(Score { value, kind: kind.score_kind() })
                         }
                     };
                     return Some((Edge::Move(square), known));

@@ -3,7 +3,7 @@
 //! best move known is proven ([`Known`]).
 
 use crate::Square;
-use crate::solver::ChildValue;
+use crate::solver::{ChildValue, Selectivity};
 use std::time::Duration;
 
 /// How sure a shown score is: the solver's [`Kind`](crate::solver::Kind). An estimate of some
@@ -31,9 +31,10 @@ pub struct PositionValues {
     pub complete: bool,
     /// The principal variation to the end, once known.
     pub pv: Option<Vec<Square>>,
-    /// The line of the deepest completed estimate (its depth, then the moves, the best child
-    /// first), shown until the principal variation replaces it.
-    pub line: Option<(u32, Vec<Square>)>,
+    /// The line of the deepest completed estimate (its kind, an estimate of a depth and a
+    /// selectivity, then the moves, the best child first), shown until the principal variation
+    /// replaces it.
+    pub line: Option<(ScoreKind, Vec<Square>)>,
     /// Nodes the search took (once complete).
     pub nodes: u64,
     /// Time the search took (once complete).
@@ -52,6 +53,8 @@ pub struct ChildEstimates {
     pub square: Square,
     /// The depth of the last estimate.
     pub depth: u32,
+    /// How selective they are (a run is of one level: another starts a new run).
+    pub selectivity: Selectivity,
     /// The estimates of depths `depth + 1 - values.len()` to `depth`.
     pub values: Vec<i32>,
 }
@@ -83,15 +86,24 @@ impl PositionValues {
         if self.complete { self.children.iter().map(|c| c.score).max() } else { None }
     }
 
-    /// The deepest estimate among the children, if any is only estimated.
-    pub fn estimate_depth(&self) -> Option<u32> {
+    /// The deepest estimate among the children (its kind: depth and selectivity), if any is
+    /// only estimated.
+    pub fn deepest_estimate(&self) -> Option<ScoreKind> {
         self.children
             .iter()
-            .filter_map(|c| match c.kind {
-                ScoreKind::Estimate { depth } => Some(depth),
-                _ => None,
-            })
-            .max()
+            .map(|c| c.kind)
+            .filter(|k| matches!(k, ScoreKind::Estimate { .. }))
+            .max_by_key(|k| k.strength())
+    }
+
+    /// Forgets every estimate (the children only estimated, their runs, the estimate's line):
+    /// what a change of selectivity leaves (proven outcomes, exact scores, the principal
+    /// variation stay).
+    pub fn forget_estimates(&mut self) {
+        self.children.retain(|c| !matches!(c.kind, ScoreKind::Estimate { .. }));
+        let children = &self.children;
+        self.estimates.retain(|e| children.iter().any(|c| c.square == e.square));
+        self.line = None;
     }
 
     /// The child the values rank best (an exact score or an estimate by its score, a proven
@@ -103,9 +115,11 @@ impl PositionValues {
 
     /// Files a child's value, unless a stronger one is known.
     pub fn record(&mut self, child: ChildValue) {
-        if let ScoreKind::Estimate { depth } = child.kind {
-            let fresh = ChildEstimates { square: child.square, depth, values: vec![child.score] };
+        if let ScoreKind::Estimate { depth, selectivity } = child.kind {
+            let fresh = ChildEstimates { square: child.square, depth, selectivity, values: vec![child.score] };
             match self.estimates.iter_mut().find(|e| e.square == child.square) {
+                // Another level starts a new run.
+                Some(e) if e.selectivity != selectivity => *e = fresh,
                 // The next depth extends the run; a gap starts a new one.
                 Some(e) if depth == e.depth + 1 => {
                     e.values.push(child.score);

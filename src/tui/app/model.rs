@@ -8,7 +8,7 @@ use super::super::teach::{LabState, Teach};
 use super::super::tree::{Edge, NodeId, Tree};
 use super::game::Strength;
 use super::{Activity, Effect, Overlay, PositionValues};
-use crate::solver::Phase;
+use crate::solver::{Phase, Selectivity};
 use crate::{Color, Position, Scoring, Size, Square};
 use ratatui::layout::{Position as Point, Rect};
 use std::collections::{HashMap, HashSet};
@@ -80,6 +80,8 @@ pub struct Job {
     pub phase: Option<Phase>,
     /// The deepest estimate depth completed for every child.
     pub depth: Option<u32>,
+    /// How selective its estimates are ([`Model::selectivity`] when it was asked for).
+    pub selectivity: Selectivity,
 }
 
 /// Where the last frame drew what a mouse can click: filled by the view from its own `Rect`s.
@@ -135,6 +137,9 @@ pub struct Config {
     pub session: bool,
     /// How strongly the engine plays in a game (`--level`, `--move-time`).
     pub strength: Strength,
+    /// How selective the estimates are at the start (`--selectivity`); `%` and `:selectivity`
+    /// change [`Model::selectivity`].
+    pub selectivity: Selectivity,
 }
 
 impl Default for Config {
@@ -145,6 +150,7 @@ impl Default for Config {
             auto_delay: Duration::from_millis(700),
             session: false,
             strength: Strength::default(),
+            selectivity: crate::solver::DEFAULT_SELECTIVITY,
         }
     }
 }
@@ -161,6 +167,13 @@ pub struct Model {
     /// The search for the position on screen, if one runs.
     pub job: Option<Job>,
     pub(super) next_job: u64,
+    /// How selective the estimates are: the level every analysis asks for (`--selectivity`, then
+    /// `%` and `:selectivity`). The cache holds estimates of this level only: changing it forgets
+    /// the others (proofs stay) and analyses the position on screen again.
+    pub selectivity: Selectivity,
+    /// The first job at [`Model::selectivity`]: an estimate or a line a job before it reports
+    /// was searched at another level, and is not filed.
+    pub(super) selective_since: u64,
     /// The user paused the analysis (`z`): no search starts until resumed.
     /// The archive of played games: not read, being read, read, or not readable.
     pub(super) archive: super::archive::ArchiveState,
@@ -280,6 +293,8 @@ impl Model {
             cache: HashMap::new(),
             job: None,
             next_job: 1,
+            selectivity: config.selectivity,
+            selective_since: 1,
             paused: false,
             typed: None,
             archive: Default::default(),

@@ -2,6 +2,7 @@
 
 use super::super::lab_worker::LabEvent;
 use super::super::worker::SolverEvent;
+use crate::solver::Selectivity;
 use crate::{Position, Square};
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use std::time::{Duration, Instant};
@@ -76,6 +77,8 @@ pub enum Effect {
         job: u64,
         /// The position.
         position: Position,
+        /// How selective the estimates are ([`super::Model::selectivity`]).
+        selectivity: Selectivity,
     },
     /// Cancel any search and analyse this position as job `job` for at most `budget` (a step of
     /// the review of the line).
@@ -89,6 +92,8 @@ pub enum Effect {
         played: Option<Square>,
         /// The time it gets.
         budget: Duration,
+        /// How selective the estimates are ([`super::Model::selectivity`]).
+        selectivity: Selectivity,
     },
     /// Read the archive of played games (its path is the explorer's `--archive`).
     LoadArchive,

@@ -19,7 +19,8 @@ impl Model {
             }
             self.reviewed.insert(next);
             let id = self.start_job(next);
-            return vec![Effect::Review { job: id, position: next, played, budget: super::REVIEW_BUDGET }];
+            let selectivity = self.selectivity;
+            return vec![Effect::Review { job: id, position: next, played, budget: super::REVIEW_BUDGET, selectivity }];
         }
         let Some(target) = self.target() else {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
@@ -32,7 +33,36 @@ impl Model {
             return Vec::new();
         }
         let id = self.start_job(target);
-        vec![Effect::Analyse { job: id, position: target }]
+        vec![Effect::Analyse { job: id, position: target, selectivity: self.selectivity }]
+    }
+
+    /// Estimates from now on at `selectivity` (`%`, `:selectivity`): the estimates of every
+    /// position are forgotten (proofs stay proofs), as are the review's positions that had some,
+    /// and the position on screen is analysed again at the new level.
+    pub(super) fn set_selectivity(&mut self, selectivity: crate::solver::Selectivity) -> Vec<Effect> {
+        if selectivity == self.selectivity {
+            self.say(format!("selectivity {selectivity} already"));
+            return Vec::new();
+        }
+        self.selectivity = selectivity;
+        self.selective_since = self.next_job;
+        for values in self.cache.values_mut() {
+            values.forget_estimates();
+        }
+        let cache = &self.cache;
+        self.reviewed.retain(|p| cache.get(p).is_some_and(|a| a.complete));
+        self.say(if selectivity.is_full() {
+            "selectivity 100%: estimates search full width, proofs unchanged".to_string()
+        } else {
+            format!("selectivity {selectivity}: estimates cut at {selectivity} confidence (ProbCut), proofs unchanged")
+        });
+        // The running job searches at the old level: a new one replaces it.
+        let running = self.job.take().is_some();
+        let mut effects = self.arrived();
+        if running && !effects.iter().any(|e| matches!(e, Effect::Analyse { .. } | Effect::Review { .. })) {
+            effects.push(Effect::Cancel);
+        }
+        effects
     }
 
     /// A new job on `position`: its number.
@@ -47,6 +77,7 @@ impl Model {
             elapsed: Duration::ZERO,
             phase: None,
             depth: None,
+            selectivity: self.selectivity,
         });
         id
     }

@@ -73,6 +73,7 @@ impl Model {
             Command::Games => self.games_list(),
             Command::Reach(true) => self.start_reach(),
             Command::Reach(false) => self.stop_reach(),
+            Command::Selectivity(s) => self.set_selectivity(s),
             Command::Quit => self.quit_now(),
             Command::Help => {
                 self.overlay = Overlay::Help;

@@ -240,6 +240,7 @@ impl Model {
                 });
                 Vec::new()
             }
+            Action::Selectivity => self.set_selectivity(self.selectivity.cycled()),
             Action::Pause => {
                 self.paused = !self.paused;
                 if self.paused {

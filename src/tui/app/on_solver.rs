@@ -9,8 +9,12 @@ impl Model {
     pub(super) fn solver(&mut self, ev: SolverEvent) -> Vec<Effect> {
         let SolverEvent { job, position, kind } = ev;
         let current = self.job.as_ref().is_some_and(|j| j.id == job && j.position == position);
+        // A job asked for before the selectivity changed: its estimates are of the old level.
+        let old_level = job < self.selective_since;
         let legal = position.legal_moves();
         match kind {
+            EventKind::Child(c) if old_level && matches!(c.kind, crate::solver::Kind::Estimate { .. }) => {}
+            EventKind::Line { .. } if old_level => {}
             EventKind::Child(c) => {
                 // Filed under its own position: a stale report never lands on the wrong one.
                 let bound = position.size().squares() as i32;
@@ -31,15 +35,16 @@ impl Model {
                     j.phase = Some(phase);
                 }
             }
-            EventKind::Line { depth, moves } => {
+            EventKind::Line { depth, selectivity, moves } => {
                 // Only a line that plays from here, its first move a child with a value.
                 let plays = transcript::play(&position, &transcript::format(&moves)).is_ok();
+                let kind = crate::solver::Kind::Estimate { depth, selectivity };
                 if let Some(a) = self.cache.get_mut(&position)
                     && plays
                     && moves.first().is_some_and(|&m| a.value(m).is_some())
-                    && a.line.as_ref().is_none_or(|(d, _)| *d <= depth)
+                    && a.line.as_ref().is_none_or(|(k, _)| k.strength() <= kind.strength())
                 {
-                    a.line = Some((depth, moves));
+                    a.line = Some((kind, moves));
                 }
             }
             EventKind::Depth(depth) => {

@@ -6,7 +6,7 @@ use super::super::keys::Context;
 use super::super::teach::{Lesson, lesson_trace};
 use super::super::tree::{Edge, NodeId};
 use super::{Activity, Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
-use crate::solver::Phase;
+use crate::solver::{Phase, Selectivity};
 use crate::{Bitboard, Color, Position, Square};
 use std::time::Duration;
 
@@ -28,11 +28,23 @@ pub struct GraphPoint {
 pub enum LineKind {
     /// A principal variation to the end of the game: every move keeps the exact score.
     Perfect,
-    /// The line the estimate of this depth expects: never a proof.
+    /// The line the estimate of this depth and selectivity expects: never a proof.
     Estimate {
         /// The estimate's depth, in plies from the position where the line was taken.
         depth: u32,
+        /// How selective the estimate was.
+        selectivity: Selectivity,
     },
+}
+
+impl LineKind {
+    /// What the line's value is: exact for a perfect line, else the estimate's kind.
+    pub const fn score_kind(self) -> ScoreKind {
+        match self {
+            LineKind::Perfect => ScoreKind::Exact,
+            LineKind::Estimate { depth, selectivity } => ScoreKind::Estimate { depth, selectivity },
+        }
+    }
 }
 
 /// The line the line panel shows from the position on screen.
@@ -69,6 +81,8 @@ pub enum SolverState {
         /// The deepest estimate depth a child has reached (the one under way), if estimates were
         /// made.
         depth: Option<u32>,
+        /// The selectivity of those estimates (the job's, before a child has one).
+        selectivity: Selectivity,
         /// Nodes so far.
         nodes: u64,
         /// Time so far.
@@ -84,6 +98,8 @@ pub enum SolverState {
         total: usize,
         /// The deepest estimate depth reached by every child, if estimates were made.
         depth: Option<u32>,
+        /// The selectivity of that estimate ([`Model::selectivity`] when there is none).
+        selectivity: Selectivity,
     },
     /// No search runs and not every child is proven.
     NotSolved {
@@ -93,7 +109,24 @@ pub enum SolverState {
         total: usize,
         /// The deepest estimate depth reached by every child, if estimates were made.
         depth: Option<u32>,
+        /// The selectivity of that estimate ([`Model::selectivity`] when there is none).
+        selectivity: Selectivity,
     },
+}
+
+impl SolverState {
+    /// The deepest estimate the state names, as a kind (depth and selectivity): what its labels
+    /// write (`estimating @12 95%`).
+    pub const fn estimate(&self) -> Option<ScoreKind> {
+        match *self {
+            SolverState::Solving { depth: Some(depth), selectivity, .. }
+            | SolverState::Paused { depth: Some(depth), selectivity, .. }
+            | SolverState::NotSolved { depth: Some(depth), selectivity, .. } => {
+                Some(ScoreKind::Estimate { depth, selectivity })
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Model {
@@ -344,10 +377,11 @@ impl Model {
         if let (Some(pv), Some(score)) = (a.pv.as_ref(), self.best_score()) {
             return Some(ShownLine { moves: pv.clone(), score, kind: LineKind::Perfect });
         }
-        let (depth, moves) = a.line.as_ref()?;
+        let (kind, moves) = a.line.as_ref()?;
+        let ScoreKind::Estimate { depth, selectivity } = *kind else { return None };
         let first = a.value(*moves.first()?)?;
         let score = if p.must_pass() { -first.score } else { first.score };
-        Some(ShownLine { moves: moves.clone(), score, kind: LineKind::Estimate { depth: *depth } })
+        Some(ShownLine { moves: moves.clone(), score, kind: LineKind::Estimate { depth, selectivity } })
     }
 
     /// The move `b` and auto-play make here: the forced pass; the proven best move; the first
@@ -459,9 +493,13 @@ impl Model {
         if let Some(a) = a.filter(|a| a.complete) {
             return SolverState::Exact { nodes: a.nodes, elapsed: a.elapsed };
         }
-        let estimated = a.and_then(|a| a.estimate_depth());
+        let deepest = a.and_then(|a| a.deepest_estimate());
+        let (estimated, selectivity) = match deepest {
+            Some(ScoreKind::Estimate { depth, selectivity }) => (Some(depth), selectivity),
+            _ => (None, self.selectivity),
+        };
         match &self.job {
-            _ if self.paused => SolverState::Paused { proven, total, depth: estimated },
+            _ if self.paused => SolverState::Paused { proven, total, depth: estimated, selectivity },
             Some(j) if j.position == target => SolverState::Solving {
                 proven,
                 total,
@@ -469,11 +507,12 @@ impl Model {
                 // The deepest a child has reached, as the moves table shows it (the depth every
                 // child completed can be one less while the next runs).
                 depth: estimated.max(j.depth),
+                selectivity: if deepest.is_some() { selectivity } else { j.selectivity },
                 nodes: j.nodes,
                 elapsed: j.elapsed.max(self.clock.saturating_duration_since(j.started)),
                 counted: j.elapsed,
             },
-            _ => SolverState::NotSolved { proven, total, depth: estimated },
+            _ => SolverState::NotSolved { proven, total, depth: estimated, selectivity },
         }
     }
 

@@ -445,6 +445,13 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         contexts: BOARD,
+        keys: &[c('%', "%")],
+        action: Action::Selectivity,
+        bar: None,
+        help: "the estimates' selectivity: 73% 87% 95% 98% 99% 100% in turn (100%: full width; :selectivity N sets it)",
+    },
+    Binding {
+        contexts: BOARD,
         keys: &[c('E', "E")],
         action: Action::Edit,
         bar: Some("edit"),

@@ -32,7 +32,9 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
     if m.editor().is_some() {
         return ("editing: nothing analysed".into(), Vec::new(), false);
     }
-    match m.solver_state() {
+    let state = m.solver_state();
+    let estimate = state.estimate();
+    match state {
         SolverState::GameOver => ("game over".into(), Vec::new(), true),
         // Proven without a search of this run: every child came from the store or the book.
         SolverState::Exact { nodes: 0, .. } => ("exact ✓".into(), vec!["from the store".to_string()], true),
@@ -41,29 +43,28 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
             vec![format!("{} nodes", si(nodes as f64)), rate(nodes, elapsed), format!("{:.2}s", elapsed.as_secs_f64())],
             true,
         ),
-        SolverState::Solving { proven, total, phase, depth, nodes, elapsed, counted } => (
-            solving_text(proven, total, phase, depth),
+        SolverState::Solving { proven, total, phase, nodes, elapsed, counted, .. } => (
+            solving_text(proven, total, phase, estimate),
             vec![format!("{} nodes", si(nodes as f64)), rate(nodes, counted), format!("{:.1}s", elapsed.as_secs_f64())],
             false,
         ),
-        SolverState::Paused { proven, total, depth } => {
-            let known = depth.map_or(String::new(), |depth| format!(" · {}", Kind::Estimate { depth }.long_label()));
+        SolverState::Paused { proven, total, .. } => {
+            let known = estimate.map_or(String::new(), |kind| format!(" · {}", kind.long_label()));
             (format!("paused (z resumes){known}, exact {proven}/{total}"), Vec::new(), false)
         }
-        SolverState::NotSolved { proven, total, depth: Some(d) } => {
-            (format!("{}, exact {proven}/{total}", Kind::Estimate { depth: d }.long_label()), Vec::new(), false)
-        }
-        SolverState::NotSolved { proven, total, depth: None } => {
-            (format!("not solved yet {proven}/{total}"), Vec::new(), false)
-        }
+        SolverState::NotSolved { proven, total, .. } => match estimate {
+            Some(kind) => (format!("{}, exact {proven}/{total}", kind.long_label()), Vec::new(), false),
+            None => (format!("not solved yet {proven}/{total}"), Vec::new(), false),
+        },
     }
 }
 
-/// What a running search is doing: `estimating @12`, `proving W/L/D 1/4`, `solving 2/4`.
-pub fn solving_text(proven: usize, total: usize, phase: Option<Phase>, depth: Option<u32>) -> String {
+/// What a running search is doing: `estimating @12 95%` (the deepest `estimate` so far),
+/// `proving W/L/D 1/4`, `solving 2/4`.
+pub fn solving_text(proven: usize, total: usize, phase: Option<Phase>, estimate: Option<Kind>) -> String {
     match phase {
-        Some(Phase::Estimate) => match depth {
-            Some(depth) => format!("estimating {}", Kind::Estimate { depth }.depth_label().unwrap_or_default()),
+        Some(Phase::Estimate) => match estimate.and_then(Kind::depth_label) {
+            Some(label) => format!("estimating {label}"),
             None => "estimating".to_string(),
         },
         Some(Phase::Wld) => format!("proving W/L/D · exact {proven}/{total}"),
@@ -195,13 +196,25 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         Some(_) => format!("auto-play ▶ {:.1}s", m.config.auto_delay.as_secs_f64()),
         None => "auto-play off".to_string(),
     };
-    lines.push(Line::from(Span::styled(auto, t.dim())));
+    // The estimates' level (`%` changes it): on the auto-play line when it fits there, else last
+    // (when the panel has a row left for it).
+    let level = format!("selectivity {}", m.selectivity);
+    let level = if auto.chars().count() + 3 + level.chars().count() <= inner.width as usize {
+        lines.push(Line::from(Span::styled(format!("{auto} · {level}"), t.dim())));
+        None
+    } else {
+        lines.push(Line::from(Span::styled(auto, t.dim())));
+        Some(level)
+    };
     let mask = match (m.teach(), m.drawn_mask) {
         (Some(_), _) => "mask: the step's".to_string(),
         (None, Some(mask)) => format!("mask on board: {}", mask.name()),
         (None, None) => "mask on board: off".to_string(),
     };
     lines.push(Line::from(Span::styled(mask, t.dim())));
+    if let Some(level) = level {
+        lines.push(Line::from(Span::styled(level, t.dim())));
+    }
     for (i, line) in lines.iter().enumerate() {
         if i as u16 >= inner.height {
             break;

@@ -12,6 +12,7 @@
 //! | legal move with its exact score | `+4`, `-12` in bold (best moves underlined) | `+12` in bold, `★` under best moves, `✓` under the others |
 //! | legal move with a proven outcome | `W`, `D`, `L` | `W`, `D`, `L` |
 //! | legal move with an estimate | `+4` in plain italic (never bold) | `+12` in plain italic, its depth under it (`@18`) |
+//! | the estimates' depth and selectivity | in the title: `≈@18 95%` | the selectivity in the title: `≈ 95%` |
 //! | last move | `●*` | `**` under the disc |
 //! | disc the selected move flips | `●x` | `xx` under the disc |
 //! | square in the drawn mask | `■` | `■■` |
@@ -20,6 +21,7 @@
 //! all, in both sizes, and a blank column keeps neighbouring scores apart: `-16 +12`, never
 //! `-16+12`.
 
+use crate::solver::Selectivity;
 use crate::tui::app::{BoardGeometry, Model, ScoreKind};
 use crate::tui::theme::Theme;
 use crate::{Size, Square};
@@ -71,10 +73,12 @@ fn score_text(value: i32) -> String {
 
 impl BoardWidget<'_> {
     /// The compact board has no room under a value for its kind: the title says it in glyphs
-    /// (`≈@16` estimates, `✓` exact), so it survives without colour.
+    /// (`≈@16 95%` estimates, `✓` exact), so it survives without colour. The large board writes
+    /// each estimate's depth under it (`@16`), and its title the selectivity when it prunes
+    /// (`≈ 95%`).
     fn kinds_shown(&self) -> String {
         let m = self.model;
-        if self.zoom == Zoom::Large || m.values_hidden() {
+        if m.values_hidden() {
             return String::new();
         }
         let kinds: Vec<ScoreKind> = m
@@ -85,16 +89,34 @@ impl BoardWidget<'_> {
             .filter_map(|&sq| m.child_score(sq))
             .map(|s| s.kind)
             .collect();
-        let estimates = kinds.iter().filter_map(|k| match k {
-            ScoreKind::Estimate { depth } => Some(*depth),
-            _ => None,
-        });
-        match (kinds.iter().all(|k| *k == ScoreKind::Exact), estimates.max()) {
+        let estimates: Vec<ScoreKind> =
+            kinds.iter().copied().filter(|k| matches!(k, ScoreKind::Estimate { .. })).collect();
+        // The levels of the estimates shown, when one prunes: ` 95%` (one level, as it always is
+        // but for a moment after a change).
+        let mut levels: Vec<Selectivity> = estimates.iter().filter_map(|k| k.selectivity()).collect();
+        levels.sort();
+        levels.dedup();
+        let levels = if levels.iter().all(|l| l.is_full()) {
+            String::new()
+        } else {
+            format!(" {}", levels.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("/"))
+        };
+        let deepest = estimates.iter().copied().max_by_key(|k| k.strength());
+        if self.zoom == Zoom::Large {
+            return if levels.is_empty() { String::new() } else { format!("· ≈{levels} ") };
+        }
+        match (kinds.iter().all(|k| *k == ScoreKind::Exact), deepest) {
             (true, _) if !kinds.is_empty() => "· ✓ exact ".to_string(),
-            (_, Some(depth)) if kinds.iter().all(|k| matches!(k, ScoreKind::Estimate { .. })) => {
-                format!("· ≈{} ", ScoreKind::Estimate { depth }.depth_label().unwrap_or_default())
+            (_, Some(ScoreKind::Estimate { depth, selectivity })) if estimates.len() == kinds.len() => {
+                match levels.matches('/').count() {
+                    // One level: the deepest estimate's label says it (`≈@12 95%`).
+                    0 => {
+                        format!("· ≈{} ", ScoreKind::Estimate { depth, selectivity }.depth_label().unwrap_or_default())
+                    }
+                    _ => format!("· ≈@{depth}{levels} "),
+                }
             }
-            (_, Some(_)) => "· ✓ and ≈ ".to_string(),
+            (_, Some(_)) => format!("· ✓ and ≈{levels} "),
             _ => String::new(),
         }
     }
@@ -113,7 +135,14 @@ impl BoardWidget<'_> {
             format!(" {} must pass ", p.to_move())
         } else {
             let disc = if p.to_move() == crate::Color::Black { '●' } else { '○' };
-            format!(" {disc} {} to move {}", p.to_move(), self.kinds_shown())
+            let kinds = self.kinds_shown();
+            let title = format!(" {disc} {} to move {kinds}", p.to_move());
+            // The 4x4 board's narrow title keeps the values' kinds, without "to move".
+            if title.chars().count() + 2 <= area.width as usize {
+                title
+            } else {
+                format!(" {disc} {} {kinds}", p.to_move())
+            }
         };
         let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
         let inner = block.inner(area);
@@ -189,9 +218,8 @@ impl BoardWidget<'_> {
                         bottom = match score.kind {
                             ScoreKind::Exact if is_best => (" ★  ".into(), t.best()),
                             ScoreKind::Exact => (" ✓  ".into(), t.exact()),
-                            kind @ ScoreKind::Estimate { .. } => {
-                                (format!("{:<4}", kind.depth_label().unwrap_or_default()), t.estimate())
-                            }
+                            // The depth alone (`@12`): the title says the selectivity.
+                            ScoreKind::Estimate { depth, .. } => (format!("{:<4}", format!("@{depth}")), t.estimate()),
                             ScoreKind::Wld => ("    ".into(), t.outcome()),
                         };
                     }

@@ -1,6 +1,7 @@
 //! The children table: every legal move with its value (best first) and how many discs it flips;
 //! the best moves starred. A value says what it is: `+12` exact (bold), `W` / `L` / `D` a proven
-//! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic), `?` nothing yet.
+//! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic; `+12 @14 95%` a
+//! selective one, the columns then narrowed around it), `?` nothing yet.
 
 use crate::Square;
 use crate::solver::{ValueText, outcome_letter};
@@ -14,8 +15,44 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 use std::cmp::Reverse;
 
-/// The width of the score column: `+12 @14`.
+/// The usual width of the score column: `+12 @14`.
 const SCORE_W: usize = 7;
+
+/// The columns of the table: the move's name, the score, the flips (widths, in characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Columns {
+    name: usize,
+    score: usize,
+    flips: usize,
+}
+
+impl Columns {
+    /// The columns for `width` characters, the widest score `widest` and the longest name
+    /// `names`: name 4, score 7 and flips 5 (20 in all) for `+12 @14`; a wider score (a selective
+    /// estimate, `-12 @22 95%`) takes the name's padding first and then the room the flips do not
+    /// need (two digits at most), so no value is ever cut. Flips 0: no room for them.
+    fn fit(width: usize, widest: usize, names: usize) -> Columns {
+        let score = widest.max(SCORE_W);
+        let name = if score <= SCORE_W { names.max(4) } else { names.max(2) };
+        // A space, the name, a space, the score, the star, a space, the flips.
+        let flips = width.saturating_sub(name + score + 4).min(5);
+        Columns { name, score, flips: if flips >= 2 { flips } else { 0 } }
+    }
+
+    /// The heading line: `move`, the score's heading over the end of the scores and `flips`
+    /// over the end of the flips (moved left to keep a space between them).
+    fn heading(self, score: &str) -> String {
+        let row = self.name + self.score + 2 + if self.flips > 0 { self.flips + 2 } else { 1 };
+        let flips_at = row.saturating_sub(5);
+        let score_end = (self.name + self.score + 2).min(if self.flips > 0 { flips_at - 1 } else { row });
+        let mut line = format!(" move{}{score}", " ".repeat(score_end.saturating_sub(5 + score.chars().count())));
+        if self.flips > 0 {
+            line.push_str(&" ".repeat(flips_at.saturating_sub(line.chars().count())));
+            line.push_str("flips");
+        }
+        line
+    }
+}
 
 /// The score column's heading: `score` (from the side to move), or `black` when the values are
 /// shown from black's side.
@@ -45,10 +82,11 @@ impl ChildrenWidget<'_> {
         let m = self.model;
         let t = self.theme;
         let p = m.position();
-        let title = match m.solver_state() {
+        let state = m.solver_state();
+        let title = match state {
             SolverState::Exact { .. } => " moves · exact ".to_string(),
-            SolverState::Solving { proven, total, phase, depth, .. } => {
-                format!(" {} ", super::bars::solving_text(proven, total, phase, depth))
+            SolverState::Solving { proven, total, phase, .. } => {
+                format!(" {} ", super::bars::solving_text(proven, total, phase, state.estimate()))
             }
             SolverState::NotSolved { proven, total, .. } => format!(" unproven {proven}/{total} "),
             SolverState::Paused { proven, total, .. } => format!(" paused {proven}/{total} "),
@@ -81,10 +119,25 @@ impl ChildrenWidget<'_> {
                 _ => (1, Reverse(None)),
             });
         }
-        let header = Line::from(vec![Span::styled(
-            format!(" {:<4} {:>SCORE_W$}  {:>5}", "move", score_heading(m), "flips"),
-            t.label(),
-        )]);
+        let shown: Vec<(String, Style)> = rows
+            .iter()
+            .map(|row| match row.score.map(|(v, kind)| (m.shown_value(v), kind)) {
+                Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
+                Some((v, ScoreKind::Wld)) => (outcome_letter(v).to_string(), t.outcome()),
+                Some((score, kind @ ScoreKind::Estimate { .. })) => {
+                    (ValueText { score, kind }.to_string(), t.estimate())
+                }
+                None => ("?".to_string(), t.unproven()),
+            })
+            .collect();
+        let name = |edge: Edge| match edge {
+            Edge::Move(sq) => sq.to_string(),
+            Edge::Pass => "pass".to_string(),
+        };
+        let widest = shown.iter().map(|(s, _)| s.chars().count()).max().unwrap_or(0);
+        let names = rows.iter().map(|r| name(r.edge).chars().count()).max().unwrap_or(0);
+        let cols = Columns::fit(inner.width as usize, widest, names);
+        let header = Line::from(vec![Span::styled(cols.heading(score_heading(m)), t.label())]);
         buf.set_line(inner.x, inner.y, &header, inner.width);
         if rows.is_empty() {
             let text = match m.final_score() {
@@ -116,25 +169,15 @@ impl ChildrenWidget<'_> {
         }
         for (i, row) in rows.iter().enumerate().skip(first).take(visible) {
             let y = inner.y + 1 + (i - first) as u16;
-            let name = match row.edge {
-                Edge::Move(sq) => sq.to_string(),
-                Edge::Pass => "pass".to_string(),
-            };
-            let (score, score_style) = match row.score.map(|(v, kind)| (m.shown_value(v), kind)) {
-                Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
-                Some((v, ScoreKind::Wld)) => (outcome_letter(v).to_string(), t.outcome()),
-                Some((score, kind @ ScoreKind::Estimate { .. })) => {
-                    (ValueText { score, kind }.to_string(), t.estimate())
-                }
-                None => ("?".to_string(), t.unproven()),
-            };
+            let (score, score_style) = &shown[i];
             let star = if row.best && row.score.is_some() { "★" } else { " " };
-            let flips = if row.edge == Edge::Pass { String::new() } else { row.flips.to_string() };
+            let flips = if row.edge == Edge::Pass || cols.flips == 0 { String::new() } else { row.flips.to_string() };
+            let (nw, sw, fw) = (cols.name, cols.score, cols.flips);
             let line = Line::from(vec![
-                Span::styled(format!(" {name:<4} "), Style::new()),
-                Span::styled(format!("{score:>SCORE_W$}"), score_style),
+                Span::styled(format!(" {:<nw$} ", name(row.edge)), Style::new()),
+                Span::styled(format!("{score:>sw$}"), *score_style),
                 Span::styled(star.to_string(), t.best()),
-                Span::styled(format!(" {flips:>5}"), Style::new()),
+                Span::styled(if fw > 0 { format!(" {flips:>fw$}") } else { String::new() }, Style::new()),
             ]);
             buf.set_line(inner.x, y, &line, inner.width);
             let rect = Rect::new(inner.x, y, inner.width, 1);
@@ -144,5 +187,26 @@ impl ChildrenWidget<'_> {
             hits.push((rect, row.edge));
         }
         hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Columns;
+
+    #[test]
+    fn the_columns_make_room_for_a_selective_estimate() {
+        let usual = Columns::fit(20, 6, 2);
+        assert_eq!(usual, Columns { name: 4, score: 7, flips: 5 });
+        assert_eq!(usual.heading("score"), " move   score  flips");
+        let wide = Columns::fit(20, "-12 @22 95%".len(), 2);
+        assert_eq!(wide, Columns { name: 2, score: 11, flips: 3 });
+        // A row: " c5 " + score + star + " 18": 20 in all; the heading as wide, its words apart.
+        assert_eq!(1 + wide.name + 1 + wide.score + 1 + 1 + wide.flips, 20);
+        assert_eq!(wide.heading("score"), " move    score flips");
+        let ten = Columns::fit(20, "+0 @12 95%".len(), 2);
+        assert_eq!((ten.score, ten.flips), (10, 4));
+        assert_eq!(ten.heading("score"), " move    score flips");
+        assert_eq!(Columns::fit(20, 4, 4).name, 4, "pass");
     }
 }

@@ -19,6 +19,10 @@ pub const LEGEND: &[(&str, &str)] = &[
         "+4 @14",
         "estimate from a 14-ply search, plain italic: not proven (@14 under it on the large board; the small board's title says ≈@14, ✓ exact, or ✓ and ≈)",
     ),
+    (
+        "+4 @14 95%",
+        "the same with probable cutoffs at 95% confidence (the selectivity, % changes it; without a % it is 100%, full width; the board's title says ≈ 95%)",
+    ),
     ("W D L", "proven win, draw or loss; the margin not known yet"),
     ("?", "a legal move the solver has not valued yet"),
     ("for", "values are for the side to move; v shows them for black (the moves table's heading says black)"),

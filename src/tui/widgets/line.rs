@@ -1,6 +1,6 @@
 //! The line panel: the best line from the position on screen (the principal variation to the end
 //! of the game once proven, labelled `perfect`; until then the deepest completed estimate's line,
-//! labelled `est @d` and `not proven`; auto-play's line while it plays one),
+//! labelled `est @d` (`est @d 95%` when selective) and `not proven`; auto-play's line while it plays one),
 //! the move history from the root with the current node marked (`[3.c3]`, reversed), the moves
 //! ahead on the current line (dim), and the branches at the current node.
 
@@ -65,17 +65,14 @@ impl LineWidget<'_> {
                     LineKind::Perfect => {
                         ("perfect ".to_string(), format!("{moves}  ({:+} exact)", m.shown_value(line.score)))
                     }
-                    LineKind::Estimate { depth } => {
-                        let kind = crate::solver::Kind::Estimate { depth };
-                        (
-                            format!("{} ", kind.label()),
-                            format!("{moves}  (≈{:+}, not proven)", m.shown_value(line.score)),
-                        )
-                    }
+                    kind @ LineKind::Estimate { .. } => (
+                        format!("{} ", kind.score_kind().label()),
+                        format!("{moves}  (≈{:+}, not proven)", m.shown_value(line.score)),
+                    ),
                 }
             }
-            (_, SolverState::Solving { depth: Some(d), .. }) => {
-                let label = crate::solver::Kind::Estimate { depth: d }.depth_label().unwrap_or_default();
+            (_, state @ SolverState::Solving { depth: Some(_), .. }) => {
+                let label = state.estimate().and_then(|k| k.depth_label()).unwrap_or_default();
                 ("line ".to_string(), format!("solving… (estimates {label} meanwhile)"))
             }
             (_, SolverState::Solving { .. }) => ("line ".to_string(), "solving…".to_string()),
