@@ -220,6 +220,11 @@ impl Model {
             mid_model.map(|m| (m[0] + m[1] * n as f32 + m[2] * d as f32 + m[3] * s as f32).exp())
         };
         let end_sigma = |n: u32, s: u32| end_model.map(|m| (m[0] + m[1] * n as f32 + m[2] * s as f32).exp());
+        // A prediction from its two lines, the shallow search's and the evaluation's.
+        let joined = |s: u32, line: Option<(f32, f32, f32)>, line0: Option<(f32, f32, f32)>| {
+            let (l, l0) = (line?, line0?);
+            Some(Cut { shallow: s, slope: l.0, offset: l.1, sigma: l.2, slope0: l0.0, offset0: l0.1, sigma0: l0.2 })
+        };
         let mut mid = vec![None; (squares + 1) * (MAX_DEPTH + 1)];
         let mut end = vec![None; squares + 1];
         for n in 0..=squares as u32 {
@@ -227,32 +232,12 @@ impl Model {
                 let s = shallow_of(d);
                 let line = cell(n, Some(d), s).or_else(|| mid_sigma(n, d, s).map(|sg| (1.0, 0.0, sg)));
                 let line0 = cell(n, Some(d), 0).or_else(|| mid_sigma(n, d, 0).map(|sg| (1.0, 0.0, sg)));
-                if let (Some(l), Some(l0)) = (line, line0) {
-                    mid[n as usize * (MAX_DEPTH + 1) + d as usize] = Some(Cut {
-                        shallow: s,
-                        slope: l.0,
-                        offset: l.1,
-                        sigma: l.2,
-                        slope0: l0.0,
-                        offset0: l0.1,
-                        sigma0: l0.2,
-                    });
-                }
+                mid[n as usize * (MAX_DEPTH + 1) + d as usize] = joined(s, line, line0);
             }
             let s = end_shallow(n);
             let line = cell(n, None, s).or_else(|| end_sigma(n, s).map(|sg| (1.0, 0.0, sg)));
             let line0 = cell(n, None, 0).or_else(|| end_sigma(n, 0).map(|sg| (1.0, 0.0, sg)));
-            if let (Some(l), Some(l0)) = (line, line0) {
-                end[n as usize] = Some(Cut {
-                    shallow: s,
-                    slope: l.0,
-                    offset: l.1,
-                    sigma: l.2,
-                    slope0: l0.0,
-                    offset0: l0.1,
-                    sigma0: l0.2,
-                });
-            }
+            end[n as usize] = joined(s, line, line0);
         }
         Model { side, mid, end }
     }
