@@ -339,3 +339,23 @@ fn bench_estimate_reports_every_depth() {
     assert_eq!(last["mae_best"], 0.0);
     assert_eq!(last["mae_moves"], 0.0);
 }
+
+#[test]
+fn weights_from_a_file_replace_the_shipped_ones_and_a_bad_file_exits_2() {
+    // All-zero weights evaluate every unfinished position as 0: every one-ply estimate of the
+    // 6x6 start is 0 with them, and not with the shipped weights.
+    let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
+    file.write_all(&othello_explorer::eval::Weights::zero(6, 2).to_bytes()).expect("written");
+    let args = ["solve", "--size", "6", "--mode", "estimate", "--depth", "1", "--json", "--threads", "1"];
+    let scores = |v: &Value| -> Vec<i64> { children_of(v).iter().map(|c| c["score"].as_i64().unwrap()).collect() };
+    let zero = json(&[&args[..], &["--weights", path(&file)]].concat());
+    assert_eq!(scores(&zero), [0, 0, 0, 0]);
+    assert!(scores(&json(&args)).iter().any(|&s| s != 0));
+    // A file that is not weights: one line naming the option and the file, exit 2.
+    let readme = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let out = bin().args(args).args(["--weights", readme.to_str().unwrap()]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--weights") && err.contains("README.md"), "{err}");
+}

@@ -6,7 +6,9 @@
 //!   interrupted;
 //! - `train --freeze-from E --base W`: the stages from `E` empties on are `W`'s, entry for entry
 //!   (read back by the library's own weights parser), and so are their check positions, while
-//!   the stages below are refitted;
+//!   the stages below are refitted; with `--freeze-below` too, only the stages between move, and
+//!   `--keep-lean` leaves each of them with the base's mean signed error on the held-out
+//!   positions (computed here with the library's evaluation from the files written);
 //! - bad settings, unknown values, missing arguments and empty data directories: exit 2 and one
 //!   line naming them.
 
@@ -117,6 +119,51 @@ fn a_frozen_fit_keeps_the_base_stages_and_their_check_positions() {
     let frozen = check_lines_from(&repo("data/eval/check-8.txt"), 12);
     assert!(!frozen.is_empty());
     assert_eq!(check_lines_from(&out.join("check-8.txt"), 12), frozen);
+}
+
+#[test]
+fn a_fit_between_two_frozen_ranges_moves_only_those_stages_and_keeps_the_base_lean() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let data = dir.path().join("data");
+    solved(&data, 300);
+    let out = dir.path().join("out");
+    let base = repo("data/eval/weights-8.oxev");
+    fit_eval()
+        .args(["train", "--size", "8", "--freeze-below", "4", "--freeze-from", "8", "--keep-lean", "--epochs", "20"])
+        .arg("--base")
+        .arg(&base)
+        .arg("--out")
+        .arg(&out)
+        .arg(&data)
+        .assert()
+        .success();
+    let read = |path: &Path| Weights::from_bytes(8, &std::fs::read(path).expect("a weights file")).expect("weights");
+    let (before, after) = (read(&base), read(&out.join("weights-8.oxev")));
+    for stage in (0..16).filter(|&s| s != 1) {
+        assert_eq!(before.stage(stage), after.stage(stage), "stage {stage} is frozen");
+    }
+    assert_ne!(before.stage(1), after.stage(1), "the stage of 4-7 empties is refitted");
+    // The held-out positions (index mod 10 = 9) of 4-7 empties: the mean signed error, in
+    // discs, of both weights against the exact labels.
+    let text = std::fs::read_to_string(data.join(SOLVED_FILE)).expect("the solved file");
+    let (mut fitted, mut based, mut k) = (0.0, 0.0, 0);
+    for line in text.lines().skip(1) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let index: u64 = words[0].parse().expect("an index");
+        let position = othello_explorer::obf::parse_board(&format!("{} {}", words[1], words[2])).expect("a board");
+        let label: f64 = words[3].parse().expect("a score");
+        if index % 10 != 9 || !(4..8).contains(&position.empty_count()) {
+            continue;
+        }
+        let (p, o) = position.raw();
+        let error = |w: &Weights| othello_explorer::eval::evaluate_fine_with::<8>(w, p, o) as f64 / 64.0 - label;
+        fitted += error(&after);
+        based += error(&before);
+        k += 1;
+    }
+    assert!(k >= 5, "{k} held-out positions");
+    let (fitted, based) = (fitted / k as f64, based / k as f64);
+    assert!((fitted - based).abs() < 0.05, "mean signed error {fitted:+.3} against the base's {based:+.3}");
 }
 
 #[test]

@@ -8,9 +8,10 @@
 //! within one disc of 0, whether black (the start) or white (after the first move) is to move, so
 //! the estimate's sign cannot follow the side to move.
 //!
-//! The shipped weights (version 6, whose opening stages are version 5's) pass both: those
+//! The shipped weights (version 7, whose opening stages are version 5's) pass both: those
 //! stages (56 empties and more) are fitted to deeper searches of every position of the first
-//! four plies (`fit-eval opening`, docs/eval.md, "The 8x8 opening"). Version 4 read the start
+//! four plies (`fit-eval opening`, docs/eval.md, "The 8x8 opening"), and version 7's midgame
+//! stages keep version 6's lean towards the side to move (`fit-eval train --keep-lean`). Version 4 read the start
 //! +2 at depth 4 and the position after f5 -2 at depth 3 (the same leaves). The check to 20 plies
 //! takes about five minutes of one core; it searches two positions at a time.
 

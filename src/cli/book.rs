@@ -29,7 +29,7 @@ pub fn run(
     let stop = Arc::new(AtomicBool::new(false));
     let caught = super::solve::catch_signals(&stop);
     let limits = Limits { stop: Some(stop), ..Limits::default() };
-    let options = BookOptions { size, plies, lines, near_empties, solver: solver.options(), limits };
+    let options = BookOptions { size, plies, lines, near_empties, solver: solver.options()?, limits };
     eprintln!(
         "book: {size}, plies 0..{plies}{}, {}, {} MiB table, into {}",
         if lines {

@@ -269,7 +269,7 @@ fn urgent(line: &str) -> bool {
 /// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
 pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
     let mut engine = Engine {
-        analyst: protocol::analyst(&args.strength, options, store)?,
+        analyst: protocol::analyst(options, store)?,
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
         main_time: None,

@@ -277,6 +277,10 @@ pub struct SolverArgs {
     /// them (the proven values are the same; for comparing).
     #[arg(long)]
     pub no_selective_solve: bool,
+    /// Evaluate with this weights file (`data/eval/weights-N.oxev`'s format, its board side read
+    /// from it) instead of the shipped one: for comparing two fits.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -286,9 +290,11 @@ pub enum ScoringArg {
 }
 
 impl SolverArgs {
-    pub fn options(&self) -> othello_explorer::solver::SolverOptions {
+    /// The solver's options, with `--weights` put in use first (it must come before any search).
+    pub fn options(&self) -> Result<othello_explorer::solver::SolverOptions, CliError> {
+        self.load_weights()?;
         let threads = self.threads.map(|t| t as usize).unwrap_or_else(cores);
-        othello_explorer::solver::SolverOptions {
+        Ok(othello_explorer::solver::SolverOptions {
             hash_mb: self.hash_mb as usize,
             scoring: match self.scoring {
                 ScoringArg::Standard => othello_explorer::Scoring::Standard,
@@ -298,7 +304,15 @@ impl SolverArgs {
             pv_extension: !self.no_pv_extension,
             selectivity: self.selectivity,
             selective_solve: !self.no_selective_solve,
-        }
+        })
+    }
+
+    /// Puts `--weights` in use, if given.
+    fn load_weights(&self) -> Result<(), CliError> {
+        let Some(path) = &self.weights else { return Ok(()) };
+        let usage = |e: String| CliError::Usage(format!("--weights {}: {e}", path.display()));
+        let bytes = othello_explorer::textfile::read_bytes(path, 64 << 20).map_err(|e| usage(e.to_string()))?;
+        othello_explorer::eval::weights::use_instead(&bytes).map(|_| ()).map_err(usage)
     }
 }
 
@@ -391,18 +405,18 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Solve { position, search, solver, json }) => {
             let resolved = position.resolve()?;
             let store = store::open_for_solving(&cli.store)?;
-            return solve::run(&resolved, &search, solver.options(), store, json);
+            return solve::run(&resolved, &search, solver.options()?, store, json);
         }
         Some(Command::Review { position, review, solver, json }) => {
             let store = store::open_for_solving(&cli.store)?;
-            return review::run(&position, &review, solver.options(), store, json);
+            return review::run(&position, &review, solver.options()?, store, json);
         }
         Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
             bench::lab::run(&file, positions.as_deref(), limit, json)
         }
         Some(Command::Bench { file, positions, mode, depth, solver, json, .. }) => {
             let store = store::open_for_solving(&cli.store)?;
-            bench::run(&file, positions.as_deref(), mode, depth, solver.options(), store.as_ref(), json)
+            bench::run(&file, positions.as_deref(), mode, depth, solver.options()?, store.as_ref(), json)
         }
         Some(Command::Explain { topic, position, mv, outcome, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), outcome, json)
@@ -414,11 +428,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Archive(args)) => return archive::run(&args, &cli.store),
         Some(Command::Nboard { nboard, solver }) => {
             let store = store::open_for_solving(&cli.store)?;
-            nboard::run(&nboard, solver.options(), store)
+            nboard::run(&nboard, solver.options()?, store)
         }
         Some(Command::Gtp { gtp, solver }) => {
             let store = store::open_for_solving(&cli.store)?;
-            gtp::run(&gtp, solver.options(), store)
+            gtp::run(&gtp, solver.options()?, store)
         }
         Some(Command::Book { size, plies, lines, near_empties, solver, json }) => {
             book::run(size, plies, lines, near_empties, &solver, &cli.store, json)

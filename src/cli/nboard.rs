@@ -283,7 +283,7 @@ fn one_line(text: &str) -> String {
 /// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
 pub fn run(args: &NboardArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
     let mut engine = Engine {
-        analyst: protocol::analyst(&args.strength, options, store)?,
+        analyst: protocol::analyst(options, store)?,
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
     };

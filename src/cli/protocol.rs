@@ -27,21 +27,9 @@ pub struct StrengthArgs {
     /// Strength: the best move known after this many seconds (proven moves at once).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::values::seconds)]
     pub move_time: Option<Duration>,
-    /// Evaluate with this weights file (`data/eval/weights-N.oxev`'s format, its board side
-    /// read from it) instead of the shipped one: for a match between two fits.
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<std::path::PathBuf>,
 }
 
 impl StrengthArgs {
-    /// Puts `--weights` in use, if given (before any search).
-    pub fn load_weights(&self) -> Result<(), super::CliError> {
-        let Some(path) = &self.weights else { return Ok(()) };
-        let usage = |e: String| super::CliError::Usage(format!("--weights {}: {e}", path.display()));
-        let bytes = othello_explorer::textfile::read_bytes(path, 64 << 20).map_err(|e| usage(e.to_string()))?;
-        othello_explorer::eval::weights::use_instead(&bytes).map(|_| ()).map_err(usage)
-    }
-
     /// The strength asked for.
     pub fn strength(&self) -> Strength {
         match (self.level, self.move_time) {
@@ -135,14 +123,11 @@ impl Reader {
     }
 }
 
-/// The analyst an engine protocol plays with: `--weights` put in use, then the solver of
-/// `options` and the store.
+/// The analyst an engine protocol plays with: the solver of `options` and the store.
 pub fn analyst(
-    args: &StrengthArgs,
     options: othello_explorer::solver::SolverOptions,
     store: Option<othello_explorer::store::Store>,
 ) -> Result<othello_explorer::analyst::Analyst, super::CliError> {
-    args.load_weights()?;
     let solver = othello_explorer::solver::Solver::try_new(options)
         .map_err(|e| super::CliError::Usage(format!("--hash-mb: {e}")))?;
     Ok(othello_explorer::analyst::Analyst::new(solver, store))

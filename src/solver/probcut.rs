@@ -386,7 +386,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             }
             for &level in SELECTIVE_PASSES {
                 self.selectivity = level;
-                let v = self.aspirated(node, w, guess);
+                let v = self.proof_near(node, w, guess);
                 self.selectivity = FULL_WIDTH;
                 if self.stopped {
                     return 0;
@@ -394,31 +394,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 guess = Some(v);
             }
         }
-        self.aspirated(node, w, guess)
+        self.proof_near(node, w, guess)
     }
 
     /// The exact search of `node` within `w`, first with the window (`guess - 1`, `guess + 1`)
-    /// (without a guess: `w`), widened to `w`'s edge on the side it fails: fail-soft within `w`.
-    fn aspirated(&mut self, node: Node<'_, ()>, w: Window, guess: Option<i32>) -> i32 {
-        let Some(g) = guess else { return self.pvs::<Exact>(node, w) };
-        let mut a = (g - 1).max(w.alpha);
-        let mut b = (g + 1).min(w.beta);
-        if a >= b {
-            return self.pvs::<Exact>(node, w);
-        }
-        loop {
-            let v = self.pvs::<Exact>(node, Window { alpha: a, beta: b });
-            if self.stopped {
-                return 0;
-            }
-            if v <= a && a > w.alpha {
-                (a, b) = (w.alpha, (v + 1).min(w.beta));
-            } else if v >= b && b < w.beta {
-                (a, b) = ((v - 1).max(w.alpha), w.beta);
-            } else {
-                return v;
-            }
-        }
+    /// (without a guess: `w`), opened on the side it fails ([`Searcher::aspirated`]).
+    fn proof_near(&mut self, node: Node<'_, ()>, w: Window, guess: Option<i32>) -> i32 {
+        let first = guess.map_or(w, |g| Window { alpha: g - 1, beta: g + 1 });
+        self.aspirated(first, w, |s, w| s.pvs::<Exact>(node, w))
     }
 }
 

@@ -6,7 +6,7 @@
 use super::analysis::Kind;
 use super::midgame::{pv_solved, solved_within};
 use super::parallel::on_threads;
-use super::search::{Control, Searcher};
+use super::search::{Control, Searcher, Window};
 use super::settings::ASPIRATION;
 use super::{Scoring, Selectivity, Solver};
 use crate::Size;
@@ -32,32 +32,12 @@ pub(super) struct Task {
     pub guess: Option<i32>,
 }
 
-/// The value `search` gives with a window of [`ASPIRATION`] around the child's previous estimate
-/// `guess` (from the parent's side; the full window without one), widened to the full window on
-/// the side it fails: the child's own value, from its side, unless the search was stopped.
-fn aspirated<const N: usize, const D: bool, I: Isa>(
-    s: &mut Searcher<N, D, I>,
-    guess: Option<i32>,
-    mut search: impl FnMut(&mut Searcher<N, D, I>, i32, i32) -> i32,
-) -> i32 {
+/// The window of [`ASPIRATION`] around the child's previous estimate `guess` (from the parent's
+/// side; the full window without one), from the child's side: [`Searcher::aspirated`]'s first.
+fn around<const N: usize, const D: bool, I: Isa>(guess: Option<i32>) -> (Window, Window) {
     let max = Searcher::<N, D, I>::MAX;
-    let (mut alpha, mut beta) = match guess {
-        Some(g) => ((-g - ASPIRATION).max(-max), (-g + ASPIRATION).min(max)),
-        None => (-max, max),
-    };
-    loop {
-        let v = search(s, alpha, beta);
-        if s.stopped {
-            return v;
-        }
-        if v <= alpha && alpha > -max {
-            alpha = -max;
-        } else if v >= beta && beta < max {
-            beta = max;
-        } else {
-            return v;
-        }
-    }
+    let full = Window { alpha: -max, beta: max };
+    (guess.map_or(full, |g| Window { alpha: -g - ASPIRATION, beta: -g + ASPIRATION }), full)
 }
 
 /// One child's value for `job` from the parent's side, or `None` if the search was stopped.
@@ -70,12 +50,14 @@ fn child_value<const N: usize, const D: bool, I: Isa>(
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
         Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
         Job::Estimate { depth } if solved_within(t.empties, depth - 1) => {
-            (-aspirated(s, t.guess, |s, a, b| s.window(t.p, t.o, a, b)), Kind::Exact)
+            let (first, full) = around::<N, D, I>(t.guess);
+            (-s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta)), Kind::Exact)
         }
         Job::Estimate { depth } => {
             let selectivity = Selectivity::from_level(s.selectivity);
+            let (first, full) = around::<N, D, I>(t.guess);
             (
-                -aspirated(s, t.guess, |s, a, b| s.estimate(t.p, t.o, a, b, depth - 1)),
+                -s.aspirated(first, full, |s, w| s.estimate(t.p, t.o, w.alpha, w.beta, depth - 1)),
                 Kind::Estimate { depth, selectivity },
             )
         }

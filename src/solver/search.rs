@@ -302,6 +302,40 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         self.control.nodes.fetch_add(new, Ordering::Relaxed);
     }
 
+    /// Aspiration: `search` within `first` (clipped to `outer`); while it fails on a side where
+    /// the window is narrower than `outer`, again with that side opened to `outer`'s edge and,
+    /// the first time, the other side closed to the value found (the searches are fail-soft).
+    /// Each side opens once, so it ends after three searches at most, even where a selective
+    /// search is unstable. The value within `outer`, unless the search was stopped.
+    pub(super) fn aspirated(
+        &mut self,
+        first: Window,
+        outer: Window,
+        mut search: impl FnMut(&mut Self, Window) -> i32,
+    ) -> i32 {
+        let mut w = Window { alpha: first.alpha.max(outer.alpha), beta: first.beta.min(outer.beta) };
+        if w.alpha >= w.beta {
+            w = outer;
+        }
+        let mut opened = false;
+        loop {
+            let v = search(self, w);
+            if self.stopped {
+                return v;
+            }
+            if v <= w.alpha && w.alpha > outer.alpha {
+                let beta = if opened { w.beta } else { (v + 1).clamp(outer.alpha + 1, w.beta) };
+                w = Window { alpha: outer.alpha, beta };
+            } else if v >= w.beta && w.beta < outer.beta {
+                let alpha = if opened { w.alpha } else { (v - 1).clamp(w.alpha, outer.beta - 1) };
+                w = Window { alpha, beta: outer.beta };
+            } else {
+                return v;
+            }
+            opened = true;
+        }
+    }
+
     /// The score of a finished game, from `p`'s side.
     #[inline(always)]
     pub fn final_score(p: u64, o: u64) -> i32 {

@@ -104,13 +104,8 @@ pub(crate) enum Command {
         /// The run's seed: game g is the same game whatever the shards.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// This shard, I/N (1-based). Without it: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
-        /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of --shards, or the whole run.
-        #[arg(long)]
-        shard: Option<String>,
-        /// The number of shards, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions).
-        #[arg(long)]
-        shards: Option<u64>,
+        #[command(flatten)]
+        shard: ShardArgs,
         /// Games of the whole run: this shard plays its share of games 0..G.
         #[arg(long)]
         games: u64,
@@ -192,17 +187,29 @@ pub(crate) enum Command {
         /// The game result's share of a relabelled midgame label.
         #[arg(long, default_value_t = 0.5)]
         lambda: f32,
+        /// Shift each fitted stage's bias so its mean signed error on the validation positions is
+        /// `--base`'s: the lean that offsets the search's own (docs/eval.md).
+        #[arg(long)]
+        keep_lean: bool,
+        /// A problem file (OBF, every move's exact score listed, as `data/ffo/`): the fit's error
+        /// against its positions' exact values, per stage, beside `--base`'s. Repeatable.
+        #[arg(long, value_name = "FILE")]
+        exact_check: Vec<PathBuf>,
         /// From this many empties on, self-play positions also train their colour-swapped twin
         /// with the opposite label (0: never).
         #[arg(long, default_value_t = 0)]
         swap_from: u32,
-        /// Worker threads for the relabelling.
+        /// Worker threads for the fit and the relabelling.
         #[arg(long, default_value_t = 2)]
         threads: usize,
         /// Keep the stages of this many empties and more as they are in `--base` and fit only
         /// the stages below (0: fit every stage). Must be the first empties of a stage.
         #[arg(long, default_value_t = 0)]
         freeze_from: u32,
+        /// Keep the stages below this many empties as they are in `--base` too (0: none). Must be
+        /// the first empties of a stage.
+        #[arg(long, default_value_t = 0)]
+        freeze_below: u32,
         /// The weights the frozen stages come from (a `weights-N.oxev`; its `check-N.txt` beside
         /// it gives their check positions).
         #[arg(long)]
@@ -329,12 +336,8 @@ pub(crate) enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// This shard, I/N (or from SLURM_ARRAY_TASK_ID / JOB_COMPLETION_INDEX).
-        #[arg(long)]
-        shard: Option<String>,
-        /// The shard count, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job).
-        #[arg(long)]
-        shards: Option<u64>,
+        #[command(flatten)]
+        shard: ShardArgs,
         /// Positions of the whole run.
         #[arg(long, default_value_t = 4000)]
         positions: u64,
@@ -424,5 +427,24 @@ impl GameArgs {
             exact: self.exact,
             random: self.random.unwrap_or(if eight { 40 } else { 20 }),
         })
+    }
+}
+
+/// Which shard of a batch job this process is: `--shard`, or the batch engine's environment.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ShardArgs {
+    /// This shard, I/N (1-based). Without it: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX of --shards, or the whole run.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// The number of shards, with JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's completions).
+    #[arg(long)]
+    pub shards: Option<u64>,
+}
+
+impl ShardArgs {
+    /// The shard, 0-based `(index, count)`, from the arguments or the environment ([`crate::games::which_shard`]).
+    pub fn which(&self) -> Result<(u64, u64), String> {
+        crate::games::which_shard(self.shard.as_deref(), self.shards, |k| std::env::var(k).ok())
     }
 }

@@ -129,43 +129,32 @@ fn main() -> ExitCode {
             }
         }
         Command::Merge { shards, out } => selfplay::merge(&shards, &out),
-        Command::Games {
-            size,
-            seed,
-            shard,
-            shards,
-            games,
-            depth,
-            exact,
-            margin,
-            temperature,
-            random,
-            hash_mb,
-            out,
-        } => (|| {
-            let size = six_or_eight(size, "self-play runs on 6 or 8")?;
-            let d = games::Run::defaults(size, seed);
-            let run = games::Run {
-                depth: depth.unwrap_or(d.depth),
-                exact: exact.unwrap_or(d.exact),
-                margin: margin.unwrap_or(d.margin),
-                temperature: temperature.unwrap_or(d.temperature),
-                random: random.unwrap_or(d.random),
-                ..d
-            };
-            if !(run.temperature > 0.0 && run.temperature.is_finite()) {
-                return Err(format!("--temperature {}: must be above 0", run.temperature));
-            }
-            if run.depth == 0 || run.random < 2 {
-                return Err("--depth must be at least 1 and --random at least 2".to_string());
-            }
-            let shard = games::which_shard(shard.as_deref(), shards, |k| std::env::var(k).ok())?;
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
-            }
-            games::run(&run, shard, &out, games, hash_mb, stop).map(|_| ())
-        })(),
+        Command::Games { size, seed, shard, games, depth, exact, margin, temperature, random, hash_mb, out } => {
+            (|| {
+                let size = six_or_eight(size, "self-play runs on 6 or 8")?;
+                let d = games::Run::defaults(size, seed);
+                let run = games::Run {
+                    depth: depth.unwrap_or(d.depth),
+                    exact: exact.unwrap_or(d.exact),
+                    margin: margin.unwrap_or(d.margin),
+                    temperature: temperature.unwrap_or(d.temperature),
+                    random: random.unwrap_or(d.random),
+                    ..d
+                };
+                if !(run.temperature > 0.0 && run.temperature.is_finite()) {
+                    return Err(format!("--temperature {}: must be above 0", run.temperature));
+                }
+                if run.depth == 0 || run.random < 2 {
+                    return Err("--depth must be at least 1 and --random at least 2".to_string());
+                }
+                let shard = shard.which()?;
+                let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+                for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                    signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
+                }
+                games::run(&run, shard, &out, games, hash_mb, stop).map(|_| ())
+            })()
+        }
         Command::GamesMerge { out, shards } => games::merge(&shards, &out).map(|m| {
             eprintln!("{}: {} games ({} played twice, dropped)", out.display(), m.games, m.duplicates);
         }),
@@ -180,9 +169,12 @@ fn main() -> ExitCode {
             bootstrap_depth,
             bootstrap_pair,
             lambda,
+            keep_lean,
+            exact_check,
             swap_from,
             threads,
             freeze_from,
+            freeze_below,
             base,
             out,
         } => (|| {
@@ -223,9 +215,12 @@ fn main() -> ExitCode {
                 bootstrap_depth,
                 bootstrap_pair,
                 lambda,
+                keep_lean,
+                exact_check,
                 swap_from,
                 threads: threads.max(1),
                 freeze_from,
+                freeze_below,
                 base,
                 out,
             };
@@ -246,7 +241,6 @@ fn main() -> ExitCode {
             games,
             seed,
             shard,
-            shards,
             positions,
             max_depth,
             exact_max,
@@ -254,7 +248,7 @@ fn main() -> ExitCode {
             max_empties,
             out,
         } => (|| {
-            let shard = games::which_shard(shard.as_deref(), shards, |k| std::env::var(k).ok())?;
+            let shard = shard.which()?;
             if min_empties > max_empties || max_empties > 60 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }

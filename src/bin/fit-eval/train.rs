@@ -15,12 +15,15 @@
 //!   pulling each weight towards the same weight of the neighbouring stages (worth `smooth`
 //!   samples), so a thin stage borrows from its neighbours and neighbouring stages cannot
 //!   disagree without evidence.
+//! - **Scale**: a position is kept as a 24-byte [`Sample`] and its features are read from the
+//!   board at every pass, so memory is 24 bytes a position plus the model, whatever the data; the
+//!   gradient is summed on `threads` workers ([`fold`]).
 
 use crate::{selfplay, solved};
 use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
 use othello_explorer::eval::weights::StageWeights;
-use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_with};
+use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_fine_with, evaluate_with};
 use othello_explorer::geometry::full_mask;
 use othello_explorer::symmetry::Symmetry;
 use othello_explorer::{Position, Size, Square};
@@ -39,31 +42,49 @@ pub struct Settings {
     pub bootstrap_pair: bool,
     /// The share of the game result in a relabelled midgame label.
     pub lambda: f32,
+    /// Shift each fitted stage's bias so that its mean signed error on the validation positions
+    /// is the `base` weights' there: keep the lean the base was given (docs/eval.md, "The 8x8
+    /// opening").
+    pub keep_lean: bool,
     /// From this many empties on, each self-play position is also trained with the other side to
     /// move and the opposite label (0: never).
     pub swap_from: u32,
     pub threads: usize,
     /// Keep the stages of this many empties and more as they are in `base` (0: fit every stage).
     pub freeze_from: u32,
+    /// Keep the stages below this many empties as they are in `base` (0: none).
+    pub freeze_below: u32,
     /// The weights the frozen stages come from.
     pub base: Option<PathBuf>,
+    /// Problem files (OBF, every move's exact score) to report the fit's error on, per stage,
+    /// against the positions' exact values.
+    pub exact_check: Vec<PathBuf>,
     pub out: PathBuf,
 }
 
-/// The stages held fixed: their weights, and the first of them (every stage from it on is frozen).
+/// The stages held fixed: their weights, and the stages fitted, `below..from` (every other stage
+/// keeps the weights it has there).
 struct Frozen<'a> {
     weights: &'a Weights,
+    below: usize,
     from: usize,
 }
 
-/// One position as the fit sees it.
+impl Frozen<'_> {
+    fn fits(&self, stage: usize) -> bool {
+        (self.below..self.from).contains(&stage)
+    }
+}
+
+/// One position as the fit keeps it: 24 bytes. Its features (the table entries and scalars) are
+/// read from the board again at every pass ([`Features`]), so memory grows by 24 bytes a position
+/// and not by the 200 bytes its 46 entries would take: 50 million positions fit in 1.2 GB.
+#[derive(Clone, Copy)]
 pub struct Sample {
     pub p: u64,
     pub o: u64,
-    pub stage: usize,
-    pub scalars: [f32; SCALARS],
-    pub entries: Vec<u32>,
     pub label: f32,
+    pub stage: u8,
     /// The label is the position's exact score (the perfect line, a solved position); else it is
     /// the result of the search's own play from it.
     pub exact: bool,
@@ -71,21 +92,31 @@ pub struct Sample {
 
 fn sample<const N: usize>(w: &Weights, p: u64, o: u64, label: i32, exact: bool) -> Sample {
     let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
-    let mut entries = Vec::with_capacity(Layout::of(N).instances.len());
-    pattern_entries::<N>(p, o, &mut entries);
-    Sample {
-        p,
-        o,
-        stage: w.stage_of(empties),
-        scalars: scalars::<N>(p, o).map(|x| x as f32),
-        entries,
-        label: label as f32,
-        exact,
+    Sample { p, o, stage: w.stage_of(empties) as u8, label: label as f32, exact }
+}
+
+/// A sample's features, read from its board into a buffer a worker keeps.
+struct Features {
+    scalars: [f32; SCALARS],
+    entries: Vec<u32>,
+}
+
+impl Features {
+    fn new() -> Features {
+        Features { scalars: [0.0; SCALARS], entries: Vec::with_capacity(64) }
+    }
+
+    fn read<const N: usize>(&mut self, s: &Sample) -> &Features {
+        self.entries.clear();
+        pattern_entries::<N>(s.p, s.o, &mut self.entries);
+        self.scalars = scalars::<N>(s.p, s.o).map(|x| x as f32);
+        self
     }
 }
 
-/// The empties from which self-play games follow the solver's perfect line (the runs' `--exact`,
-/// 20 on both sizes: checked against the headers by [`read_samples`]).
+/// The empties from which `selfplay` games follow the solver's perfect line (the runs' `--exact`,
+/// 20 on both sizes: checked against the headers by [`read_samples`]); a `games` run's header
+/// gives its own.
 const fn exact_from<const N: usize>() -> u32 {
     20
 }
@@ -104,8 +135,8 @@ pub fn read_samples<const N: usize>(
             games_files.push(path.clone()); // `fit-eval games` files, read by `selfplay::read_games`
             continue;
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let header = text.lines().next().unwrap_or_default();
+        let header = first_line(path)?;
+        let header = header.as_str();
         if !header.contains(&format!(" size {N} ")) {
             return Err(format!("{}: line 1: not {N}x{N} data", path.display()));
         }
@@ -117,7 +148,7 @@ pub fn read_samples<const N: usize>(
             ));
         }
         if header.starts_with("# fit-eval solved v1 ") || header.starts_with("# fit-eval solved v2 ") {
-            solved_files.push((path.clone(), text));
+            solved_files.push(path.clone());
         } else {
             games_files.push(path.clone());
         }
@@ -128,15 +159,23 @@ pub fn read_samples<const N: usize>(
         let positions = selfplay::labelled_positions(size, *random, moves, *black_score)
             .map_err(|e| format!("game {index} of {run:?}: {e}"))?;
         let into = if index % 10 == 9 { &mut valid } else { &mut train };
-        let exact_from = exact_from::<N>();
+        // A `games` run names where its perfect lines begin (`exact E` in its header).
+        let exact_from = run
+            .split(" exact ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .unwrap_or(exact_from::<N>());
         into.extend(positions.into_iter().map(|(p, o, y)| {
             let empties = (full_mask(N) & !(p | o)).count_ones();
             sample::<N>(w, p, o, y, empties <= exact_from)
         }));
     }
     let mut solved = 0;
-    for (path, text) in &solved_files {
-        for (k, line) in text.lines().enumerate().skip(1) {
+    for path in &solved_files {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (k, line) in std::io::BufRead::lines(std::io::BufReader::new(file)).enumerate().skip(1) {
+            let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
+            let line = line.as_str();
             let (p, o, y) = solved::parse(size, line)
                 .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
             let index = crate::shards::line_index(line).unwrap_or(0);
@@ -148,19 +187,29 @@ pub fn read_samples<const N: usize>(
     Ok((train, valid, games.len(), solved))
 }
 
+/// The first line of a text file, read without reading the rest.
+fn first_line(path: &Path) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(std::io::Read::take(file, 4096)), &mut line)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(line.trim_end().to_string())
+}
+
 /// Checks on a few hundred samples that the eight images of a position give the same multiset of
 /// table entries and the same scalar features: the augmentation the shared tables stand for.
-pub fn check_symmetry<const N: usize>(w: &Weights, samples: &[Sample]) -> Result<(), String> {
+pub fn check_symmetry<const N: usize>(samples: &[Sample]) -> Result<(), String> {
     let size = Size::from_n(N).expect("6 or 8");
     for s in samples.iter().step_by((samples.len() / 300).max(1)) {
-        let mut mine = s.entries.clone();
-        mine.sort_unstable();
+        let mut mine = Features::new();
+        mine.read::<N>(s);
+        mine.entries.sort_unstable();
         for g in Symmetry::ALL {
             let (p, o) = (g.apply(size, s.p), g.apply(size, s.o));
-            let image = sample::<N>(w, p, o, 0, true);
-            let mut theirs = image.entries;
-            theirs.sort_unstable();
-            if theirs != mine || image.scalars != s.scalars {
+            let mut image = Features::new();
+            image.read::<N>(&Sample { p, o, ..*s });
+            image.entries.sort_unstable();
+            if image.entries != mine.entries || image.scalars != mine.scalars {
                 return Err(format!("{g:?} changes the features of {:#x} {:#x}", s.p, s.o));
             }
         }
@@ -175,16 +224,57 @@ struct Model {
 }
 
 impl Model {
-    fn predict(&self, s: &Sample) -> f32 {
-        let (ws, wt) = (&self.scalars[s.stage], &self.tables[s.stage]);
-        s.scalars.iter().zip(ws).map(|(x, w)| x * w).sum::<f32>()
-            + s.entries.iter().map(|&e| wt[e as usize]).sum::<f32>()
+    fn predict(&self, stage: usize, f: &Features) -> f32 {
+        let (ws, wt) = (&self.scalars[stage], &self.tables[stage]);
+        f.scalars.iter().zip(ws).map(|(x, w)| x * w).sum::<f32>()
+            + f.entries.iter().map(|&e| wt[e as usize]).sum::<f32>()
     }
 }
 
-/// Full-batch Adam over all stages at once (see the module docs); the frozen stages keep their
-/// weights and only pull on their neighbours through the smoothing.
-fn fit(
+/// Runs `f` over the samples on `threads` workers, each with its own accumulator from `init` and
+/// its own features buffer; returns the accumulators.
+fn fold<A: Send>(
+    samples: &[Sample],
+    threads: usize,
+    init: impl Fn() -> A + Sync,
+    f: impl Fn(&mut A, &mut Features, &Sample) + Sync,
+) -> Vec<A> {
+    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                let (init, f) = (&init, &f);
+                scope.spawn(move || {
+                    let (mut acc, mut buf) = (init(), Features::new());
+                    for s in part {
+                        f(&mut acc, &mut buf, s);
+                    }
+                    acc
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
+    })
+}
+
+/// The mean absolute error of `model` on `set`.
+fn mae<const N: usize>(model: &Model, set: &[Sample], threads: usize) -> f32 {
+    let parts = fold(
+        set,
+        threads,
+        || 0f64,
+        |acc, buf, s| {
+            *acc += (model.predict(s.stage as usize, buf.read::<N>(s)) - s.label).abs() as f64;
+        },
+    );
+    (parts.iter().sum::<f64>() / set.len().max(1) as f64) as f32
+}
+
+/// Full-batch Adam over the fitted stages at once (see the module docs), the gradient summed on
+/// `settings.threads` workers; the frozen stages keep their weights and only pull on their
+/// neighbours through the smoothing.
+fn fit<const N: usize>(
     samples: &[Sample],
     stages: usize,
     table_len: usize,
@@ -194,9 +284,9 @@ fn fit(
 ) -> Model {
     let n = samples.len().max(1) as f32;
     let mut model = Model { scalars: vec![[0.0; SCALARS]; stages], tables: vec![vec![0.0; table_len]; stages] };
-    let fitted = frozen.map_or(stages, |f| f.from);
+    let fits = |st: usize| frozen.is_none_or(|f| f.fits(st));
     if let Some(f) = frozen {
-        for st in f.from..stages {
+        for st in (0..stages).filter(|&st| !f.fits(st)) {
             let w = f.weights.stage(st);
             model.scalars[st] = w.scalars.map(|x| x as f32 / SCALE as f32);
             model.tables[st] = w.tables.iter().map(|&x| x as f32 / SCALE as f32).collect();
@@ -205,33 +295,47 @@ fn fit(
     // Start each stage's bias at its mean label.
     let mut sums = vec![(0f32, 0usize); stages];
     for s in samples {
-        sums[s.stage].0 += s.label;
-        sums[s.stage].1 += 1;
+        sums[s.stage as usize].0 += s.label;
+        sums[s.stage as usize].1 += 1;
     }
-    for (st, &(sum, k)) in sums.iter().enumerate().take(fitted) {
+    for (st, &(sum, k)) in sums.iter().enumerate().filter(|&(st, _)| fits(st)) {
         model.scalars[st][0] = if k > 0 { sum / k as f32 } else { 0.0 };
     }
-    let size = stages * (SCALARS + table_len);
+    let width = SCALARS + table_len;
+    let size = stages * width;
     let (mut m, mut v, mut g) = (vec![0f32; size], vec![0f32; size], vec![0f32; size]);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
-    let slot = |st: usize, i: usize| st * (SCALARS + table_len) + i;
+    let slot = |st: usize, i: usize| st * width + i;
+    let began = Instant::now();
     for epoch in 0..settings.epochs {
         let lr = 0.1 * (1.0 - epoch as f32 / settings.epochs as f32) + 0.003;
+        // Each worker sums its share's gradient into its own buffer; the buffers are then added.
+        let parts = fold(
+            samples,
+            settings.threads,
+            || vec![0f32; size],
+            |grad, buf, s| {
+                let st = s.stage as usize;
+                let f = buf.read::<N>(s);
+                let r = 2.0 * (model.predict(st, f) - s.label) / n;
+                let base = st * width;
+                for (i, x) in f.scalars.iter().enumerate() {
+                    grad[base + i] += r * x;
+                }
+                for &e in &f.entries {
+                    grad[base + SCALARS + e as usize] += r;
+                }
+            },
+        );
         g.iter_mut().for_each(|x| *x = 0.0);
-        for s in samples {
-            let r = 2.0 * (model.predict(s) - s.label) / n;
-            let base = slot(s.stage, 0);
-            for (i, x) in s.scalars.iter().enumerate() {
-                g[base + i] += r * x;
-            }
-            for &e in &s.entries {
-                g[base + SCALARS + e as usize] += r;
-            }
+        for part in &parts {
+            g.iter_mut().zip(part).for_each(|(x, y)| *x += y);
         }
+        drop(parts);
         // The prior on pattern weights and the smoothing between neighbouring stages.
         let (prior, smooth) = (2.0 * settings.prior / n, 2.0 * settings.smooth / n);
-        for st in 0..fitted {
-            for i in 0..SCALARS + table_len {
+        for st in (0..stages).filter(|&st| fits(st)) {
+            for i in 0..width {
                 let w = if i < SCALARS { model.scalars[st][i] } else { model.tables[st][i - SCALARS] };
                 let mut d = if i < SCALARS { 0.0 } else { prior * w };
                 for nb in [st.wrapping_sub(1), st + 1] {
@@ -245,8 +349,8 @@ fn fit(
         }
         let t = epoch as i32 + 1;
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        for st in 0..fitted {
-            for i in 0..SCALARS + table_len {
+        for st in (0..stages).filter(|&st| fits(st)) {
+            for i in 0..width {
                 let k = slot(st, i);
                 if g[k] == 0.0 && m[k] == 0.0 {
                     continue;
@@ -262,10 +366,13 @@ fn fit(
             }
         }
         if epoch % 50 == 49 || epoch + 1 == settings.epochs {
-            let mae = |set: &[Sample]| {
-                set.iter().map(|s| (model.predict(s) - s.label).abs()).sum::<f32>() / set.len().max(1) as f32
-            };
-            eprintln!("epoch {}: train MAE {:.3}, validation MAE {:.3}", epoch + 1, mae(samples), mae(valid));
+            eprintln!(
+                "epoch {}: train MAE {:.3}, validation MAE {:.3} ({:.0} s)",
+                epoch + 1,
+                mae::<N>(&model, samples, settings.threads),
+                mae::<N>(&model, valid, settings.threads),
+                began.elapsed().as_secs_f64()
+            );
         }
     }
     model
@@ -291,23 +398,41 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         }
         None => None,
     };
-    let frozen = match (&base, settings.freeze_from) {
-        (_, 0) => None,
-        (None, e) => return Err(format!("--freeze-from {e}: needs --base, the weights the frozen stages come from")),
-        (Some(_), e) if !(e as usize).is_multiple_of(bucket) || e as usize > N * N - 4 => {
-            return Err(format!("--freeze-from {e}: not the first empties of a stage of {bucket}"));
+    let stage_at = |flag: &str, e: u32| {
+        if !(e as usize).is_multiple_of(bucket) || e as usize > N * N - 4 {
+            return Err(format!("{flag} {e}: not the first empties of a stage of {bucket}"));
         }
-        (Some(w), e) => Some(Frozen { weights: w, from: e as usize / bucket }),
+        Ok(e as usize / bucket)
     };
+    let stages = weights.stages().len();
+    let frozen = match (&base, settings.freeze_below, settings.freeze_from) {
+        (_, 0, 0) => None,
+        (None, below, from) => {
+            let (flag, e) = if from != 0 { ("--freeze-from", from) } else { ("--freeze-below", below) };
+            return Err(format!("{flag} {e}: needs --base, the weights the frozen stages come from"));
+        }
+        (Some(w), below, from) => {
+            let below = stage_at("--freeze-below", below)?;
+            let from = if from == 0 { stages } else { stage_at("--freeze-from", from)? };
+            if below >= from {
+                return Err(format!(
+                    "--freeze-below {} and --freeze-from {}: no stage left to fit",
+                    settings.freeze_below, settings.freeze_from
+                ));
+            }
+            Some(Frozen { weights: w, below, from })
+        }
+    };
+    let exact = read_exact::<N>(&settings.exact_check)?;
     let (train, valid, games, solved) = read_samples::<N>(&weights, &settings.shards)?;
     // Positions of frozen stages teach nothing.
-    let keep = |s: &Sample| frozen.as_ref().is_none_or(|f| s.stage < f.from);
+    let keep = |s: &Sample| frozen.as_ref().is_none_or(|f| f.fits(s.stage as usize));
     let (train, valid): (Vec<Sample>, Vec<Sample>) =
         (train.into_iter().filter(keep).collect(), valid.into_iter().filter(keep).collect());
     if train.is_empty() {
         return Err("no training positions in the shards given".into());
     }
-    check_symmetry::<N>(&weights, &train)?;
+    check_symmetry::<N>(&train)?;
     // Far from the end, who is to move matters little, and a side-to-move bias is what makes
     // estimates of balanced positions swing with the parity of the depth: so each opening
     // position also teaches its colour-swapped twin, with the opposite label.
@@ -321,7 +446,6 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         eprintln!("{} colour-swapped twins from {} empties", twins.len(), settings.swap_from);
         train.extend(twins);
     }
-    let stages = weights.stages().len();
     eprintln!(
         "{N}x{N}: {games} games, {solved} solved positions: {} training and {} validation positions, {stages} stages ({:.1} s)",
         train.len(),
@@ -338,7 +462,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             weights.set_stage(st, stage);
         }
     };
-    let mut model = fit(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
+    let mut model = fit::<N>(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
     install(&mut weights, &model);
     if settings.bootstrap_depth > 0 && train.iter().any(|s| !s.exact) {
         // Round two: each midgame label becomes lambda * (the game's result) + (1 - lambda) *
@@ -379,18 +503,41 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             if settings.bootstrap_pair { format!("{}- and {depth}", depth - 1) } else { depth.to_string() },
             t0.elapsed().as_secs_f64()
         );
-        model = fit(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
+        model = fit::<N>(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
         install(&mut weights, &model);
     }
+    if settings.keep_lean {
+        let Some(b) = &base else { return Err("--keep-lean: needs --base, the weights whose lean is kept".into()) };
+        // The mean signed error of each stage, in discs, of the fit and of the base, on the same
+        // positions; the difference moves the stage's bias (scalar 0, a constant 1).
+        let mut sums = vec![(0f64, 0f64, 0usize); stages];
+        for s in &valid {
+            let cell = &mut sums[s.stage as usize];
+            cell.0 += (evaluate_fine_with::<N>(&weights, s.p, s.o) as f32 / SCALE as f32 - s.label) as f64;
+            cell.1 += (evaluate_fine_with::<N>(b, s.p, s.o) as f32 / SCALE as f32 - s.label) as f64;
+            cell.2 += 1;
+        }
+        for (st, &(fitted, based, k)) in sums.iter().enumerate() {
+            if k == 0 || frozen.as_ref().is_some_and(|f| !f.fits(st)) {
+                continue;
+            }
+            let shift = ((based - fitted) / k as f64) as f32;
+            model.scalars[st][0] += shift;
+            eprintln!("stage {st}: bias {shift:+.2} discs, to the base's lean ({:+.2})", based / k as f64);
+        }
+        install(&mut weights, &model);
+    }
+    // With `--base`, its weights on the same validation positions, side by side.
+    let base_title = if base.is_some() { " validation MAE, base |" } else { "" };
     println!(
-        "| stage | empties | training positions | validation positions | train MAE | validation MAE | validation MAE, stand-in | validation mean error |"
+        "| stage | empties | training positions | validation positions | train MAE | validation MAE |{base_title} validation MAE, stand-in | validation mean error |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|{}---|---|", if base.is_some() { "---|" } else { "" });
     for st in 0..stages {
         let (lo, hi) = (st * bucket, st * bucket + bucket - 1);
         let mae = |set: &[Sample], f: &dyn Fn(&Sample) -> i32| {
             let picked: Vec<f64> =
-                set.iter().filter(|s| s.stage == st).map(|s| (f(s) as f32 - s.label) as f64).collect();
+                set.iter().filter(|s| s.stage as usize == st).map(|s| (f(s) as f32 - s.label) as f64).collect();
             let k = picked.len().max(1) as f64;
             (picked.len(), picked.iter().map(|x| x.abs()).sum::<f64>() / k, picked.iter().sum::<f64>() / k)
         };
@@ -398,10 +545,17 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         let stand_in = |s: &Sample| baseline::<N>(s.p, s.o);
         let (kt, train_mae, _) = mae(&train, &fitted);
         let (kv, valid_mae, valid_bias) = mae(&valid, &fitted);
-        let (_, base_mae, _) = mae(&valid, &stand_in);
+        let (_, stand_in_mae, _) = mae(&valid, &stand_in);
+        let base_cell = match &base {
+            Some(b) => format!(" {:.2} |", mae(&valid, &|s: &Sample| evaluate_with::<N>(b, s.p, s.o)).1),
+            None => String::new(),
+        };
         println!(
-            "| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae:.2} | {valid_mae:.2} | {base_mae:.2} | {valid_bias:+.2} |"
+            "| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae:.2} | {valid_mae:.2} |{base_cell} {stand_in_mae:.2} | {valid_bias:+.2} |"
         );
+    }
+    if !exact.is_empty() {
+        exact_report::<N>(&exact, &weights, base.as_ref(), bucket);
     }
     opening_report::<N>(&weights);
     std::fs::create_dir_all(&settings.out).map_err(|e| format!("{}: {e}", settings.out.display()))?;
@@ -414,7 +568,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         "# fit-eval check positions for weights-{N}.oxev: board string, then the evaluation (discs, side to move)\n"
     );
     for st in 0..stages {
-        for s in valid.iter().filter(|s| s.stage == st).take(2) {
+        for s in valid.iter().filter(|s| s.stage as usize == st).take(2) {
             text += &format!("{} {}\n", board_string::<N>(s.p, s.o), evaluate_with::<N>(&weights, s.p, s.o));
         }
     }
@@ -424,7 +578,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         let old = std::fs::read_to_string(&check).map_err(|e| format!("{}: {e}", check.display()))?;
         for line in check_lines(&old, &check)? {
             if let CheckLine::Position { board, pos, .. } = line
-                && weights.stage_of(pos.empty_count() as usize) >= f.from
+                && !f.fits(weights.stage_of(pos.empty_count() as usize))
             {
                 text += &check_line::<N>(&weights, board, &pos);
             }
@@ -434,6 +588,59 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
     std::fs::write(&check_path, text).map_err(|e| format!("{}: {e}", check_path.display()))?;
     println!("wrote {} in {:.1} s", check_path.display(), began.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The positions of the OBF problem `files` (each move's exact score listed, as in `data/ffo/`)
+/// with their exact values (the best score): `(p, o, empties, value)`, the side to move's.
+fn read_exact<const N: usize>(files: &[PathBuf]) -> Result<Vec<(u64, u64, usize, i32)>, String> {
+    let mut out = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (k, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+                continue;
+            }
+            let problem = othello_explorer::obf::parse_problem(line)
+                .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
+            let (position, _) = problem.position.after_forced_pass();
+            let (Some(value), true) = (problem.best_score(), position.size().n() == N) else {
+                return Err(format!(
+                    "{}: line {}: not a {N}x{N} problem with its moves' scores",
+                    path.display(),
+                    k + 1
+                ));
+            };
+            let (p, o) = position.raw();
+            out.push((p, o, position.empty_count() as usize, value));
+        }
+    }
+    Ok(out)
+}
+
+/// The evaluation against exact values, per stage: the mean absolute error of `w` and of `base`
+/// on `positions` ([`read_exact`]), in discs.
+fn exact_report<const N: usize>(
+    positions: &[(u64, u64, usize, i32)],
+    w: &Weights,
+    base: Option<&Weights>,
+    bucket: usize,
+) {
+    let mut cells: Vec<(usize, f64, f64)> = vec![(0, 0.0, 0.0); w.stages().len()];
+    for &(p, o, empties, value) in positions {
+        let cell = &mut cells[w.stage_of(empties)];
+        cell.0 += 1;
+        cell.1 += (evaluate_with::<N>(w, p, o) - value).abs() as f64;
+        if let Some(b) = base {
+            cell.2 += (evaluate_with::<N>(b, p, o) - value).abs() as f64;
+        }
+    }
+    println!("| stage | empties | exact positions | MAE |{}", if base.is_some() { " MAE, base |" } else { "" });
+    println!("|---|---|---|---|{}", if base.is_some() { "---|" } else { "" });
+    for (st, &(k, fit, based)) in cells.iter().enumerate().filter(|c| c.1.0 > 0) {
+        let base_cell = if base.is_some() { format!(" {:.2} |", based / k as f64) } else { String::new() };
+        println!("| {st} | {}-{} | {k} | {:.2} |{base_cell}", st * bucket, st * bucket + bucket - 1, fit / k as f64);
+    }
 }
 
 /// A quick look at the opening with the new weights: a plain alpha-beta of the start and of the
