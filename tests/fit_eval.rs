@@ -94,15 +94,17 @@ fn check_lines_from(path: &Path, empties: usize) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn a_frozen_fit_keeps_the_base_stages_and_their_check_positions() {
+/// `train --size 8 ARGS --base <the shipped weights>` on `positions` solved positions, in a
+/// temporary directory (`data` and `out` in it): the directory, the base's weights and the fit's.
+fn fit_from_base(positions: u32, args: &[&str]) -> (tempfile::TempDir, Weights, Weights) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let data = dir.path().join("data");
-    solved(&data, 40);
+    solved(&data, positions);
     let out = dir.path().join("out");
     let base = repo("data/eval/weights-8.oxev");
     fit_eval()
-        .args(["train", "--size", "8", "--freeze-from", "12", "--epochs", "3"])
+        .args(["train", "--size", "8"])
+        .args(args)
         .arg("--base")
         .arg(&base)
         .arg("--out")
@@ -112,33 +114,26 @@ fn a_frozen_fit_keeps_the_base_stages_and_their_check_positions() {
         .success();
     let read = |path: &Path| Weights::from_bytes(8, &std::fs::read(path).expect("a weights file")).expect("weights");
     let (before, after) = (read(&base), read(&out.join("weights-8.oxev")));
+    (dir, before, after)
+}
+
+#[test]
+fn a_frozen_fit_keeps_the_base_stages_and_their_check_positions() {
+    let (dir, before, after) = fit_from_base(40, &["--freeze-from", "12", "--epochs", "3"]);
     for stage in 3..16 {
         assert_eq!(before.stage(stage), after.stage(stage), "stage {stage} is frozen");
     }
     assert!((0..3).any(|stage| before.stage(stage) != after.stage(stage)), "the stages below 12 empties are refitted");
     let frozen = check_lines_from(&repo("data/eval/check-8.txt"), 12);
     assert!(!frozen.is_empty());
-    assert_eq!(check_lines_from(&out.join("check-8.txt"), 12), frozen);
+    assert_eq!(check_lines_from(&dir.path().join("out/check-8.txt"), 12), frozen);
 }
 
 #[test]
 fn a_fit_between_two_frozen_ranges_moves_only_those_stages_and_keeps_the_base_lean() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    let args = ["--freeze-below", "4", "--freeze-from", "8", "--keep-lean", "--epochs", "20"];
+    let (dir, before, after) = fit_from_base(300, &args);
     let data = dir.path().join("data");
-    solved(&data, 300);
-    let out = dir.path().join("out");
-    let base = repo("data/eval/weights-8.oxev");
-    fit_eval()
-        .args(["train", "--size", "8", "--freeze-below", "4", "--freeze-from", "8", "--keep-lean", "--epochs", "20"])
-        .arg("--base")
-        .arg(&base)
-        .arg("--out")
-        .arg(&out)
-        .arg(&data)
-        .assert()
-        .success();
-    let read = |path: &Path| Weights::from_bytes(8, &std::fs::read(path).expect("a weights file")).expect("weights");
-    let (before, after) = (read(&base), read(&out.join("weights-8.oxev")));
     for stage in (0..16).filter(|&s| s != 1) {
         assert_eq!(before.stage(stage), after.stage(stage), "stage {stage} is frozen");
     }

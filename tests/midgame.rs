@@ -872,3 +872,48 @@ fn proofs_stay_exact_at_every_selectivity() {
         }
     }
 }
+
+/// Positions where one side is nearly wiped out, on 6x6: the side to move greedy (the move that
+/// flips most) against a random opponent, until 10 empties, kept when either side has at most
+/// four discs. Their exact values sit at the edge of the range, where both stability cutoffs
+/// (from above and from below, `endgame.rs`) answer null windows without a search.
+#[test]
+fn near_wipe_outs_are_solved_as_plain_negamax_solves_them() {
+    let mut rng = Rng(0x0064_0064);
+    let mut found = 0;
+    for _ in 0..400 {
+        let mut b = Board::start(6);
+        let greedy = if rng.below(2) == 0 { reference::Side::Black } else { reference::Side::White };
+        while b.empties() > 10 && !b.game_over() {
+            let moves = b.moves();
+            b = if moves.is_empty() {
+                b.pass()
+            } else if b.to_move == greedy {
+                b.play(*moves.iter().max_by_key(|&&m| b.flips(m).len()).expect("a move"))
+            } else {
+                b.play(moves[rng.below(moves.len())])
+            };
+        }
+        let discs = |side| b.cells.iter().filter(|c| **c == Some(side)).count();
+        if b.game_over() || discs(reference::Side::Black).min(discs(reference::Side::White)) > 4 {
+            continue;
+        }
+        let pos = to_position(&b);
+        let mut s = Solver::new(SolverOptions { hash_mb: 4, threads: 1, ..SolverOptions::default() });
+        let analysis = s.analyse(&pos, SearchMode::Exact, None, &Limits::default(), &[], &mut |_| {});
+        for c in &analysis.children {
+            let m = b.moves().into_iter().find(|&m| square(b.n, m) == c.square).expect("a legal move");
+            assert_eq!(
+                (c.kind, c.score),
+                (Kind::Exact, -negamax(&b.play(m), Scoring::Standard)),
+                "{pos}: {}",
+                c.square
+            );
+        }
+        found += 1;
+        if found == 12 {
+            break;
+        }
+    }
+    assert!(found >= 6, "{found} near wipe-outs");
+}

@@ -106,6 +106,23 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         None
     }
 
+    /// The stability cutoff from below, its mirror: our own stable discs floor our score; when
+    /// the floor reaches `beta`, it is the (lower-bound) result. Tried only when beta is low
+    /// enough for our discs to matter: where the search asks whether we are wiped out, or
+    /// nearly (a proof of a wipe-out asks it at every node of the side being wiped out, which
+    /// [`Self::stability_cutoff`] would only answer one ply later, after sorting the moves).
+    #[inline(always)]
+    pub(super) fn stability_floor(&self, p: u64, o: u64, beta: i32, n: u32) -> Option<i32> {
+        let threshold = if n < 10 { 2 * n as i32 - 2 } else { 2 * n as i32 };
+        if -beta >= threshold && -beta >= Self::MAX - 2 * p.count_ones() as i32 {
+            let lower = -Self::MAX + 2 * super::stability::stable_discs::<N>(p, o).count_ones() as i32;
+            if lower >= beta {
+                return Some(lower);
+            }
+        }
+        None
+    }
+
     /// The table-free search of the last few empties (`n` of them, at least 1).
     #[inline(always)]
     pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
@@ -137,7 +154,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             return self.small(p, o, alpha, beta, &list[..k]);
         }
         self.nodes += 1;
-        if let Some(cut) = self.stability_cutoff(p, o, alpha, n) {
+        if let Some(cut) = self.stability_cutoff(p, o, alpha, n).or_else(|| self.stability_floor(p, o, beta, n)) {
             return cut;
         }
         let corners = Masks::<N>::CORNERS;

@@ -4,7 +4,7 @@
 //! | | [`Exact`]: to the end of the game | [`Estimate`]: `depth` plies, then the evaluation |
 //! |---|---|---|
 //! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left, or a principal-variation node with at most [`super::midgame::pv_solved`] empties: the exact search; no plies left: the evaluation |
-//! | shortcut before the table | null-window nodes: the stability cutoff | one ply left: every child evaluated, no table, no sort |
+//! | shortcut before the table | null-window nodes: the stability cutoff, from above and below | one ply left: every child evaluated, no table, no sort |
 //! | table entries trusted | exact ones at least as full-width (an estimate's best move still leads) | exact ones, and estimates at least as deep, at least as full-width |
 //! | probable cutoffs (`probcut.rs`) | from [`super::settings::PROBCUT_END_MIN`] empties, predicting the exact score | from [`super::settings::PROBCUT_MIN_DEPTH`] plies left |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
@@ -110,7 +110,12 @@ impl Regime for Exact {
         w: Window,
         _: u64,
     ) -> Option<i32> {
-        if PV { None } else { s.stability_cutoff(node.p, node.o, w.alpha, node.n) }
+        if PV {
+            None
+        } else {
+            s.stability_cutoff(node.p, node.o, w.alpha, node.n)
+                .or_else(|| s.stability_floor(node.p, node.o, w.beta, node.n))
+        }
     }
 
     #[inline(always)]

@@ -14,19 +14,22 @@ pub(crate) fn parallel<T: Sync, S, R: Send>(
     init: impl Fn() -> S + Sync,
     f: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<R> {
-    let chunk = items.len().div_ceil(threads).max(1);
+    on_chunks(items, threads, |part| {
+        let mut state = init();
+        part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Runs `work` on each of `threads` consecutive shares of `items`, each on a thread of its own:
+/// the results in order.
+pub(crate) fn on_chunks<T: Sync, R: Send>(items: &[T], threads: usize, work: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
+    let chunk = items.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let (init, f) = (&init, &f);
-                scope.spawn(move || {
-                    let mut state = init();
-                    part.iter().map(|x| f(&mut state, x)).collect::<Vec<R>>()
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a worker panicked")).collect()
+        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(|| work(part))).collect();
+        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
     })
 }
 

@@ -239,22 +239,12 @@ fn fold<A: Send>(
     init: impl Fn() -> A + Sync,
     f: impl Fn(&mut A, &mut Features, &Sample) + Sync,
 ) -> Vec<A> {
-    let chunk = samples.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
-                let (init, f) = (&init, &f);
-                scope.spawn(move || {
-                    let (mut acc, mut buf) = (init(), Features::new());
-                    for s in part {
-                        f(&mut acc, &mut buf, s);
-                    }
-                    acc
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("a worker panicked")).collect()
+    crate::labels::on_chunks(samples, threads, |part| {
+        let (mut acc, mut buf) = (init(), Features::new());
+        for s in part {
+            f(&mut acc, &mut buf, s);
+        }
+        acc
     })
 }
 
