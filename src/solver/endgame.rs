@@ -106,21 +106,13 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         None
     }
 
-    /// The stability cutoff from below, its mirror: our own stable discs floor our score; when
-    /// the floor reaches `beta`, it is the (lower-bound) result. Tried only when beta is low
-    /// enough for our discs to matter: where the search asks whether we are wiped out, or
-    /// nearly (a proof of a wipe-out asks it at every node of the side being wiped out, which
-    /// [`Self::stability_cutoff`] would only answer one ply later, after sorting the moves).
+    /// The stability cutoff from below: our own stable discs floor our score; when the floor
+    /// reaches `beta`, it is the (lower-bound) result. It is [`Self::stability_cutoff`] seen from
+    /// the opponent's side (window negated), so a proof of a wipe-out is answered at the node of
+    /// the side being wiped out rather than one ply later, after that side's moves were sorted.
     #[inline(always)]
     pub(super) fn stability_floor(&self, p: u64, o: u64, beta: i32, n: u32) -> Option<i32> {
-        let threshold = if n < 10 { 2 * n as i32 - 2 } else { 2 * n as i32 };
-        if -beta >= threshold && -beta >= Self::MAX - 2 * p.count_ones() as i32 {
-            let lower = -Self::MAX + 2 * super::stability::stable_discs::<N>(p, o).count_ones() as i32;
-            if lower >= beta {
-                return Some(lower);
-            }
-        }
-        None
+        self.stability_cutoff(o, p, -beta, n).map(|upper| -upper)
     }
 
     /// The table-free search of the last few empties (`n` of them, at least 1).
