@@ -218,8 +218,7 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
     std::fs::write(&path, "first").unwrap();
     // A second start, fresh or resuming, takes a spare and leaves the first's files alone.
     for resumed in [false, true] {
-        let Claimed::Session(second) = claim_session(&path, resumed).unwrap() else { panic!("a spare is free") };
-        assert_eq!(second.path, dir.path().join("session-2.txt"));
+        let second = claim_slot_retrying(&path, resumed, &dir.path().join("session-2.txt"));
         assert_eq!(second.busy.as_deref(), Some(path.as_path()));
         assert_eq!(file("session.txt").as_deref(), Some("first"));
         assert_eq!(file("session.txt.previous").as_deref(), Some("older"));
@@ -228,7 +227,7 @@ fn a_held_session_file_is_neither_reused_nor_moved() {
     }
     // Resuming keeps the file; once the first explorer is gone the file is free again.
     drop(first);
-    let again = claim_retrying(&path, true);
+    let again = claim_slot_retrying(&path, true, &path);
     assert_eq!(again.path, path);
     assert_eq!(file("session.txt").as_deref(), Some("first"));
     // Every spare held: no session at all rather than someone else's.
@@ -246,7 +245,7 @@ fn fresh_starts_keep_the_last_five_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("session.txt");
     for run in 1..=7 {
-        let claim = claim_retrying(&path, false);
+        let claim = claim_slot_retrying(&path, false, &path);
         std::fs::write(&path, format!("run {run}")).unwrap();
         drop(claim);
     }
@@ -269,20 +268,20 @@ fn a_write_into_a_missing_directory_fails_and_creates_nothing() {
     session::write_atomic(&dir.path().join("line.txt"), "f5d6\n").unwrap();
 }
 
-/// Claims `path` itself. The lock is on the open file, so a process that another test of this
-/// binary forks at that moment shares it until its exec closes it: try again for up to two
-/// seconds.
-fn claim_retrying(path: &Path, resumed: bool) -> othello_explorer::tui::testing::disk::Claim {
+/// Claims `path` and expects the session file `want`. The lock is on the open file, so a process
+/// that another test of this binary forks at that moment shares it until its exec closes it: a
+/// lock just released can still be held for a moment. Try again for up to two seconds.
+fn claim_slot_retrying(path: &Path, resumed: bool, want: &Path) -> othello_explorer::tui::testing::disk::Claim {
     use othello_explorer::tui::testing::disk::{Claimed, claim_session};
     for _ in 0..100 {
         let Claimed::Session(claimed) = claim_session(path, resumed).unwrap() else { panic!("a session is free") };
-        if claimed.path == path {
+        if claimed.path == want {
             return claimed;
         }
         drop(claimed);
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    panic!("{} is free once its explorer is gone", path.display())
+    panic!("{} is free once its holder is gone", want.display())
 }
 
 /// A tree `:new`, `:size`, `:board` or `:load` replaces is kept beside the session as its newest
