@@ -512,6 +512,25 @@ fn ffo_23_24_27_29_from_18_empties_every_listed_move() {
     }
 }
 
+/// FFO #59 is won by a wipe-out (+64 for h4, g8 and e8, the file says). Its exact score is
+/// proven by full-width estimates that reach the largest score, which the evaluation never
+/// gives (`solver/probcut.rs`): from both sides, the winner's and, after g8, the loser's (whose
+/// every move leads to the wipe-out).
+#[test]
+fn ffo_59_a_wipe_out_is_proven_from_both_sides() {
+    let _cpu = shared_cpu();
+    let problem = ffo_problem(59);
+    assert_eq!(problem.best_score(), Some(64), "the file's figure");
+    let tying: Vec<Square> = problem.scores.iter().filter(|m| m.1 == 64).map(|m| m.0).collect();
+    let mut s = solver(Scoring::Standard, 1, 16);
+    let (score, best, _) = s.score(&problem.position, &unlimited()).expect("an unlimited search");
+    assert_eq!(score, 64);
+    assert!(best.is_some_and(|m| tying.contains(&m)), "{best:?} among {tying:?}");
+    let after = problem.position.play(sq("g8")).expect("g8 is legal");
+    let mut s = solver(Scoring::Standard, 1, 16);
+    assert_eq!(s.score(&after, &unlimited()).expect("an unlimited search").0, -64, "after g8");
+}
+
 /// An alpha-beta search written apart from the solver, on the plain (scalar) rules kernels that
 /// `tests/rules_vs_reference.rs` checks square by square: mobility ordering, no table.
 fn plain_alpha_beta(p: u64, o: u64, alpha: i32, beta: i32) -> i32 {

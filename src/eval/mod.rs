@@ -2,8 +2,8 @@
 //! too deep to solve.
 //!
 //! [`evaluate`] is the one entry point the search calls. The value is in discs, from the side to
-//! move (`p`), clamped to the board's range, and never claimed to be exact (except at the end of
-//! the game, where it is the final score).
+//! move (`p`), clamped to one disc inside the board's range, and never claimed to be exact (except
+//! at the end of the game, where it is the final score): only a proof reaches the largest score.
 //!
 //! The estimate is a sum of weights, one set per *stage* (a band of empty-square counts):
 //!
@@ -57,10 +57,7 @@ pub fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
 #[inline(always)]
 pub(crate) fn evaluate_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
     match weights::shipped(N) {
-        Ok(w) => {
-            let max = (N * N) as i32;
-            (evaluate_fine_on::<N, I>(isa, w, p, o) + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
-        }
+        Ok(w) => in_discs::<N>(p, o, evaluate_fine_on::<N, I>(isa, w, p, o)),
         Err(_) => baseline::<N>(p, o),
     }
 }
@@ -68,8 +65,24 @@ pub(crate) fn evaluate_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32
 /// [`evaluate`] with the given weights, in discs.
 #[inline]
 pub fn evaluate_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
-    let max = (N * N) as i32;
-    (evaluate_fine_with::<N>(w, p, o) + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
+    in_discs::<N>(p, o, evaluate_fine_with::<N>(w, p, o))
+}
+
+/// A value of [`evaluate_fine_with`] in discs: a finished game's exact score, else the estimate
+/// rounded and [clamped](estimate_in_discs).
+#[inline(always)]
+fn in_discs<const N: usize>(p: u64, o: u64, fine: i32) -> i32 {
+    if crate::rules::is_game_over::<N>(p, o) { fine.div_euclid(SCALE) } else { estimate_in_discs::<N>(fine) }
+}
+
+/// An estimate in 1/[`SCALE`] of a disc rounded to discs and clamped to one disc inside the
+/// board's range: an estimate is never the largest score, because that score is a proof. A
+/// search that reaches it has found a line of finished games, a wipe-out (`solver/probcut.rs`
+/// proves won-by-everything positions so).
+#[inline(always)]
+fn estimate_in_discs<const N: usize>(fine: i32) -> i32 {
+    let max = (N * N) as i32 - 1;
+    (fine + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
 }
 
 /// [`evaluate_with`] in 1/[`SCALE`] of a disc, unclamped: for a search that wants finer steps.
@@ -108,8 +121,7 @@ pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u
 /// which must not both be empty. The same value as [`evaluate_with`].
 #[inline(always)]
 pub fn evaluate_indexed<const N: usize>(w: &Weights, own: &Row, p: u64, o: u64, pm: u64, om: u64) -> i32 {
-    let max = (N * N) as i32;
-    (evaluate_fine_indexed::<N>(w, own, p, o, pm, om) + SCALE / 2).div_euclid(SCALE).clamp(-max, max)
+    estimate_in_discs::<N>(evaluate_fine_indexed::<N>(w, own, p, o, pm, om))
 }
 
 /// [`evaluate_indexed`] in 1/[`SCALE`] of a disc, unclamped.
@@ -155,7 +167,8 @@ pub fn evaluate_fine_plain(w: &Weights, p: u64, o: u64) -> i32 {
 }
 
 /// The hand-written stand-in the fitted evaluation replaced, kept as the baseline it is measured
-/// against: mobility difference plus four times the corner difference.
+/// against: mobility difference plus four times the corner difference, within one disc of the
+/// board's range as every estimate.
 ///
 /// ```
 /// use othello_explorer::eval::baseline;
@@ -167,7 +180,7 @@ pub fn baseline<const N: usize>(p: u64, o: u64) -> i32 {
     let om = legal_moves::<N>(o, p);
     let mobility = pm.count_ones() as i32 - om.count_ones() as i32;
     let corner_discs = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
-    let max = (N * N) as i32;
+    let max = (N * N) as i32 - 1;
     (mobility + 4 * corner_discs).clamp(-max, max)
 }
 

@@ -32,7 +32,8 @@
 use super::regime::{Estimate, Exact, Regime};
 use super::search::{Node, Searcher, Window};
 use super::settings::{
-    EXACT_MARGIN, ITERATE_FROM, PROBCUT_END_MIN, PROBCUT_MIN_DEPTH, SELECTIVE_PASSES, SOLVE_GUESS_DEPTH,
+    EXACT_MARGIN, EXTREME_DEPTH_STEP, EXTREME_FIRST_DEPTH, ITERATE_FROM, PROBCUT_END_MIN, PROBCUT_MIN_DEPTH,
+    SELECTIVE_PASSES, SOLVE_GUESS_DEPTH,
 };
 use super::table::FULL_WIDTH;
 use crate::Size;
@@ -360,7 +361,18 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let node = Node { p, o, x: &(), depth: n, n };
         let iterate = self.selectivity == FULL_WIDTH && self.iterate && n >= ITERATE_FROM[N / 2 - 2];
         if w.beta == w.alpha + 1 {
-            // A null window: the passes fill the table for it.
+            // A null window. Next to the largest or the smallest score it asks whether the
+            // position is won or lost by everything, which full-width estimates may prove.
+            let side = if w.alpha == Self::MAX - 1 { 1 } else { -((w.alpha == -Self::MAX) as i32) };
+            if iterate && side != 0 {
+                if let Some(v) = self.extreme_proof(p, o, side, n) {
+                    return v;
+                }
+                if self.stopped {
+                    return 0;
+                }
+            }
+            // The passes fill the table for it.
             for &level in SELECTIVE_PASSES.iter().filter(|_| iterate) {
                 self.selectivity = level;
                 let _ = self.nws::<Exact>(node, w.alpha);
@@ -382,6 +394,16 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 if self.stopped {
                     return 0;
                 }
+                // A guess at the evaluation's cap: probably won (or lost) by everything, which
+                // full-width estimates may prove before any selective pass (FFO #59).
+                if v.abs() >= Self::MAX - 1 {
+                    if let Some(v) = self.extreme_proof(p, o, v.signum(), n) {
+                        return v;
+                    }
+                    if self.stopped {
+                        return 0;
+                    }
+                }
                 guess = Some(v.clamp(w.alpha, w.beta));
             }
             for &level in SELECTIVE_PASSES {
@@ -397,12 +419,49 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         self.proof_near(node, w, guess)
     }
 
+    /// The proof that a position with `n` empties is won by everything (`side` 1: the largest
+    /// score, a wipe-out) or lost by everything (`side` -1), by full-width estimates of the
+    /// depths [`extreme_depths`] with the null window next to that score.
+    ///
+    /// The evaluation never reaches the largest score ([`crate::eval`]), and neither does any
+    /// bound a full-width search stores without a proof. So a full-width estimate that reaches it
+    /// has found a tree of lines each ending in a finished game of that score: the exact score.
+    /// And a line that is no wipe-out is refuted at the estimate's depth, not at the end of the
+    /// game, so each try costs what an estimate of its depth costs. `None` when no depth reaches
+    /// the score (the position may still be won by everything, deeper) or the search stopped.
+    fn extreme_proof(&mut self, p: u64, o: u64, side: i32, n: u32) -> Option<i32> {
+        debug_assert_eq!(self.selectivity, FULL_WIDTH);
+        let max = Self::MAX;
+        for depth in extreme_depths(n) {
+            let v = if side > 0 {
+                self.estimate(p, o, max - 1, max, depth)
+            } else {
+                self.estimate(p, o, -max, -max + 1, depth)
+            };
+            if self.stopped {
+                return None;
+            }
+            if v.abs() >= max {
+                return Some(side * max);
+            }
+        }
+        None
+    }
+
     /// The exact search of `node` within `w`, first with the window (`guess - 1`, `guess + 1`)
     /// (without a guess: `w`), opened on the side it fails ([`Searcher::aspirated`]).
     fn proof_near(&mut self, node: Node<'_, ()>, w: Window, guess: Option<i32>) -> i32 {
         let first = guess.map_or(w, |g| Window { alpha: g - 1, beta: g + 1 });
         self.aspirated(first, w, |s, w| s.pvs::<Exact>(node, w))
     }
+}
+
+/// The depths of [`Searcher::extreme_proof`]'s estimates on a position with `n` empties: from
+/// [`EXTREME_FIRST_DEPTH`] in steps of [`EXTREME_DEPTH_STEP`], up to half the empties (at most
+/// [`SOLVE_GUESS_DEPTH`]'s limit, short of the exact search).
+fn extreme_depths(n: u32) -> impl Iterator<Item = u32> {
+    let last = (n / 2).min(n.saturating_sub(EXACT_MARGIN + 2));
+    (EXTREME_FIRST_DEPTH..=last).step_by(EXTREME_DEPTH_STEP as usize)
 }
 
 #[cfg(test)]

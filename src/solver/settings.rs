@@ -142,6 +142,16 @@ pub(super) const SELECTIVE_PASSES: &[u8] = &[0, 2];
 /// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
 pub(super) const SOLVE_GUESS_DEPTH: u32 = 10;
 
+/// The first depth of the full-width estimates that try to prove a won-by-everything guess
+/// before the selective passes (`probcut.rs`, `Searcher::extreme_proof`), and the step between
+/// depths, up to half the empties. FFO #59 (34 empties, +64 by a wipe-out), one thread: the
+/// passes alone took 68.0 M nodes; estimates of depths 10, 12, 14, 16 then 9.5 M (depth 16
+/// proves it); 16 alone 6.75 M; 12 and 16 7.06 M; 8, 12 and 16 6.87 M.
+pub(super) const EXTREME_FIRST_DEPTH: u32 = 8;
+
+/// See [`EXTREME_FIRST_DEPTH`].
+pub(super) const EXTREME_DEPTH_STEP: u32 = 4;
+
 // Threads and stopping.
 
 /// Empties from which null-window nodes are split between threads (`parallel.rs`). Chosen with
