@@ -363,14 +363,15 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if w.beta == w.alpha + 1 {
             // A null window. Next to the largest or the smallest score it asks whether the
             // position is won or lost by everything, which full-width estimates may prove.
-            let side = if w.alpha == Self::MAX - 1 { 1 } else { -((w.alpha == -Self::MAX) as i32) };
-            if iterate && side != 0 {
-                if let Some(v) = self.extreme_proof(p, o, side, n) {
-                    return v;
-                }
-                if self.stopped {
-                    return 0;
-                }
+            let side = match w.alpha {
+                a if a == Self::MAX - 1 => Some(1),
+                a if a == -Self::MAX => Some(-1),
+                _ => None,
+            };
+            if let Some(side) = side.filter(|_| iterate)
+                && let Some(v) = self.extreme_proof(p, o, side, n)
+            {
+                return v;
             }
             // The passes fill the table for it.
             for &level in SELECTIVE_PASSES.iter().filter(|_| iterate) {
@@ -396,13 +397,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
                 // A guess at the evaluation's cap: probably won (or lost) by everything, which
                 // full-width estimates may prove before any selective pass (FFO #59).
-                if v.abs() >= Self::MAX - 1 {
-                    if let Some(v) = self.extreme_proof(p, o, v.signum(), n) {
-                        return v;
-                    }
-                    if self.stopped {
-                        return 0;
-                    }
+                if v.abs() >= Self::MAX - 1
+                    && let Some(v) = self.extreme_proof(p, o, v.signum(), n)
+                {
+                    return v;
                 }
                 guess = Some(v.clamp(w.alpha, w.beta));
             }
@@ -428,7 +426,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// has found a tree of lines each ending in a finished game of that score: the exact score.
     /// And a line that is no wipe-out is refuted at the estimate's depth, not at the end of the
     /// game, so each try costs what an estimate of its depth costs. `None` when no depth reaches
-    /// the score (the position may still be won by everything, deeper) or the search stopped.
+    /// the score (the position may still be won by everything, deeper); after a stop `Some(0)`,
+    /// meaningless, as [`Self::probcut`]'s.
     fn extreme_proof(&mut self, p: u64, o: u64, side: i32, n: u32) -> Option<i32> {
         debug_assert_eq!(self.selectivity, FULL_WIDTH);
         let max = Self::MAX;
@@ -439,7 +438,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 self.estimate(p, o, -max, -max + 1, depth)
             };
             if self.stopped {
-                return None;
+                return Some(0);
             }
             if v.abs() >= max {
                 return Some(side * max);
@@ -457,11 +456,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
 }
 
 /// The depths of [`Searcher::extreme_proof`]'s estimates on a position with `n` empties: from
-/// [`EXTREME_FIRST_DEPTH`] in steps of [`EXTREME_DEPTH_STEP`], up to half the empties (at most
-/// [`SOLVE_GUESS_DEPTH`]'s limit, short of the exact search).
+/// [`EXTREME_FIRST_DEPTH`] in steps of [`EXTREME_DEPTH_STEP`], up to half the empties. (From
+/// [`ITERATE_FROM`]'s 20 empties, half stays short of [`EXACT_MARGIN`]'s exact search.)
 fn extreme_depths(n: u32) -> impl Iterator<Item = u32> {
-    let last = (n / 2).min(n.saturating_sub(EXACT_MARGIN + 2));
-    (EXTREME_FIRST_DEPTH..=last).step_by(EXTREME_DEPTH_STEP as usize)
+    (EXTREME_FIRST_DEPTH..=n / 2).step_by(EXTREME_DEPTH_STEP as usize)
 }
 
 #[cfg(test)]
