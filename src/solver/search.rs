@@ -378,7 +378,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             {
                 return Open::Done(v);
             }
-            tt_move = e.best;
+            tt_move = R::table_move(self, node, &e);
         }
         Open::Moves { moves, h, tt_move }
     }

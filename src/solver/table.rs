@@ -11,7 +11,9 @@
 //! trusts only these. Any other depth `d`: bounds on the value of a `d`-ply search of the
 //! evaluation, trusted by the estimate search when it needs `d` plies or fewer. Exact entries
 //! serve both searches, since an exact bound is the best estimate there is. The best move of any
-//! entry is only a hint for move ordering, so every search tries it first whatever its depth.
+//! entry is only a hint for move ordering: the estimate search tries it first whatever its depth,
+//! the exact search too, except an estimate's move where the node sorts by a search of the
+//! evaluation (`regime.rs`, `Regime::table_move`).
 //!
 //! **Selectivity.** An entry also says how selective the search that found it was
 //! ([`Entry::selectivity`], the level of [`super::probcut::Selectivity`]; [`FULL_WIDTH`] for a
