@@ -110,6 +110,13 @@ struct EvalNode<'a> {
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
+    /// Whether an exact node with `n` empties sorts its moves (two or more) by
+    /// [`Self::eval_search`]: from [`EVAL_SORT_MIN`] empties, when the weights can be read.
+    #[inline(always)]
+    pub(super) fn sorts_by_eval(&self, n: u32) -> bool {
+        self.weights.is_some() && n >= EVAL_SORT_MIN
+    }
+
     /// The value of a leaf of [`Self::eval_search`] in 1/[`SCALE`] of a disc, from `p`'s side:
     /// the evaluation (`own`: the pattern indexes of `p`'s side, `pm`: `p`'s legal moves), or
     /// the score of a finished game.
@@ -215,7 +222,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         // High up, the evaluation orders the moves (if there are two to order): the pattern
         // indexes of this node, once.
         let by_eval = match self.weights {
-            Some(w) if n >= EVAL_SORT_MIN && count > 1 => Some((w, Indexes::new(self.layout, p, o))),
+            Some(w) if self.sorts_by_eval(n) && count > 1 => Some((w, Indexes::new(self.layout, p, o))),
             _ => None,
         };
         let eval_depth = EVAL_SORT_DEPTH + (n >= EVAL_SORT_DEEPER) as u32 + (n >= EVAL_SORT_DEEPEST) as u32;

@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left, or a principal-variation node with at most [`super::midgame::pv_solved`] empties: the exact search; no plies left: the evaluation |
 //! | shortcut before the table | null-window nodes: the stability cutoff, from above and below | one ply left: every child evaluated, no table, no sort |
-//! | table entries trusted | exact ones at least as full-width (an estimate's best move leads below [`EVAL_SORT_MIN`] empties) | exact ones, and estimates at least as deep, at least as full-width |
+//! | table entries trusted | exact ones at least as full-width (an estimate's best move leads below [`EVAL_SORT_MIN`](super::settings::EVAL_SORT_MIN) empties) | exact ones, and estimates at least as deep, at least as full-width |
 //! | probable cutoffs (`probcut.rs`) | from [`super::settings::PROBCUT_END_MIN`] empties, predicting the exact score | from [`super::settings::PROBCUT_MIN_DEPTH`] plies left |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
 //! | kept with a position | nothing | its pattern indexes, updated move by move |
@@ -16,7 +16,7 @@
 use super::midgame::solved_within;
 use super::ordering::Move;
 use super::search::{Node, Searcher, Window};
-use super::settings::{ETC_MIN, EVAL_SORT_MIN, SHALLOW};
+use super::settings::{ETC_MIN, SHALLOW};
 use super::table::{EXACT, Entry, NO_MOVE};
 use crate::eval::Indexes;
 use crate::eval::pattern::Layout;
@@ -131,20 +131,22 @@ impl Regime for Exact {
         e.serves(EXACT, selectivity)
     }
 
-    /// An exact entry's move always leads; an estimate's only below [`EVAL_SORT_MIN`] empties
-    /// (or without weights), where the node's own sort is rougher than a search of the
-    /// evaluation. Higher up, an estimate's move (most come from the shallow searches of the
-    /// probable cutoffs, many from fail-low nodes) is a worse guess than the node's own search:
-    /// letting it lead there cost 3% more nodes on FFO #40-#49 and 29% more on thirteen 6x6
-    /// positions four plies in, and made larger tables cost nodes; ignoring it at every height
-    /// cost 8% more on FFO #40-#49 (`docs/solver.md`, "What each technique bought").
+    /// The move of an entry of the exact search (at any selectivity: the selective passes' too)
+    /// always leads; an estimate's only where the node does not sort by a search of the
+    /// evaluation ([`Searcher::sorts_by_eval`]: below
+    /// [`EVAL_SORT_MIN`](super::settings::EVAL_SORT_MIN) empties, or without weights), where its
+    /// own sort is rougher. Higher up, an estimate's move (most come from the shallow searches of
+    /// the probable cutoffs, many from fail-low nodes) is a worse guess than the node's own
+    /// search: letting it lead there cost 3% more nodes on FFO #40-#49 and 29% more on thirteen
+    /// 6x6 positions four plies in, and made larger tables cost nodes; ignoring it at every
+    /// height cost 8% more on FFO #40-#49 (`docs/solver.md`, "What each technique bought").
     #[inline(always)]
     fn table_move<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,
         node: Node<'_, ()>,
         e: &Entry,
     ) -> u8 {
-        if e.depth == EXACT || node.n < EVAL_SORT_MIN || s.weights.is_none() { e.best } else { NO_MOVE }
+        if e.depth == EXACT || !s.sorts_by_eval(node.n) { e.best } else { NO_MOVE }
     }
 
     #[inline(always)]
