@@ -53,22 +53,46 @@ fn exact_children_are_the_reference_values_ranked_best_first_with_a_perfect_line
         let line = verdict.line.expect("a line");
         assert!(line.proven);
         let best = want.iter().map(|w| w.1).max().unwrap();
-        let mut b = board(&position);
-        let mut sign = 1;
-        for sq in line.moves {
-            if b.must_pass() {
-                b = b.pass();
-                sign = -sign;
-            }
-            let index = sq.index(Size::Six);
-            assert_eq!(-negamax(&b.play(index)), negamax(&b));
-            b = b.play(index);
+        assert_perfect_line(&position, &line.moves, best);
+    }
+}
+
+/// `moves` from `position` play to the end of the game, each keeping the score by the reference,
+/// and end on `best`.
+fn assert_perfect_line(position: &Position, moves: &[Square], best: i32) {
+    let mut b = board(position);
+    let mut sign = 1;
+    for &sq in moves {
+        if b.must_pass() {
+            b = b.pass();
             sign = -sign;
         }
-        assert!(b.game_over());
-        let end = if sign == 1 { b.final_score() } else { -b.final_score() };
-        assert_eq!(end, best, "the line ends on the score");
+        let index = sq.index(position.size());
+        assert_eq!(-negamax(&b.play(index)), negamax(&b), "{sq} keeps the score");
+        b = b.play(index);
+        sign = -sign;
     }
+    assert!(b.game_over());
+    let end = if sign == 1 { b.final_score() } else { -b.final_score() };
+    assert_eq!(end, best, "the line ends on the score");
+}
+
+#[test]
+fn symmetric_twins_on_two_threads_get_one_score_and_a_perfect_line() {
+    // The 4x4 start's four moves are symmetric images: one group, one search shared by the two
+    // threads, and the line starts from the child searched.
+    let position = Position::start(Size::Four);
+    let want = reference_children(&position);
+    let solver = Solver::new(SolverOptions { hash_mb: 4, threads: 2, ..SolverOptions::default() });
+    let ask = Ask { line: LineRule::Best, ..Ask::new(SearchMode::Exact, Limits::default()) };
+    let verdict = Analyst::new(solver, None).analyse(&position, &ask, &mut |_| {});
+    let mut got: Vec<(Square, i32)> = verdict.children.iter().map(|c| (c.square, c.score)).collect();
+    assert!(verdict.children.iter().all(|c| c.kind == Kind::Exact));
+    got.sort();
+    assert_eq!(got, want);
+    let line = verdict.line.expect("a line");
+    assert!(line.proven);
+    assert_perfect_line(&position, &line.moves, want.iter().map(|w| w.1).max().unwrap());
 }
 
 #[test]

@@ -459,11 +459,10 @@ impl Solver {
     ) -> Analysis {
         let moves: Vec<Square> =
             position.legal_moves().reading_order().into_iter().filter(|sq| !skip.contains(sq)).collect();
-        let mut groups = super::twin_groups(position, &moves);
+        // One child of each group of symmetric twins is searched, even with fewer groups than
+        // threads (as in `score_children`).
+        let groups = super::twin_groups(position, &moves);
         let threads = self.threads();
-        if groups.len() < threads.min(moves.len()) {
-            groups = moves.iter().map(|&m| vec![m]).collect();
-        }
         let mut children: Vec<Child> = groups
             .into_iter()
             .map(|squares| {

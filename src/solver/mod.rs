@@ -333,7 +333,7 @@ impl Solver {
                     value
                 })
             };
-            if S::POOLED { parallel::in_pool(solver.pool.as_ref(), body) } else { body() }
+            parallel::in_pool(solver.pool.as_ref(), body)
         });
         match stopped {
             Some(reason) => Err(Stopped { reason, proven: vec![], nodes }),
@@ -353,15 +353,11 @@ impl Solver {
         on_child: &mut dyn FnMut(ChildScore),
     ) -> Result<Vec<ChildScore>, Stopped> {
         // Children that are symmetric images of each other (same canonical key, same side to
-        // move) have the same score: one of each group is searched, the group reported. With
-        // fewer groups than threads (the symmetric openings), every move is searched on its own
-        // instead: on the 6x6 start that took 268 s on two threads, against 311 s for one group
-        // split by the parallel search.
+        // move) have the same score: one of each group is searched, the group reported, even
+        // with fewer groups than threads (the symmetric openings), as the split points share one
+        // search between the threads (docs/solver.md, "Symmetric twins at the root").
         let moves = root_order(position, &self.table);
-        let mut groups = twin_groups(position, &moves);
-        if groups.len() < self.threads().min(moves.len()) {
-            groups = moves.iter().map(|&m| vec![m]).collect();
-        }
+        let groups = twin_groups(position, &moves);
         let tasks: Vec<root::Task> = groups
             .iter()
             .enumerate()
@@ -399,7 +395,7 @@ impl Solver {
             return Ok(Solution { score: position.score(self.options.scoring), best: vec![], pv: vec![], nodes: 0 });
         }
         let ((score, best), nodes) = self.run_search(pos.size(), limits, ScoreAndBest(&pos))?;
-        let pv = self.principal_variation(&pos, limits)?;
+        let pv = self.principal_variation_scored(&pos, score, limits)?;
         Ok(Solution { score: sign * score, best, pv, nodes })
     }
 
@@ -470,7 +466,21 @@ impl Solver {
     /// A principal variation from `position` to the end of the game (passes not written): at each
     /// step a move that keeps the exact score, the table's best move tried first.
     pub fn principal_variation(&mut self, position: &Position, limits: &Limits) -> Result<Vec<Square>, Stopped> {
-        Ok(self.run_search(position.size(), limits, Line(position))?.0)
+        Ok(self.run_search(position.size(), limits, Line { position, score: None })?.0)
+    }
+
+    /// [`Self::principal_variation`] of a position whose exact score is known (`score`, from its
+    /// side to move, in the solver's scoring): the position itself is not solved again, only the
+    /// children that keep the score are looked for. After [`Self::analyse`] has proven the best
+    /// child, its line starts here, from the child it searched: the table holds that child's proof,
+    /// not a symmetric twin's. A wrong `score` gives a wrong line.
+    pub fn principal_variation_scored(
+        &mut self,
+        position: &Position,
+        score: i32,
+        limits: &Limits,
+    ) -> Result<Vec<Square>, Stopped> {
+        Ok(self.run_search(position.size(), limits, Line { position, score: Some(score) })?.0)
     }
 }
 
@@ -479,8 +489,6 @@ impl Solver {
 trait EntrySearch: Send {
     /// Whether it begins a new search (a new table generation), not a follow-up of the last.
     const FRESH: bool = true;
-    /// Whether it runs on the pool (`parallel.rs`), where its null-window nodes may split.
-    const POOLED: bool = true;
     /// What it finds.
     type Output: Send;
     /// Searches with `s`.
@@ -552,19 +560,28 @@ impl EntrySearch for Estimated<'_> {
 
 /// [`Solver::principal_variation`]'s search: at each step a move that keeps the exact score, the
 /// table's best move tried first. A follow-up of the search that scored the position (the same
-/// table generation), on the calling thread.
-struct Line<'a>(&'a Position);
+/// table generation), on the pool like the others, so its null-window searches split.
+struct Line<'a> {
+    position: &'a Position,
+    /// The position's exact score from its side to move, if known.
+    score: Option<i32>,
+}
 
 impl EntrySearch for Line<'_> {
     const FRESH: bool = false;
-    const POOLED: bool = false;
     type Output = Vec<Square>;
 
     fn search<const N: usize, const D: bool, I: Isa>(self, s: &mut Searcher<'_, N, D, I>) -> Vec<Square> {
         let mut pv = Vec::new();
-        let (mut pos, _) = self.0.after_forced_pass();
-        let (p, o) = pos.raw();
-        let mut value = s.exact(p, o);
+        let (mut pos, passed) = self.position.after_forced_pass();
+        let mut value = match self.score {
+            Some(score) if passed => -score,
+            Some(score) => score,
+            None => {
+                let (p, o) = pos.raw();
+                s.exact(p, o)
+            }
+        };
         while !s.stopped && !pos.is_game_over() {
             let mut moves = pos.legal_moves().reading_order();
             if let Some(best) = table_move(s.table, &pos)
