@@ -917,3 +917,15 @@ fn near_wipe_outs_are_solved_as_plain_negamax_solves_them() {
     }
     assert!(found >= 6, "{found} near wipe-outs");
 }
+
+#[test]
+fn estimates_split_between_threads_equal_plain_minimax() {
+    // The 6x6 start's four moves are twins: one child searched, so the second thread works only
+    // at the split points of the estimate search, which are deep enough from depth 8 (the root's
+    // children at 7 plies, their null-window children at 6: `SPLIT_ESTIMATE`). One position
+    // after a move too, whose children are not twins.
+    let start = Board::start(6);
+    check_estimates(&start, 8, Scoring::Standard, 2).unwrap();
+    let after = start.play(start.moves()[0]);
+    check_estimates(&after, 8, Scoring::Discs, 2).unwrap();
+}

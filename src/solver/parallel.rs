@@ -1,9 +1,12 @@
-//! The exact search on more than one thread: young brothers wait, in null-window nodes. A
-//! null-window node from [`SPLIT_NWS`](super::settings::SPLIT_NWS) empties up whose first move
-//! did not cut (the null-window routine in `search.rs` decides) shares its other moves between
-//! the threads of the solver's pool ([`Searcher::split_nws`]), each taking the next one not yet
-//! taken. The first move to beat alpha aborts the others ([`Abort`]): every searcher of that
-//! split point and of the split points below it stops within a node.
+//! The search on more than one thread: young brothers wait, in null-window nodes. A null-window
+//! node that its regime lets split (the exact search's from
+//! [`SPLIT_NWS`](super::settings::SPLIT_NWS) empties, the estimate's from
+//! [`SPLIT_ESTIMATE`](super::settings::SPLIT_ESTIMATE) plies left) whose first move did not cut
+//! (the null-window routine in `search.rs` decides) shares its other moves between the threads
+//! of the solver's pool ([`Searcher::split_nws`]), each taking the next one not yet taken. The
+//! helpers search as the node's searcher does, at its selectivity. The first move to beat alpha
+//! aborts the others ([`Abort`]): every searcher of that split point and of the split points
+//! below it stops within a node.
 //!
 //! Principal-variation nodes are not split: their later moves, tested in parallel against an
 //! alpha that the earlier ones were still raising, cost more nodes than the threads gained
@@ -88,11 +91,15 @@ impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
         best_move: &mut u8,
     ) {
         let (isa, table, control) = (self.isa, self.table, self.control);
+        // The helpers search as this searcher does: at its selectivity (a split point of a
+        // selective pass stays selective), with its principal-variation rule.
+        let (selectivity, pv_solved, iterate) = (self.selectivity, self.pv_solved, self.iterate);
         let abort = Abort::below(self.abort);
         let next = AtomicUsize::new(0);
         let result = Mutex::new((*best, *best_move));
         let work = || {
             let mut s = Searcher::<N, D, I>::new(isa, table, control);
+            (s.selectivity, s.pv_solved, s.iterate) = (selectivity, pv_solved, iterate);
             s.abort = Some(&abort);
             while !abort.flag.load(Ordering::Relaxed) {
                 let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else { break };

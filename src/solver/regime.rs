@@ -8,6 +8,7 @@
 //! | table entries trusted | exact ones at least as full-width (an estimate's best move leads below [`EVAL_SORT_MIN`](super::settings::EVAL_SORT_MIN) empties) | exact ones, and estimates at least as deep, at least as full-width |
 //! | probable cutoffs (`probcut.rs`) | from [`super::settings::PROBCUT_END_MIN`] empties, predicting the exact score | from [`super::settings::PROBCUT_MIN_DEPTH`] plies left |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
+//! | null-window nodes split between threads (`parallel.rs`) | from [`SPLIT_NWS`] empties | from [`SPLIT_ESTIMATE`] plies left |
 //! | kept with a position | nothing | its pattern indexes, updated move by move |
 //! | depth stored | [`EXACT`] | the plies searched |
 //!
@@ -16,7 +17,7 @@
 use super::midgame::solved_within;
 use super::ordering::Move;
 use super::search::{Node, Searcher, Window};
-use super::settings::{ETC_MIN, SHALLOW};
+use super::settings::{ETC_MIN, SHALLOW, SPLIT_ESTIMATE, SPLIT_NWS};
 use super::table::{EXACT, Entry, NO_MOVE};
 use crate::eval::Indexes;
 use crate::eval::pattern::Layout;
@@ -27,8 +28,8 @@ pub(super) trait Regime {
     /// What travels with a position besides its discs.
     type State: Sync;
 
-    /// Whether null-window nodes may be split between threads (`parallel.rs`).
-    const SPLITS: bool;
+    /// Whether a null-window node may be split between threads (`parallel.rs`).
+    fn splits(node: Node<'_, Self::State>) -> bool;
 
     /// Whether the node's value is the exact score (the search goes to the end of the game):
     /// which prediction a probable cutoff uses (`probcut.rs`).
@@ -94,7 +95,10 @@ pub(super) struct Exact;
 
 impl Regime for Exact {
     type State = ();
-    const SPLITS: bool = true;
+    #[inline(always)]
+    fn splits(node: Node<'_, ()>) -> bool {
+        node.n >= SPLIT_NWS
+    }
     const TO_THE_END: bool = true;
 
     #[inline(always)]
@@ -178,7 +182,10 @@ pub(super) struct Estimate;
 
 impl Regime for Estimate {
     type State = Indexes;
-    const SPLITS: bool = false;
+    #[inline(always)]
+    fn splits(node: Node<'_, Indexes>) -> bool {
+        node.depth >= SPLIT_ESTIMATE
+    }
     const TO_THE_END: bool = false;
 
     #[inline(always)]

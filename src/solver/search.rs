@@ -34,7 +34,7 @@
 use super::ordering::Move;
 use super::parallel::{Abort, in_a_pool};
 use super::regime::Regime;
-use super::settings::{CHECK_EVERY, SPLIT_NWS};
+use super::settings::CHECK_EVERY;
 use super::table::{FULL_WIDTH, NO_MOVE, Table, hash};
 use super::{Limits, StopReason};
 use crate::eval::Weights;
@@ -420,7 +420,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         };
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
-            if i == 1 && R::SPLITS && node.n >= SPLIT_NWS && count > 2 && self.control.splits && in_a_pool() {
+            if i == 1 && count > 2 && R::splits(node) && self.control.splits && in_a_pool() {
                 // The eldest brother did not cut: the others may be shared.
                 self.split_nws::<R>(node, &list[1..count], alpha, &mut best, &mut best_move);
                 if self.stopped {
