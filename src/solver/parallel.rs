@@ -20,6 +20,7 @@
 use super::ordering::Move;
 use super::regime::Regime;
 use super::search::{Node, Searcher};
+use super::settings::CHECK_EVERY;
 use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -90,17 +91,15 @@ impl<'a, const N: usize, const D: bool, I: Isa> Searcher<'a, N, D, I> {
         best: &mut i32,
         best_move: &mut u8,
     ) {
-        let (isa, table, control) = (self.isa, self.table, self.control);
-        // The helpers search as this searcher does: at its selectivity (a split point of a
-        // selective pass stays selective), with its principal-variation rule.
-        let (selectivity, pv_solved, iterate) = (self.selectivity, self.pv_solved, self.iterate);
+        let control = self.control;
+        // The helpers search as this searcher does, with every setting of it (a split point of
+        // a selective pass stays selective) and counts of their own.
+        let template = Searcher { nodes: 0, next_check: CHECK_EVERY, stopped: false, abort: None, ..*self };
         let abort = Abort::below(self.abort);
         let next = AtomicUsize::new(0);
         let result = Mutex::new((*best, *best_move));
         let work = || {
-            let mut s = Searcher::<N, D, I>::new(isa, table, control);
-            (s.selectivity, s.pv_solved, s.iterate) = (selectivity, pv_solved, iterate);
-            s.abort = Some(&abort);
+            let mut s = Searcher { abort: Some(&abort), ..template };
             while !abort.flag.load(Ordering::Relaxed) {
                 let Some(m) = rest.get(next.fetch_add(1, Ordering::Relaxed)) else { break };
                 let x = R::child(node.x, s.layout, m);
