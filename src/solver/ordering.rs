@@ -6,7 +6,8 @@
 //!   [`SORT_SEARCH_MIN`] empties one ply of a rough mobility-and-corners evaluation, from
 //!   [`EVAL_SORT_MIN`] three plies of the fitted evaluation (four from [`EVAL_SORT_DEEPER`], five
 //!   from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the
-//!   hand-written rough one if the weights cannot be read). Deep null-window nodes also look
+//!   hand-written rough one if the weights cannot be read), the opponent's replies and our
+//!   corner-anchored discs weighed beside it ([`EVAL_SORT_FASTEST`]). Deep null-window nodes also look
 //!   their children up in the table first (enhanced transposition cutoff, from
 //!   [`ETC_MIN`](super::settings::ETC_MIN)).
 //! - The estimate search ([`Searcher::mid_sorted_moves`]): the table's move, a wipe-out, then
@@ -18,7 +19,8 @@
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
-    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_MIN, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, SORT_BY_EVAL_DEPTH,
+    SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
@@ -258,12 +260,15 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                     let fastest = -(mobility << 15) + (anchored << 11) - (potential << 5) + (parity << 3);
                     if let Some((w, ix)) = &by_eval {
                         // How the position looks `eval_depth` plies on, in discs, by the
-                        // evaluation; fastest-first breaks ties. (One ply cost a third more
+                        // evaluation, less the opponent's replies and plus our anchored discs
+                        // at `EVAL_SORT_FASTEST` each; fastest-first breaks ties. (One ply cost a third more
                         // nodes than the rough search on FFO #40-#49; see docs/solver.md.)
                         let ix = ix.play(self.layout, m.sq, m.flips);
                         let child = EvalNode { p: np, o: no, ix: &ix, pm: r, depth: eval_depth };
                         let v = self.eval_search(w, child, Window { alpha: -i32::MAX, beta: i32::MAX });
-                        ((-v + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)
+                        let weight = EVAL_SORT_FASTEST[N / 2 - 2];
+                        let look = -v - weight * (mobility - anchored);
+                        ((look + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)
                     } else if n >= SORT_SEARCH_MIN {
                         // How the position looks after the opponent's best reply, by the rough
                         // evaluation; fastest-first breaks ties. (Searching two plies instead of
