@@ -412,7 +412,9 @@ fn check_extended(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Re
 /// two threads. (A few positions only: the reference solves every such node by plain negamax.)
 #[test]
 fn extended_estimates_lie_in_their_range() {
-    let mut rng = Rng(0x5eed_0e47);
+    // The reference's cost varies tenfold from position to position; this seed's two positions take it
+    // about half a minute.
+    let mut rng = Rng(3);
     let (mut checked, mut differ) = (0, 0);
     while checked < 2 || (differ == 0 && checked < 6) {
         let b = game_position(6, &mut rng, 13);
