@@ -89,10 +89,10 @@ impl fmt::Display for Square {
 pub enum ParseSquareError {
     /// Nothing was given.
     Empty,
-    /// The first character is not a column letter of the board, `a` to `last`.
-    BadColumn { found: char, last: char },
-    /// The second character is not a row digit of the board, `1` to `last`.
-    BadRow { found: char, last: char },
+    /// The first character is not a column letter `a`..`h`.
+    BadColumn(char),
+    /// The second character is not a row digit `1`..`8`.
+    BadRow(char),
     /// The row digit is missing.
     MissingRow,
     /// Something follows the two characters of a square.
@@ -103,10 +103,8 @@ impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseSquareError::Empty => write!(f, "empty square name"),
-            ParseSquareError::BadColumn { found, last } => {
-                write!(f, "bad column '{found}': expected a letter a to {last}")
-            }
-            ParseSquareError::BadRow { found, last } => write!(f, "bad row '{found}': expected a digit 1 to {last}"),
+            ParseSquareError::BadColumn(c) => write!(f, "bad column '{c}': expected a letter a to h"),
+            ParseSquareError::BadRow(c) => write!(f, "bad row '{c}': expected a digit 1 to 8"),
             ParseSquareError::MissingRow => write!(f, "missing row: a square is a letter and a digit, like f5"),
             ParseSquareError::Trailing(s) => write!(f, "unexpected '{s}' after the square"),
         }
@@ -115,47 +113,26 @@ impl fmt::Display for ParseSquareError {
 
 impl std::error::Error for ParseSquareError {}
 
-impl Square {
-    /// Parses a square of a board of `size`: `f5` or `F5`, surrounding spaces allowed. A column or
-    /// row past the board's edge is an error that names the board's last one (`g1` on 6x6: "bad
-    /// column 'g': expected a letter a to f").
-    ///
-    /// ```
-    /// use othello_explorer::{ParseSquareError, Size, Square};
-    /// assert_eq!(Square::parse_on(Size::Six, "f6").unwrap().to_string(), "f6");
-    /// let e = Square::parse_on(Size::Six, "g1").unwrap_err();
-    /// assert_eq!(e, ParseSquareError::BadColumn { found: 'g', last: 'f' });
-    /// assert_eq!(e.to_string(), "bad column 'g': expected a letter a to f");
-    /// ```
-    pub fn parse_on(size: Size, s: &str) -> Result<Square, ParseSquareError> {
-        let n = size.n();
-        let last_col = (b'a' + n as u8 - 1) as char;
-        let last_row = (b'0' + n as u8) as char;
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// Parses `f5` or `F5` (surrounding spaces are allowed).
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
         let mut chars = s.trim().chars();
         let c = chars.next().ok_or(ParseSquareError::Empty)?;
         let col = match c.to_ascii_lowercase() {
-            l if ('a'..=last_col).contains(&l) => l as usize - 'a' as usize,
-            _ => return Err(ParseSquareError::BadColumn { found: c, last: last_col }),
+            l @ 'a'..='h' => l as usize - 'a' as usize,
+            _ => return Err(ParseSquareError::BadColumn(c)),
         };
         let r = chars.next().ok_or(ParseSquareError::MissingRow)?;
         let row = match r {
-            '1'..='8' if r <= last_row => r as usize - '1' as usize,
-            _ => return Err(ParseSquareError::BadRow { found: r, last: last_row }),
+            '1'..='8' => r as usize - '1' as usize,
+            _ => return Err(ParseSquareError::BadRow(r)),
         };
         let rest: String = chars.collect();
         if !rest.is_empty() {
             return Err(ParseSquareError::Trailing(rest));
         }
         Ok(Square { row: row as u8, col: col as u8 })
-    }
-}
-
-impl FromStr for Square {
-    type Err = ParseSquareError;
-
-    /// Parses `f5` or `F5` (surrounding spaces are allowed): any square up to 8x8's `h8`. Where
-    /// the board is known, [`Square::parse_on`] names its own edge.
-    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        Square::parse_on(Size::Eight, s)
     }
 }

@@ -4,7 +4,7 @@
 //! the pass is played before it without being written.
 
 use crate::position::IllegalMove;
-use crate::{ParseSquareError, Position, Size, Square};
+use crate::{ParseSquareError, Position, Square};
 use std::fmt;
 
 /// Why a transcript could not be played. Columns count characters from 1; moves count from 1.
@@ -50,8 +50,7 @@ impl Line {
     }
 }
 
-/// Splits a transcript into squares with their columns, checking only the spelling (any square up to
-/// 8x8's `h8`; [`parse_squares_on`] for one board's squares).
+/// Splits a transcript into squares with their columns, checking only the spelling.
 ///
 /// ```
 /// use othello_explorer::transcript::parse_squares;
@@ -60,18 +59,6 @@ impl Line {
 /// assert_eq!(sq[1].1, 4);
 /// ```
 pub fn parse_squares(text: &str) -> Result<Vec<(Square, usize)>, TranscriptError> {
-    parse_squares_on(Size::Eight, text)
-}
-
-/// [`parse_squares`] for a board of `size`: a column or row past its edge is a spelling error that
-/// names the board's last one.
-///
-/// ```
-/// use othello_explorer::{Size, transcript::parse_squares_on};
-/// let e = parse_squares_on(Size::Six, "c2 i1").unwrap_err();
-/// assert_eq!(e.to_string(), "move 2 at column 4: bad column 'i': expected a letter a to f");
-/// ```
-pub fn parse_squares_on(size: Size, text: &str) -> Result<Vec<(Square, usize)>, TranscriptError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -84,10 +71,10 @@ pub fn parse_squares_on(size: Size, text: &str) -> Result<Vec<(Square, usize)>, 
         let move_number = out.len() + 1;
         let end = (i + 2).min(chars.len());
         let word: String = chars[i..end].iter().collect();
-        let square = Square::parse_on(size, &word).map_err(|error| {
+        let square = word.parse::<Square>().map_err(|error| {
             // A lone letter at the end, or a letter followed by a space, misses its row.
             let error = match (&error, chars.get(i + 1)) {
-                (ParseSquareError::BadRow { found, .. }, _) if found.is_whitespace() => ParseSquareError::MissingRow,
+                (ParseSquareError::BadRow(c), _) if c.is_whitespace() => ParseSquareError::MissingRow,
                 _ => error,
             };
             TranscriptError::BadSquare { move_number, column, error }
@@ -108,7 +95,7 @@ pub fn parse_squares_on(size: Size, text: &str) -> Result<Vec<(Square, usize)>, 
 /// assert_eq!(err.to_string(), "move 2 at column 3 is illegal: f5 is already occupied");
 /// ```
 pub fn play(start: &Position, text: &str) -> Result<Line, TranscriptError> {
-    let squares = parse_squares_on(start.size(), text)?;
+    let squares = parse_squares(text)?;
     let mut position = *start;
     let mut line = Line { start: *start, moves: Vec::new(), positions: Vec::new() };
     for (k, (square, column)) in squares.into_iter().enumerate() {
