@@ -38,9 +38,12 @@ fn estimates(position: &Position, depth: u32) -> BTreeMap<u32, Vec<(String, i32)
     by_depth
 }
 
+/// A position and its name in the failures.
+type Named = (String, Position);
+
 /// The positions the weak solution says are draws: the start, its images, and the four first
 /// moves (white to move).
-fn drawn_positions() -> Vec<(String, Position)> {
+fn drawn_positions() -> Vec<Named> {
     let size = Size::Eight;
     let start = Position::start(size);
     let mut out = vec![("the start".to_string(), start)];
@@ -83,7 +86,7 @@ fn failures_of(name: &str, position: &Position, depth: u32) -> Vec<String> {
 }
 
 /// Checks `positions` to `depth`, two at a time (each on one thread, as the issue measures).
-fn check(positions: Vec<(String, Position)>, depth: u32) {
+fn check(positions: Vec<Named>, depth: u32) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let found = std::sync::Mutex::new(vec![Vec::new(); positions.len()]);
     std::thread::scope(|scope| {
@@ -102,9 +105,6 @@ fn check(positions: Vec<(String, Position)>, depth: u32) {
     let failures: Vec<String> = found.into_inner().unwrap_or_else(|e| e.into_inner()).concat();
     assert!(failures.is_empty(), "estimates more than one disc from the known draw:\n{}", failures.join("\n"));
 }
-
-/// A position and its name in the failures.
-type Named = (String, Position);
 
 /// The drawn positions checked on to 20 plies (one for each side to move), and the others, their
 /// images under the board's symmetries, checked to 14 (the deeper check covers depths 1-14 too).
