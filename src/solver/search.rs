@@ -35,7 +35,7 @@ use super::ordering::Move;
 use super::parallel::{Abort, in_a_pool};
 use super::regime::Regime;
 use super::settings::CHECK_EVERY;
-use super::table::{FULL_WIDTH, NO_MOVE, Table, hash};
+use super::table::{FULL_WIDTH, NO_MOVE, Table, hash, work};
 use super::{Limits, StopReason};
 use crate::eval::Weights;
 use crate::eval::pattern::Layout;
@@ -384,11 +384,21 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// The last step of every node: the bounds its result `best` proves, stored with the
-    /// regime's depth (`w`: the window it was entered with; `h`: its hash).
+    /// regime's depth (`w`: the window it was entered with; `h`: its hash; `start`: this thread's
+    /// node count when the node was opened, so that the entry keeps the size of its search).
     #[inline(always)]
-    pub(super) fn close<R: Regime>(&self, node: Node<'_, R::State>, w: Window, h: u64, best: i32, best_move: u8) {
+    pub(super) fn close<R: Regime>(
+        &self,
+        node: Node<'_, R::State>,
+        w: Window,
+        h: u64,
+        best: i32,
+        best_move: u8,
+        start: u64,
+    ) {
         let (lower, upper) = bounds(best, w, Self::MAX as i8);
-        self.table.store(h, lower, upper, best_move, node.n as u8, R::stored_depth(node.depth), self.selectivity);
+        let (depth, work) = (R::stored_depth(node.depth), work(self.nodes - start));
+        self.table.store(h, lower, upper, best_move, node.n as u8, depth, self.selectivity, work);
     }
 
     /// The null-window search of `node`: is its value above `alpha`? (`beta = alpha + 1`.)
@@ -409,6 +419,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             Open::Pass => return -self.nws::<R>(node.passed(&R::pass(node.x)), -alpha - 1),
             Open::Moves { moves, h, tt_move } => (moves, h, tt_move),
         };
+        let start = self.nodes;
         if let Some(v) = self.probcut::<R>(node, alpha) {
             return v;
         }
@@ -441,7 +452,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
             }
         }
-        self.close::<R>(node, w, h, best, best_move);
+        self.close::<R>(node, w, h, best, best_move, start);
         best
     }
 
@@ -462,6 +473,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             Open::Pass => return -self.pvs::<R>(node.passed(&R::pass(node.x)), w.negated()),
             Open::Moves { moves, h, tt_move } => (moves, h, tt_move),
         };
+        let start = self.nodes;
         let Window { mut alpha, beta } = w;
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
@@ -494,7 +506,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
             }
         }
-        self.close::<R>(node, w, h, best, best_move);
+        self.close::<R>(node, w, h, best, best_move, start);
         best
     }
 

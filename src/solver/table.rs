@@ -40,8 +40,11 @@
 //! probe of a large table also missed the TLB (`Buckets`).
 //!
 //! **Replacement** (no entry for the position): the bucket's least valuable entry goes: one not
-//! touched in this generation first, then the one cheapest to recompute: an exact entry costs its
-//! empties, an estimate its depth (plies of search either way).
+//! touched in this generation first, then the one cheapest to recompute, as Edax ranks them: the
+//! entry keeps the size of the search that found it (the bits of its node count, [`work`]; the
+//! larger of the two where entries merge), and the smallest goes. The subtree's size tells two
+//! nodes of the same empties apart, a cut at the first move from a node that searched all its
+//! moves, which the empties or the depth alone did not.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -67,6 +70,13 @@ pub struct Entry {
 /// The `best` of an entry without a move.
 pub const NO_MOVE: u8 = 255;
 
+/// The size of a search as the table keeps it, for replacement: the bits of its node count (1 for
+/// one node, 64 at most), so that a subtree twice as large ranks one higher.
+#[inline(always)]
+pub fn work(nodes: u64) -> u8 {
+    (64 - nodes.max(1).leading_zeros()) as u8
+}
+
 /// The `depth` of an entry whose bounds are about the exact score.
 pub const EXACT: u8 = 255;
 
@@ -89,24 +99,20 @@ impl Entry {
         self.depth >= depth && self.selectivity >= selectivity
     }
 
-    /// What the entry costs to recompute, for replacement: plies of search below it.
-    #[inline(always)]
-    fn cost(&self) -> u32 {
-        if self.is_exact() { self.empties as u32 } else { self.depth as u32 }
-    }
-
-    fn pack(self, generation: u8) -> u64 {
+    fn pack(self, generation: u8, work: u8) -> u64 {
         (self.lower as u8 as u64)
             | (self.upper as u8 as u64) << 8
             | (self.best as u64) << 16
             | (self.empties as u64) << 24
             | (generation as u64) << 32
             | 1 << 40 // occupied
+            | ((work & 0x7f) as u64) << 41
             | (self.depth as u64) << 48
             | (self.selectivity as u64) << 56
     }
 
-    fn unpack(data: u64) -> (Entry, u8) {
+    /// The entry, its generation and its [`work`].
+    fn unpack(data: u64) -> (Entry, u8, u8) {
         let e = Entry {
             lower: data as u8 as i8,
             upper: (data >> 8) as u8 as i8,
@@ -115,7 +121,7 @@ impl Entry {
             depth: (data >> 48) as u8,
             selectivity: (data >> 56) as u8,
         };
-        (e, (data >> 32) as u8)
+        (e, (data >> 32) as u8, (data >> 41) as u8 & 0x7f)
     }
 
     /// What the table keeps when `new` is stored over `self`, an entry for the same position (the
@@ -338,10 +344,11 @@ impl Table {
 
     /// Stores what a search found: the value is at least `lower` and at most `upper`, the exact
     /// score when `depth` is [`EXACT`], else the value of a `depth`-ply estimate search, found at
-    /// selectivity level `selectivity` ([`FULL_WIDTH`]: a proof of that).
+    /// selectivity level `selectivity` ([`FULL_WIDTH`]: a proof of that), by a search of
+    /// [`work`]`(nodes)`.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, h: u64, lower: i8, upper: i8, best: u8, empties: u8, depth: u8, selectivity: u8) {
+    pub fn store(&self, h: u64, lower: i8, upper: i8, best: u8, empties: u8, depth: u8, selectivity: u8, work: u8) {
         let generation = self.generation.load(Ordering::Relaxed) as u8;
         let bucket = self.bucket(h);
         let new = Entry { lower, upper, best, empties, depth, selectivity };
@@ -350,8 +357,8 @@ impl Table {
         for (i, (k, d)) in bucket.slots.iter().enumerate() {
             let data = d.load(Ordering::Relaxed);
             if k.load(Ordering::Relaxed) ^ data == h && data != 0 {
-                let (old, _) = Entry::unpack(data);
-                let packed = old.merge(new).pack(generation);
+                let (old, _, old_work) = Entry::unpack(data);
+                let packed = old.merge(new).pack(generation, work.max(old_work));
                 d.store(packed, Ordering::Relaxed);
                 k.store(h ^ packed, Ordering::Relaxed);
                 return;
@@ -359,15 +366,15 @@ impl Table {
             let value = if data == 0 {
                 0
             } else {
-                let (e, g) = Entry::unpack(data);
-                (if g == generation { 256 } else { 0 }) + e.cost() + 1
+                let (_, g, w) = Entry::unpack(data);
+                (if g == generation { 256 } else { 0 }) + w as u32 + 1
             };
             if value < victim_value {
                 victim_value = value;
                 victim = i;
             }
         }
-        let packed = new.pack(generation);
+        let packed = new.pack(generation, work);
         let (k, d) = &bucket.slots[victim];
         d.store(packed, Ordering::Relaxed);
         k.store(h ^ packed, Ordering::Relaxed);
@@ -383,8 +390,8 @@ mod tests {
         let t = Table::new(1);
         let h = hash(4, 0x0240, 0x0420);
         assert_eq!(t.probe(h), None);
-        t.store(h, -4, 64, 3, 12, EXACT, FULL_WIDTH);
-        t.store(h, -64, 2, NO_MOVE, 12, EXACT, FULL_WIDTH);
+        t.store(h, -4, 64, 3, 12, EXACT, FULL_WIDTH, 1);
+        t.store(h, -64, 2, NO_MOVE, 12, EXACT, FULL_WIDTH, 1);
         assert_eq!(
             t.probe(h),
             Some(Entry { lower: -4, upper: 2, best: 3, empties: 12, depth: EXACT, selectivity: FULL_WIDTH })
@@ -409,31 +416,31 @@ mod tests {
         let t = Table::new(1);
         let h = hash(8, 0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         // Estimates: a deeper one replaces a shallower one, a shallower one leaves the deeper.
-        t.store(h, 2, 2, 10, 60, 4, FULL_WIDTH);
-        t.store(h, -6, 64, 11, 60, 6, FULL_WIDTH);
+        t.store(h, 2, 2, 10, 60, 4, FULL_WIDTH, 1);
+        t.store(h, -6, 64, 11, 60, 6, FULL_WIDTH, 1);
         assert_eq!(
             t.probe(h),
             Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6, selectivity: FULL_WIDTH })
         );
-        t.store(h, 0, 0, 12, 60, 3, FULL_WIDTH);
+        t.store(h, 0, 0, 12, 60, 3, FULL_WIDTH, 1);
         assert_eq!(
             t.probe(h),
             Some(Entry { lower: -6, upper: 64, best: 11, empties: 60, depth: 6, selectivity: FULL_WIDTH })
         );
         // The same depth: the tighter bounds; crossed ones (two estimates that disagree): the new.
-        t.store(h, -64, 8, NO_MOVE, 60, 6, FULL_WIDTH);
+        t.store(h, -64, 8, NO_MOVE, 60, 6, FULL_WIDTH, 1);
         assert_eq!(
             t.probe(h),
             Some(Entry { lower: -6, upper: 8, best: 11, empties: 60, depth: 6, selectivity: FULL_WIDTH })
         );
-        t.store(h, 10, 64, 13, 60, 6, FULL_WIDTH);
+        t.store(h, 10, 64, 13, 60, 6, FULL_WIDTH, 1);
         assert_eq!(
             t.probe(h),
             Some(Entry { lower: 10, upper: 64, best: 13, empties: 60, depth: 6, selectivity: FULL_WIDTH })
         );
         // An exact result replaces any estimate, and no estimate replaces it.
-        t.store(h, -64, -2, 14, 60, EXACT, FULL_WIDTH);
-        t.store(h, 20, 20, 15, 60, 30, FULL_WIDTH);
+        t.store(h, -64, -2, 14, 60, EXACT, FULL_WIDTH, 1);
+        t.store(h, 20, 20, 15, 60, 30, FULL_WIDTH, 1);
         let e = t.probe(h).expect("stored");
         assert!(e.is_exact());
         assert_eq!((e.lower, e.upper, e.best), (-64, -2, 14));
@@ -444,7 +451,7 @@ mod tests {
         let t = Table::new(1);
         let h = hash(8, 0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         // An exact search at 95% (level 2): not a proof, trusted by a 73% or 95% search only.
-        t.store(h, 4, 4, 10, 60, EXACT, 2);
+        t.store(h, 4, 4, 10, 60, EXACT, 2, 1);
         let e = t.probe(h).expect("stored");
         assert!(!e.is_exact());
         assert!(e.serves(EXACT, 2) && e.serves(EXACT, 0) && !e.serves(EXACT, 3) && !e.serves(EXACT, FULL_WIDTH));
@@ -452,16 +459,16 @@ mod tests {
         // A 95% estimate of depth 12 does not replace it (less deep, as selective); a full-width
         // one does (neither serves the other: the newer search wins); a full-width exact result
         // replaces either.
-        t.store(h, 0, 0, 11, 60, 12, 2);
+        t.store(h, 0, 0, 11, 60, 12, 2, 1);
         assert_eq!(t.probe(h).map(|e| (e.depth, e.selectivity, e.best)), Some((EXACT, 2, 10)));
-        t.store(h, 1, 1, 9, 60, 12, FULL_WIDTH);
+        t.store(h, 1, 1, 9, 60, 12, FULL_WIDTH, 1);
         assert_eq!(t.probe(h).map(|e| (e.depth, e.selectivity, e.lower)), Some((12, FULL_WIDTH, 1)));
-        t.store(h, 2, 2, 12, 60, EXACT, FULL_WIDTH);
+        t.store(h, 2, 2, 12, 60, EXACT, FULL_WIDTH, 1);
         let e = t.probe(h).expect("stored");
         assert!(e.is_exact());
         assert_eq!((e.lower, e.upper), (2, 2));
         // And no selective result replaces a proof.
-        t.store(h, 8, 8, 13, 60, EXACT, 4);
+        t.store(h, 8, 8, 13, 60, EXACT, 4, 1);
         assert!(t.probe(h).expect("stored").is_exact());
     }
 
@@ -469,17 +476,35 @@ mod tests {
     fn replacement_takes_the_cheapest_entry_of_a_bucket() {
         let t = Table::new(1);
         let bucket_mates: Vec<u64> =
-            (0u64..).map(|i| hash(8, i, !i)).filter(|h| (h >> 20) as usize & t.mask == 0).take(5).collect();
-        // Four entries fill the bucket: an exact one with 20 empties costs 20 plies, an estimate
-        // of depth 12 costs 12, so the depth-3 estimate goes first.
-        t.store(bucket_mates[0], 0, 0, NO_MOVE, 20, EXACT, FULL_WIDTH);
-        t.store(bucket_mates[1], 0, 0, NO_MOVE, 40, 12, FULL_WIDTH);
-        t.store(bucket_mates[2], 0, 0, NO_MOVE, 40, 3, FULL_WIDTH);
-        t.store(bucket_mates[3], 0, 0, NO_MOVE, 16, EXACT, FULL_WIDTH);
-        t.store(bucket_mates[4], 1, 1, NO_MOVE, 40, 8, FULL_WIDTH);
+            (0u64..).map(|i| hash(8, i, !i)).filter(|h| (h >> 20) as usize & t.mask == 0).take(6).collect();
+        // Four entries fill the bucket; the one found by the smallest search goes first, whatever
+        // its empties or depth.
+        t.store(bucket_mates[0], 0, 0, NO_MOVE, 20, EXACT, FULL_WIDTH, work(5_000));
+        t.store(bucket_mates[1], 0, 0, NO_MOVE, 40, 12, FULL_WIDTH, work(90_000));
+        t.store(bucket_mates[2], 0, 0, NO_MOVE, 24, EXACT, FULL_WIDTH, work(40));
+        t.store(bucket_mates[3], 0, 0, NO_MOVE, 16, EXACT, FULL_WIDTH, work(700));
+        t.store(bucket_mates[4], 1, 1, NO_MOVE, 40, 8, FULL_WIDTH, work(3_000));
         assert_eq!(t.probe(bucket_mates[2]), None);
         for h in [bucket_mates[0], bucket_mates[1], bucket_mates[3], bucket_mates[4]] {
             assert!(t.probe(h).is_some());
         }
+        // A merge keeps the larger of the two searches: the 700-node entry searched again by a
+        // million nodes ranks highest, the 3,000-node one met again by 2 nodes keeps its rank and
+        // is now the smallest, so the next newcomer takes its slot.
+        t.store(bucket_mates[3], 0, 0, NO_MOVE, 16, EXACT, FULL_WIDTH, work(1_000_000));
+        t.store(bucket_mates[4], 1, 1, NO_MOVE, 40, 8, FULL_WIDTH, work(2));
+        t.store(bucket_mates[5], 0, 0, NO_MOVE, 30, EXACT, FULL_WIDTH, work(4_000));
+        assert_eq!(t.probe(bucket_mates[4]), None);
+        for h in [bucket_mates[0], bucket_mates[1], bucket_mates[3], bucket_mates[5]] {
+            assert!(t.probe(h).is_some());
+        }
+    }
+
+    #[test]
+    fn work_counts_the_bits_of_the_node_count() {
+        assert_eq!(
+            [work(0), work(1), work(2), work(3), work(4), work(1 << 20), work(u64::MAX)],
+            [1, 1, 2, 2, 3, 21, 64]
+        );
     }
 }

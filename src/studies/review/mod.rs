@@ -279,7 +279,8 @@ pub fn proof_reach(size: Size) -> u32 {
 /// for `budget` (`limits` adds the stop flag and progress; its time is replaced), then, when the
 /// move's mark is in doubt ([`Judged::in_doubt`]), a deeper look that does not depend on the
 /// clock: every move's exact score when the position has at most [`proof_reach`] empties and the
-/// proof ends within [`proof_nodes`]; else estimates to [`verdict_depth`] from a cleared table.
+/// proof ends within [`proof_nodes`]; else estimates to [`verdict_depth`]; both from a cleared
+/// table.
 /// Everything found is reported through `on_event`, the deeper look after
 /// [`Examined::deepened`]'s start.
 #[cfg(feature = "store")]
@@ -304,6 +305,9 @@ pub fn examine(
     }
     out.deepened = true;
     if position.empty_count() <= proof_reach(position.size()) {
+        // From a cleared table: what the budgeted analysis left there depends on the clock, and
+        // so would whether the proof ends within its nodes.
+        analyst.solver().clear();
         let proof = Limits { max_time: None, max_nodes: Some(proof_nodes(budget)), ..limits.clone() };
         let v = analyst.analyse(position, &Ask::new(SearchMode::Exact, proof), on_event);
         out.nodes += v.nodes;
