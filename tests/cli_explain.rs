@@ -198,6 +198,7 @@ fn bad_input_is_one_line_and_exit_2() {
     for args in [
         vec!["explain", "moves"],
         vec!["explain", "flips", "--size", "4", "--move", "z9"],
+        vec!["explain", "flips", "--size", "6", "--move", "i1"],
         vec!["explain", "flips", "--size", "4", "--move", "e5"],
         vec!["explain", "play", "--size", "4", "--move", "a1"],
         vec!["explain", "flips", "--size", "4", "--move", "b2"],

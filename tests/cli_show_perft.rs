@@ -277,6 +277,8 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         (&["show", "--moves", "f5a1"], &["--moves", "move 2", "column 3", "a1"]),
         (&["show", "--moves", "f5f5"], &["--moves", "move 2", "occupied"]),
         (&["show", "--size", "4", "--moves", "e5"], &["--moves", "move 1", "e5", "4x4"]),
+        (&["show", "--size", "6", "--moves", "c2i1"], &["--moves", "move 2", "'i'", "a to f"]),
+        (&["show", "--size", "4", "--moves", "b1a9"], &["--moves", "move 2", "'9'", "1 to 4"]),
         (&["show", "--moves", "f5", "--board=-----OX--XO----- X"], &["--moves", "--board"]),
         (&["show", "--frobnicate"], &["--frobnicate"]),
         (&["show", "--json", "extra"], &["extra"]),

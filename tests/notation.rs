@@ -49,12 +49,12 @@ fn square_errors_name_what_is_wrong() {
     let cases: [(&str, ParseSquareError, &str); 11] = [
         ("", ParseSquareError::Empty, "empty"),
         ("   ", ParseSquareError::Empty, "empty"),
-        ("i5", ParseSquareError::BadColumn('i'), "'i'"),
-        ("5f", ParseSquareError::BadColumn('5'), "'5'"),
-        ("é5", ParseSquareError::BadColumn('é'), "'é'"),
-        ("f9", ParseSquareError::BadRow('9'), "'9'"),
-        ("f0", ParseSquareError::BadRow('0'), "'0'"),
-        ("fx", ParseSquareError::BadRow('x'), "'x'"),
+        ("i5", ParseSquareError::BadColumn { found: 'i', last: 'h' }, "'i'"),
+        ("5f", ParseSquareError::BadColumn { found: '5', last: 'h' }, "'5'"),
+        ("é5", ParseSquareError::BadColumn { found: 'é', last: 'h' }, "'é'"),
+        ("f9", ParseSquareError::BadRow { found: '9', last: '8' }, "'9'"),
+        ("f0", ParseSquareError::BadRow { found: '0', last: '8' }, "'0'"),
+        ("fx", ParseSquareError::BadRow { found: 'x', last: '8' }, "'x'"),
         ("f", ParseSquareError::MissingRow, "missing row"),
         ("f55", ParseSquareError::Trailing("5".into()), "'5'"),
         ("f5 x", ParseSquareError::Trailing(" x".into()), "x"),
@@ -248,11 +248,22 @@ fn transcript_of(n: usize, plies: &[Ply]) -> String {
 fn transcript_spelling_errors_name_move_and_column() {
     let start8 = Position::start(Size::Eight);
     let e = transcript_err(&start8, "f5x9");
-    assert_eq!(e, TranscriptError::BadSquare { move_number: 2, column: 3, error: ParseSquareError::BadColumn('x') });
+    assert_eq!(
+        e,
+        TranscriptError::BadSquare {
+            move_number: 2,
+            column: 3,
+            error: ParseSquareError::BadColumn { found: 'x', last: 'h' }
+        }
+    );
     assert!(e.to_string().contains("move 2") && e.to_string().contains("column 3"), "{e}");
     assert_eq!(
         transcript_err(&start8, "f5 d6 c9"),
-        TranscriptError::BadSquare { move_number: 3, column: 7, error: ParseSquareError::BadRow('9') }
+        TranscriptError::BadSquare {
+            move_number: 3,
+            column: 7,
+            error: ParseSquareError::BadRow { found: '9', last: '8' }
+        }
     );
     assert_eq!(
         transcript_err(&start8, "f5 d"),
@@ -264,10 +275,63 @@ fn transcript_spelling_errors_name_move_and_column() {
     );
     assert_eq!(
         transcript_err(&start8, "f5d6-c3"),
-        TranscriptError::BadSquare { move_number: 3, column: 5, error: ParseSquareError::BadColumn('-') }
+        TranscriptError::BadSquare {
+            move_number: 3,
+            column: 5,
+            error: ParseSquareError::BadColumn { found: '-', last: 'h' }
+        }
     );
     // Spelling is checked before anything is played.
     assert!(matches!(transcript_err(&start8, "a1 zz"), TranscriptError::BadSquare { move_number: 2, .. }));
+    // On a smaller board a character that is no column or row at all names that board's range.
+    let start6 = Position::start(Size::Six);
+    let e = transcript_err(&start6, "c2 i1");
+    assert_eq!(
+        e,
+        TranscriptError::BadSquare {
+            move_number: 2,
+            column: 4,
+            error: ParseSquareError::BadColumn { found: 'i', last: 'f' }
+        }
+    );
+    assert!(e.to_string().ends_with("bad column 'i': expected a letter a to f"), "{e}");
+    let e = transcript_err(&Position::start(Size::Four), "b1a9");
+    assert_eq!(
+        e,
+        TranscriptError::BadSquare {
+            move_number: 2,
+            column: 3,
+            error: ParseSquareError::BadRow { found: '9', last: '4' }
+        }
+    );
+    assert!(e.to_string().ends_with("bad row '9': expected a digit 1 to 4"), "{e}");
+}
+
+#[test]
+fn square_names_for_a_board_name_its_range_and_keep_the_grid() {
+    // Every square of every board parses to the square the reference names.
+    for (size, n) in [(Size::Four, 4), (Size::Six, 6), (Size::Eight, 8)] {
+        for row in 0..8 {
+            for col in 0..8 {
+                let text = format!("{}{}", (b'a' + col as u8) as char, row + 1);
+                let square = Square::parse_for(size, &text).expect(&text);
+                assert_eq!(square.to_string(), text);
+                assert_eq!(square.is_on(size), row < n && col < n, "{text} on {size}");
+            }
+        }
+        let last_col = (b'a' + n as u8 - 1) as char;
+        let last_row = (b'0' + n as u8) as char;
+        for (text, expected) in [
+            ("i1", ParseSquareError::BadColumn { found: 'i', last: last_col }),
+            ("Z1", ParseSquareError::BadColumn { found: 'Z', last: last_col }),
+            ("a9", ParseSquareError::BadRow { found: '9', last: last_row }),
+            ("a0", ParseSquareError::BadRow { found: '0', last: last_row }),
+        ] {
+            let e = Square::parse_for(size, text).expect_err(text);
+            assert_eq!(e, expected, "{text} on {size}");
+            assert_one_lower_case_line(&e.to_string());
+        }
+    }
 }
 
 #[test]

@@ -89,10 +89,12 @@ impl fmt::Display for Square {
 pub enum ParseSquareError {
     /// Nothing was given.
     Empty,
-    /// The first character is not a column letter `a`..`h`.
-    BadColumn(char),
-    /// The second character is not a row digit `1`..`8`.
-    BadRow(char),
+    /// The first character is no column letter at all (not `a`..`h`); `last` is the board's
+    /// last column (`h` where the board is not known).
+    BadColumn { found: char, last: char },
+    /// The second character is no row digit at all (not `1`..`8`); `last` is the board's last
+    /// row (`8` where the board is not known).
+    BadRow { found: char, last: char },
     /// The row digit is missing.
     MissingRow,
     /// Something follows the two characters of a square.
@@ -103,8 +105,10 @@ impl fmt::Display for ParseSquareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseSquareError::Empty => write!(f, "empty square name"),
-            ParseSquareError::BadColumn(c) => write!(f, "bad column '{c}': expected a letter a to h"),
-            ParseSquareError::BadRow(c) => write!(f, "bad row '{c}': expected a digit 1 to 8"),
+            ParseSquareError::BadColumn { found, last } => {
+                write!(f, "bad column '{found}': expected a letter a to {last}")
+            }
+            ParseSquareError::BadRow { found, last } => write!(f, "bad row '{found}': expected a digit 1 to {last}"),
             ParseSquareError::MissingRow => write!(f, "missing row: a square is a letter and a digit, like f5"),
             ParseSquareError::Trailing(s) => write!(f, "unexpected '{s}' after the square"),
         }
@@ -113,26 +117,49 @@ impl fmt::Display for ParseSquareError {
 
 impl std::error::Error for ParseSquareError {}
 
-impl FromStr for Square {
-    type Err = ParseSquareError;
-
-    /// Parses `f5` or `F5` (surrounding spaces are allowed).
-    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+impl Square {
+    /// Parses `f5` or `F5` (surrounding spaces allowed) for a board of `size`: a character that is
+    /// no column letter or row digit at all is an error naming that board's range (`i1` on 6x6:
+    /// "bad column 'i': expected a letter a to f"). A square of the 8x8 grid past a smaller board's
+    /// edge still parses, so that playing it can say which square is off the board (`g1 is off the
+    /// 6x6 board`); [`Square::is_on`] tells.
+    ///
+    /// ```
+    /// use othello_explorer::{ParseSquareError, Size, Square};
+    /// assert_eq!(Square::parse_for(Size::Six, "F6").unwrap().to_string(), "f6");
+    /// let e = Square::parse_for(Size::Six, "i1").unwrap_err();
+    /// assert_eq!(e, ParseSquareError::BadColumn { found: 'i', last: 'f' });
+    /// assert_eq!(e.to_string(), "bad column 'i': expected a letter a to f");
+    /// assert!(!Square::parse_for(Size::Six, "g1").unwrap().is_on(Size::Six));
+    /// ```
+    pub fn parse_for(size: Size, s: &str) -> Result<Square, ParseSquareError> {
+        let n = size.n() as u8;
+        let (last_col, last_row) = ((b'a' + n - 1) as char, (b'0' + n) as char);
         let mut chars = s.trim().chars();
         let c = chars.next().ok_or(ParseSquareError::Empty)?;
         let col = match c.to_ascii_lowercase() {
             l @ 'a'..='h' => l as usize - 'a' as usize,
-            _ => return Err(ParseSquareError::BadColumn(c)),
+            _ => return Err(ParseSquareError::BadColumn { found: c, last: last_col }),
         };
         let r = chars.next().ok_or(ParseSquareError::MissingRow)?;
         let row = match r {
             '1'..='8' => r as usize - '1' as usize,
-            _ => return Err(ParseSquareError::BadRow(r)),
+            _ => return Err(ParseSquareError::BadRow { found: r, last: last_row }),
         };
         let rest: String = chars.collect();
         if !rest.is_empty() {
             return Err(ParseSquareError::Trailing(rest));
         }
         Ok(Square { row: row as u8, col: col as u8 })
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseSquareError;
+
+    /// Parses `f5` or `F5` (surrounding spaces are allowed): any square of the 8x8 grid; where the
+    /// board is known, [`Square::parse_for`] names its range.
+    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
+        Square::parse_for(Size::Eight, s)
     }
 }

@@ -40,7 +40,8 @@ pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, outcome: bool, js
     let square = match mv {
         None => None,
         Some(text) => {
-            let sq: Square = text.parse().map_err(|e| CliError::Usage(format!("--move {text}: {e}")))?;
+            let sq =
+                Square::parse_for(position.size(), text).map_err(|e| CliError::Usage(format!("--move {text}: {e}")))?;
             if !sq.is_on(position.size()) {
                 return Err(CliError::Usage(format!("--move {sq}: not a square of the {} board", position.size())));
             }

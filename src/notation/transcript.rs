@@ -4,7 +4,7 @@
 //! the pass is played before it without being written.
 
 use crate::position::IllegalMove;
-use crate::{ParseSquareError, Position, Square};
+use crate::{ParseSquareError, Position, Size, Square};
 use std::fmt;
 
 /// Why a transcript could not be played. Columns count characters from 1; moves count from 1.
@@ -50,7 +50,8 @@ impl Line {
     }
 }
 
-/// Splits a transcript into squares with their columns, checking only the spelling.
+/// Splits a transcript into squares with their columns, checking only the spelling (squares of
+/// the 8x8 grid; [`parse_squares_for`] names a smaller board's range).
 ///
 /// ```
 /// use othello_explorer::transcript::parse_squares;
@@ -59,6 +60,18 @@ impl Line {
 /// assert_eq!(sq[1].1, 4);
 /// ```
 pub fn parse_squares(text: &str) -> Result<Vec<(Square, usize)>, TranscriptError> {
+    parse_squares_for(Size::Eight, text)
+}
+
+/// [`parse_squares`] for a board of `size`: a character that is no column letter or row digit at
+/// all is an error naming that board's range ([`Square::parse_for`]).
+///
+/// ```
+/// use othello_explorer::{Size, transcript::parse_squares_for};
+/// let e = parse_squares_for(Size::Six, "c2 i1").unwrap_err();
+/// assert_eq!(e.to_string(), "move 2 at column 4: bad column 'i': expected a letter a to f");
+/// ```
+pub fn parse_squares_for(size: Size, text: &str) -> Result<Vec<(Square, usize)>, TranscriptError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -71,10 +84,10 @@ pub fn parse_squares(text: &str) -> Result<Vec<(Square, usize)>, TranscriptError
         let move_number = out.len() + 1;
         let end = (i + 2).min(chars.len());
         let word: String = chars[i..end].iter().collect();
-        let square = word.parse::<Square>().map_err(|error| {
+        let square = Square::parse_for(size, &word).map_err(|error| {
             // A lone letter at the end, or a letter followed by a space, misses its row.
             let error = match (&error, chars.get(i + 1)) {
-                (ParseSquareError::BadRow(c), _) if c.is_whitespace() => ParseSquareError::MissingRow,
+                (ParseSquareError::BadRow { found, .. }, _) if found.is_whitespace() => ParseSquareError::MissingRow,
                 _ => error,
             };
             TranscriptError::BadSquare { move_number, column, error }
@@ -95,7 +108,7 @@ pub fn parse_squares(text: &str) -> Result<Vec<(Square, usize)>, TranscriptError
 /// assert_eq!(err.to_string(), "move 2 at column 3 is illegal: f5 is already occupied");
 /// ```
 pub fn play(start: &Position, text: &str) -> Result<Line, TranscriptError> {
-    let squares = parse_squares(text)?;
+    let squares = parse_squares_for(start.size(), text)?;
     let mut position = *start;
     let mut line = Line { start: *start, moves: Vec::new(), positions: Vec::new() };
     for (k, (square, column)) in squares.into_iter().enumerate() {
