@@ -284,27 +284,27 @@ fn transcript_spelling_errors_name_move_and_column() {
     // Spelling is checked before anything is played.
     assert!(matches!(transcript_err(&start8, "a1 zz"), TranscriptError::BadSquare { move_number: 2, .. }));
     // On a smaller board a character that is no column or row at all names that board's range.
-    let start6 = Position::start(Size::Six);
-    let e = transcript_err(&start6, "c2 i1");
-    assert_eq!(
-        e,
-        TranscriptError::BadSquare {
-            move_number: 2,
-            column: 4,
-            error: ParseSquareError::BadColumn { found: 'i', last: 'f' }
-        }
-    );
-    assert!(e.to_string().ends_with("bad column 'i': expected a letter a to f"), "{e}");
-    let e = transcript_err(&Position::start(Size::Four), "b1a9");
-    assert_eq!(
-        e,
-        TranscriptError::BadSquare {
-            move_number: 2,
-            column: 3,
-            error: ParseSquareError::BadRow { found: '9', last: '4' }
-        }
-    );
-    assert!(e.to_string().ends_with("bad row '9': expected a digit 1 to 4"), "{e}");
+    let cases = [
+        (
+            Size::Six,
+            "c2 i1",
+            4,
+            ParseSquareError::BadColumn { found: 'i', last: 'f' },
+            "bad column 'i': expected a letter a to f",
+        ),
+        (
+            Size::Four,
+            "b1a9",
+            3,
+            ParseSquareError::BadRow { found: '9', last: '4' },
+            "bad row '9': expected a digit 1 to 4",
+        ),
+    ];
+    for (size, text, column, error, message) in cases {
+        let e = transcript_err(&Position::start(size), text);
+        assert_eq!(e, TranscriptError::BadSquare { move_number: 2, column, error }, "{text}");
+        assert!(e.to_string().ends_with(message), "{e}");
+    }
 }
 
 #[test]
