@@ -576,9 +576,9 @@ fn shortest_reports_its_progress_and_its_bounds() {
 fn start_in(tmux: &tmux::Tmux, tag: &str, args: &str) -> String {
     let bin = env!("CARGO_BIN_EXE_othello-explorer");
     tmux.keys(&[&format!("sh -c 'echo {tag}PID=$$; exec \"$@\"' sh '{bin}' {args}; echo {tag}EXIT=$?"), "Enter"]);
-    let screen = tmux.wait_for("the process id", |s| s.lines().any(|l| l.starts_with(&format!("{tag}PID="))));
-    let line = screen.lines().find(|l| l.starts_with(&format!("{tag}PID="))).expect("the line");
-    line[tag.len() + 4..].trim().to_string()
+    let key = format!("{tag}PID=");
+    let screen = tmux.wait_for("the process id", |s| tmux::number_after(s, &key).is_some());
+    tmux::number_after(&screen, &key).expect("the process id")
 }
 
 /// Interrupts the process `pid` (as Ctrl-C would, without the terminal echoing `^C`).

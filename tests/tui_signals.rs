@@ -202,7 +202,7 @@ fn suspend_gives_the_terminal_back_and_fg_takes_it_again() {
     // `fg`'s status is the job's.
     tmux.wait_for("the explorer gone", |s| !s.contains("moves · exact"));
     tmux.keys(&["echo EXIT=$?", "Enter"]);
-    let screen = tmux.wait_for("the exit", |s| s.lines().any(|l| l.trim().starts_with("EXIT=")));
-    assert!(screen.lines().any(|l| l.trim() == "EXIT=0"), "{screen}");
+    let screen = tmux.wait_for("the exit", |s| tmux::number_after(s, "EXIT=").is_some());
+    assert_eq!(tmux::number_after(&screen, "EXIT=").as_deref(), Some("0"), "{screen}");
     assert_terminal_given_back(&tmux, "after q");
 }

@@ -55,6 +55,17 @@ impl Drop for Tmux {
     }
 }
 
+/// The digits right after the last `key` on the screen, as a shell's `echo KEY=$x` prints them.
+/// Not only at a line's start: when keys arrive before the shell has drawn its prompt, the
+/// prompt lands in front of the output (`# RPID=23914`). The typed command's own `KEY=$x` has
+/// no digit after the key, so it never matches.
+pub fn number_after(screen: &str, key: &str) -> Option<String> {
+    screen.rmatch_indices(key).find_map(|(at, _)| {
+        let digits: String = screen[at + key.len()..].chars().take_while(char::is_ascii_digit).collect();
+        (!digits.is_empty()).then_some(digits)
+    })
+}
+
 pub fn tmux_available() -> bool {
     Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
 }
