@@ -6,7 +6,8 @@
 //!   [`SORT_SEARCH_MIN`] empties one ply of a rough mobility-and-corners evaluation, from
 //!   [`EVAL_SORT_MIN`] three plies of the fitted evaluation (four from [`EVAL_SORT_DEEPER`], five
 //!   from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the
-//!   hand-written rough one if the weights cannot be read), the opponent's replies and our
+//!   hand-written rough one if the weights cannot be read; its window closed
+//!   [`EVAL_SORT_WINDOW`] discs below the node's alpha), the opponent's replies and our
 //!   corner-anchored discs weighed beside it ([`EVAL_SORT_FASTEST`]). Deep null-window nodes also look
 //!   their children up in the table first (enhanced transposition cutoff, from
 //!   [`ETC_MIN`](super::settings::ETC_MIN)).
@@ -19,8 +20,8 @@
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
-    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, SORT_BY_EVAL_DEPTH,
-    SORT_SEARCH_MIN,
+    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, EVAL_SORT_WINDOW,
+    SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
@@ -176,10 +177,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         best
     }
 
-    /// The legal moves of `p` with their flips, sorted best first: the table's move, a wipe-out,
-    /// then fastest-first, led from [`SORT_SEARCH_MIN`] empties by a one-ply search of
-    /// [`rough_eval`] and from [`EVAL_SORT_MIN`] by a search of the evaluation
-    /// ([`Self::eval_search`]).
+    /// The legal `moves` of the side to move at `node` with their flips, sorted best first: the
+    /// table's move, a wipe-out, then fastest-first, led from [`SORT_SEARCH_MIN`] empties by a
+    /// one-ply search of [`rough_eval`] and from [`EVAL_SORT_MIN`] by a search of the evaluation
+    /// ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`] discs below `alpha`.
     ///
     /// With `etc` set to alpha and a best score (deep nodes), each child is looked up in the table
     /// first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
@@ -188,13 +189,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     #[inline(always)]
     pub(super) fn sorted_moves(
         &self,
-        p: u64,
-        o: u64,
+        node: Node<'_, ()>,
         moves: u64,
         tt_move: u8,
         list: &mut [Move; 64],
+        alpha: i32,
         mut etc: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32> {
+        let (p, o) = (node.p, node.o);
         let corners = Masks::<N>::CORNERS;
         let mut count = 0;
         let mut rest = moves;
@@ -228,6 +230,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             _ => None,
         };
         let eval_depth = EVAL_SORT_DEPTH + (n >= EVAL_SORT_DEEPER) as u32 + (n >= EVAL_SORT_DEEPEST) as u32;
+        // The ordering search's bound from the node's side: a child worse than it is cut early.
+        let floor = alpha - EVAL_SORT_WINDOW;
         // The opponent's replies after each move, four children at a time.
         let mut i = 0;
         while i < count {
@@ -265,7 +269,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                         // nodes than the rough search on FFO #40-#49; see docs/solver.md.)
                         let ix = ix.play(self.layout, m.sq, m.flips);
                         let child = EvalNode { p: np, o: no, ix: &ix, pm: r, depth: eval_depth };
-                        let v = self.eval_search(w, child, Window { alpha: -i32::MAX, beta: i32::MAX });
+                        let v = self.eval_search(w, child, Window { alpha: -i32::MAX, beta: -floor * SCALE });
                         let weight = EVAL_SORT_FASTEST[N / 2 - 2];
                         let look = -v - weight * (mobility - anchored);
                         ((look + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)

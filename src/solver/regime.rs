@@ -68,15 +68,16 @@ pub(super) trait Regime {
         e: &Entry,
     ) -> u8;
 
-    /// The node's `moves` into `list`, best first (`tt_move`: the table's); `Err` settles the
-    /// node at once. `etc`: in null-window nodes, alpha and the best score so far, for enhanced
-    /// transposition cutoffs.
+    /// The node's `moves` into `list`, best first (`tt_move`: the table's; `alpha`: the node's
+    /// alpha); `Err` settles the node at once. `etc`: in null-window nodes, alpha and the best
+    /// score so far, for enhanced transposition cutoffs.
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,
         node: Node<'_, Self::State>,
         moves: u64,
         tt_move: u8,
         list: &mut [Move; 64],
+        alpha: i32,
         etc: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32>;
 
@@ -160,9 +161,10 @@ impl Regime for Exact {
         moves: u64,
         tt_move: u8,
         list: &mut [Move; 64],
+        alpha: i32,
         etc: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32> {
-        s.sorted_moves(node.p, node.o, moves, tt_move, list, etc.filter(|_| node.n >= ETC_MIN))
+        s.sorted_moves(node, moves, tt_move, list, alpha, etc.filter(|_| node.n >= ETC_MIN))
     }
 
     #[inline(always)]
@@ -240,6 +242,7 @@ impl Regime for Estimate {
         moves: u64,
         tt_move: u8,
         list: &mut [Move; 64],
+        _: i32,
         _: Option<(i32, &mut i32)>,
     ) -> Result<usize, i32> {
         Ok(s.mid_sorted_moves(node, moves, tt_move, list))

@@ -425,7 +425,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let count = match R::sort(self, node, moves, tt_move, &mut list, Some((alpha, &mut best))) {
+        let count = match R::sort(self, node, moves, tt_move, &mut list, alpha, Some((alpha, &mut best))) {
             Ok(count) => count,
             Err(cut) => return cut,
         };
@@ -477,7 +477,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let Window { mut alpha, beta } = w;
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let count = R::sort(self, node, moves, tt_move, &mut list, None).unwrap_or_default();
+        let count = R::sort(self, node, moves, tt_move, &mut list, alpha, None).unwrap_or_default();
         let mut best_move = NO_MOVE;
         for (i, m) in list[..count].iter().enumerate() {
             let x = R::child(node.x, self.layout, m);
