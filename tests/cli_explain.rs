@@ -216,6 +216,9 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.starts_with("othello-explorer: "), "{err}");
         assert!(out.stdout.is_empty(), "{args:?}");
     }
+    // A square of the 8x8 grid past the board's edge is named as a transcript names it.
+    let err = String::from_utf8(run(&["explain", "flips", "--size", "6", "--move", "g1"]).stderr).unwrap();
+    assert_eq!(err, "othello-explorer: --move g1: g1 is off the 6x6 board\n");
     let err = String::from_utf8(run(&["explain", "legal", "--outcome"]).stderr).unwrap();
     assert_eq!(err, "othello-explorer: --outcome: only the search topic takes it, not legal\n");
     let err = String::from_utf8(run(&["explain", "moves"]).stderr).unwrap();

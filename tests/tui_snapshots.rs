@@ -424,6 +424,18 @@ fn key_bar_and_help_come_from_the_key_table() {
     let normal = [Context::Normal];
     let narrow = keys::key_bar(80, &normal);
     assert!(!narrow.is_empty() && narrow.len() < keys::key_bar(1000, &normal).len());
+    // Cut short, the bar says so: it ends with the marker, and the whole still fits.
+    assert_eq!(narrow.last(), Some(&(keys::BAR_MORE.to_string(), "")), "{narrow:?}");
+    let drawn: usize =
+        narrow.iter().map(|(k, l)| k.chars().count() + if l.is_empty() { 0 } else { l.chars().count() + 3 }).sum();
+    assert!(drawn <= 80, "{narrow:?}");
+    for width in 0..120 {
+        let bar = keys::key_bar(width, &normal);
+        let drawn: usize =
+            bar.iter().map(|(k, l)| k.chars().count() + if l.is_empty() { 0 } else { l.chars().count() + 3 }).sum();
+        assert!(drawn <= width, "{width}: {bar:?}");
+    }
+    assert!(!keys::key_bar(1000, &normal).iter().any(|(k, _)| k == keys::BAR_MORE), "nothing is cut at 1000 columns");
     // A more specific context comes first, and shadows the keys it rebinds: in the teaching
     // view the arrows walk the trace, and u still goes back.
     let teaching = [Context::Teaching, Context::Normal];

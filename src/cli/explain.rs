@@ -10,7 +10,7 @@ use othello_explorer::lab::outcome::{self, Budget, OutcomeError};
 use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::notation::printable::count;
 use othello_explorer::trace::{self, Step, Topic, Trace, Value};
-use othello_explorer::{Bitboard, Position, Scoring, Square};
+use othello_explorer::{Bitboard, IllegalMove, Position, Scoring, Square};
 use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
@@ -43,7 +43,9 @@ pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, outcome: bool, js
             let sq =
                 Square::parse_for(position.size(), text).map_err(|e| CliError::Usage(format!("--move {text}: {e}")))?;
             if !sq.is_on(position.size()) {
-                return Err(CliError::Usage(format!("--move {sq}: not a square of the {} board", position.size())));
+                // Worded as playing it in a transcript is ("g1 is off the 6x6 board").
+                let off = IllegalMove::OffBoard { square: sq, size: position.size() };
+                return Err(CliError::Usage(format!("--move {sq}: {off}")));
             }
             Some(sq)
         }

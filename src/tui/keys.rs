@@ -267,11 +267,16 @@ fn bar_keys(b: &Binding) -> String {
     if shown.is_empty() { b.keys.first().map_or(String::new(), |k| k.name.to_string()) } else { shown.join("/") }
 }
 
+/// What ends a key bar cut short: more keys exist (`?` lists them all).
+pub const BAR_MORE: &str = "…";
+
 /// The key bar's entries that fit in `width` columns for the active contexts: `(keys, label)`
 /// pairs, the most specific context first, in table order within each. A binding a more specific
-/// context shadows entirely is left out.
+/// context shadows entirely is left out. When not all fit, the last entry is [`BAR_MORE`] with
+/// no label, so the bar never ends as if it were complete.
 pub fn key_bar(width: usize, active: &[Context]) -> Vec<(String, &'static str)> {
-    let mut out = Vec::new();
+    let mut out: Vec<(String, &'static str)> = Vec::new();
+    let mut widths: Vec<usize> = Vec::new();
     let mut used = 0;
     let mut seen: Vec<Action> = Vec::new();
     for (i, &cx) in active.iter().enumerate() {
@@ -287,9 +292,17 @@ pub fn key_bar(width: usize, active: &[Context]) -> Vec<(String, &'static str)> 
             let keys = bar_keys(b);
             let w = keys.chars().count() + 1 + label.chars().count() + 2;
             if used + w > width {
+                while used + BAR_MORE.chars().count() > width && !out.is_empty() {
+                    out.pop();
+                    used -= widths.pop().unwrap_or(0);
+                }
+                if used + BAR_MORE.chars().count() <= width {
+                    out.push((BAR_MORE.to_string(), ""));
+                }
                 return out;
             }
             used += w;
+            widths.push(w);
             seen.push(b.action);
             out.push((keys, label));
         }

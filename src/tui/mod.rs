@@ -95,7 +95,7 @@ pub mod testing {
     }
     /// The one key table.
     pub mod keys {
-        pub use crate::tui::keys::{Action, Context, action_for, bindings, key_bar};
+        pub use crate::tui::keys::{Action, BAR_MORE, Context, action_for, bindings, key_bar};
     }
 }
 

@@ -276,7 +276,9 @@ pub fn key_bar(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let mut spans = Vec::new();
     for (keys, label) in keys::key_bar(area.width as usize, &m.contexts()) {
         spans.push(Span::styled(keys, t.key()));
-        spans.push(Span::styled(format!(" {label}  "), t.text()));
+        if !label.is_empty() {
+            spans.push(Span::styled(format!(" {label}  "), t.text()));
+        }
     }
     buf.set_line(area.x, area.y, &Line::from(spans), area.width);
 }
