@@ -424,11 +424,9 @@ fn key_bar_and_help_come_from_the_key_table() {
     let normal = [Context::Normal];
     let narrow = keys::key_bar(80, &normal);
     assert!(!narrow.is_empty() && narrow.len() < keys::key_bar(1000, &normal).len());
-    // Cut short, the bar says so: it ends with the marker, and the whole still fits.
+    // Cut short, the bar says so: it ends with the marker, and at every width (80 among them) the
+    // whole still fits as the widget draws it (`keys label  `, the marker alone).
     assert_eq!(narrow.last(), Some(&(keys::BAR_MORE.to_string(), "")), "{narrow:?}");
-    let drawn: usize =
-        narrow.iter().map(|(k, l)| k.chars().count() + if l.is_empty() { 0 } else { l.chars().count() + 3 }).sum();
-    assert!(drawn <= 80, "{narrow:?}");
     for width in 0..120 {
         let bar = keys::key_bar(width, &normal);
         let drawn: usize =

@@ -182,8 +182,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// one-ply search of [`rough_eval`] and from [`EVAL_SORT_MIN`] by a search of the evaluation
     /// ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`] discs below `alpha`.
     ///
-    /// With `etc` set to alpha and a best score (deep nodes), each child is looked up in the table
-    /// first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
+    /// With `etc` set to the best score so far (deep null-window nodes), each child is looked up
+    /// in the table first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
     /// enhanced transposition cutoff), and a child already proven no better than alpha is left
     /// out, its bound raising the best score for the fail-soft result.
     #[inline(always)]
@@ -194,7 +194,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         tt_move: u8,
         list: &mut [Move; 64],
         alpha: i32,
-        mut etc: Option<(i32, &mut i32)>,
+        mut etc: Option<&mut i32>,
     ) -> Result<usize, i32> {
         let (p, o) = (node.p, node.o);
         let corners = Masks::<N>::CORNERS;
@@ -208,14 +208,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             let x = 1u64 << sq;
             rest &= rest - 1;
             let f = self.isa.flips::<N>(p, o, sq);
-            if let Some((alpha, skipped)) = etc.as_mut()
+            if let Some(skipped) = etc.as_mut()
                 && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
                 && e.serves(EXACT, self.selectivity)
             {
-                if -(e.upper as i32) > *alpha {
+                if -(e.upper as i32) > alpha {
                     return Err(-(e.upper as i32));
                 }
-                if -(e.lower as i32) <= *alpha {
+                if -(e.lower as i32) <= alpha {
                     **skipped = (**skipped).max(-(e.lower as i32));
                     continue;
                 }

@@ -69,8 +69,8 @@ pub(super) trait Regime {
     ) -> u8;
 
     /// The node's `moves` into `list`, best first (`tt_move`: the table's; `alpha`: the node's
-    /// alpha); `Err` settles the node at once. `etc`: in null-window nodes, alpha and the best
-    /// score so far, for enhanced transposition cutoffs.
+    /// alpha); `Err` settles the node at once. `etc`: in null-window nodes, the best score so
+    /// far, for enhanced transposition cutoffs against `alpha`.
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,
         node: Node<'_, Self::State>,
@@ -78,7 +78,7 @@ pub(super) trait Regime {
         tt_move: u8,
         list: &mut [Move; 64],
         alpha: i32,
-        etc: Option<(i32, &mut i32)>,
+        etc: Option<&mut i32>,
     ) -> Result<usize, i32>;
 
     /// What travels with the position after a pass.
@@ -162,7 +162,7 @@ impl Regime for Exact {
         tt_move: u8,
         list: &mut [Move; 64],
         alpha: i32,
-        etc: Option<(i32, &mut i32)>,
+        etc: Option<&mut i32>,
     ) -> Result<usize, i32> {
         s.sorted_moves(node, moves, tt_move, list, alpha, etc.filter(|_| node.n >= ETC_MIN))
     }
@@ -243,7 +243,7 @@ impl Regime for Estimate {
         tt_move: u8,
         list: &mut [Move; 64],
         _: i32,
-        _: Option<(i32, &mut i32)>,
+        _: Option<&mut i32>,
     ) -> Result<usize, i32> {
         Ok(s.mid_sorted_moves(node, moves, tt_move, list))
     }

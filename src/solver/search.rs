@@ -425,7 +425,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         let mut list = [Move::default(); 64];
         let mut best = -Self::MAX - 1;
-        let count = match R::sort(self, node, moves, tt_move, &mut list, alpha, Some((alpha, &mut best))) {
+        let count = match R::sort(self, node, moves, tt_move, &mut list, alpha, Some(&mut best)) {
             Ok(count) => count,
             Err(cut) => return cut,
         };
