@@ -4,6 +4,10 @@
 //!   reference rules; the header names the run and the weights it was played with; a shard run
 //!   again goes on from its last line, and the run is the same item for item however it was
 //!   interrupted;
+//! - `games-solve`: one position of every game, one the game reached in the range, with plain
+//!   negamax's score; two shards (flag, Slurm) hold the whole run's lines; a file cut mid-line
+//!   resumes to the same lines; the fit trains the solved positions in place of their games'
+//!   results (the same count of positions, the solved ones counted);
 //! - `train --freeze-from E --base W`: the stages from `E` empties on are `W`'s, entry for entry
 //!   (read back by the library's own weights parser), and so are their check positions, while
 //!   the stages below are refitted; with `--freeze-below` too, only the stages between move, and
@@ -317,4 +321,117 @@ fn game_shards_from_the_batch_engines_merge_into_the_whole_run_and_a_killed_shar
         .arg(d.join("split"))
         .assert()
         .code(2);
+}
+
+/// The board string of `board` with its side to move as `X` (the solved files' convention).
+fn mover_string(board: &reference::Board) -> String {
+    board
+        .cells
+        .iter()
+        .map(|c| match c {
+            Some(s) if *s == board.to_move => 'X',
+            Some(_) => 'O',
+            None => '-',
+        })
+        .collect()
+}
+
+/// `games-solve` on `source` into `out` (positions of 9-10 empties, seed 5).
+fn games_solve(source: &Path, out: &Path, extra: &[&str], env: &[(&str, &str)]) {
+    let mut cmd = fit_eval();
+    for var in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX"] {
+        cmd.env_remove(var);
+    }
+    cmd.arg("games-solve")
+        .arg(source)
+        .args(["--min-empties", "9", "--max-empties", "10", "--seed", "5", "--out"])
+        .arg(out)
+        .args(extra)
+        .envs(env.iter().copied())
+        .assert()
+        .success();
+}
+
+#[test]
+fn games_solve_labels_one_position_of_every_game_exactly_in_shards_that_resume() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    // Six 6x6 games whose perfect lines begin at 8 empties: positions of 9-10 empties carry only
+    // the game's result until they are solved.
+    games(&d.join("games"), 6, &["--shard", "1/1"], &[]);
+    let source = d.join("games/games-6x6-seed3-shard1of1.oxg");
+    let (_, played) = read_games(&std::fs::read(&source).unwrap());
+    let name = |shard: &str| format!("solved-6x6-empties9-10-seed5-from-games-6x6-seed3-shard1of1-shard{shard}.txt");
+
+    games_solve(&source, &d.join("whole"), &["--shard", "1/1"], &[]);
+    let whole = std::fs::read_to_string(d.join("whole").join(name("1of1"))).expect("the labels");
+    let mut lines = whole.lines();
+    let header = lines.next().expect("a header");
+    assert!(
+        header.starts_with("# fit-eval solved v3 size 6 seed 5 shard 1/1 empties 9-10 from othello-explorer games v1 size 6 seed 3 shard 1/1 "),
+        "{header}"
+    );
+    let body: Vec<&str> = lines.collect();
+    assert_eq!(body.len(), played.len(), "one line a game");
+    for (line, (index, squares, _)) in body.iter().zip(&played) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], index.to_string(), "a line starts with its game's index: {line}");
+        if words[1] == "none" {
+            continue;
+        }
+        assert_eq!((words.len(), words[2]), (4, "X"), "{line}");
+        // The position is one the game reached, with a move to play, in the range.
+        let mut board = reference::Board::start(6);
+        let mut reached = Vec::new();
+        for &square in squares {
+            if board.must_pass() {
+                board = board.pass();
+            }
+            reached.push(mover_string(&board));
+            board = board.play(square);
+        }
+        assert!(reached.iter().any(|b| b == words[1]), "game {index} reached {line}");
+        let position = board_of(6, words[1]);
+        assert!((9..=10).contains(&position.empties()) && !position.moves().is_empty(), "{line}");
+        assert_eq!(words[3].parse::<i32>().expect("a score"), negamax(&position), "{line}");
+    }
+    assert!(body.iter().filter(|l| !l.contains("none")).count() >= 5, "the games reach 9-10 empties");
+
+    // Two shards, one from --shard and one from a Slurm array, hold the whole run's lines.
+    games_solve(&source, &d.join("split"), &["--shard", "1/2"], &[]);
+    games_solve(&source, &d.join("split"), &[], &[("SLURM_ARRAY_TASK_ID", "1"), ("SLURM_ARRAY_TASK_COUNT", "2")]);
+    let mut split: Vec<String> = ["1of2", "2of2"]
+        .iter()
+        .flat_map(|s| {
+            let text = std::fs::read_to_string(d.join("split").join(name(s))).expect("a shard");
+            text.lines().skip(1).map(str::to_string).collect::<Vec<_>>()
+        })
+        .collect();
+    split.sort_by_key(|l| l.split(' ').next().unwrap().parse::<u32>().unwrap());
+    assert_eq!(split, body);
+
+    // The fit trains a solved position on its exact score in place of its game's result: the
+    // same positions with and without the labels, the solved ones counted.
+    let counts = |data: &[&Path]| -> String {
+        let out = fit_eval()
+            .args(["train", "--size", "6", "--epochs", "1", "--bootstrap-depth", "0", "--out"])
+            .arg(d.join("fit"))
+            .args(data)
+            .output()
+            .expect("train runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or("").split(" (").next().unwrap().to_string()
+    };
+    let solved = body.iter().filter(|l| !l.contains("none")).count();
+    let alone = counts(&[&source]);
+    let (games_part, positions) = alone.rsplit_once(": ").expect("a count line");
+    assert_eq!(games_part, "6x6: 6 games, 0 solved positions", "{alone}");
+    assert_eq!(counts(&[&source, &d.join("whole")]), format!("6x6: 6 games, {solved} solved positions: {positions}"));
+
+    // A file cut in the middle of a line goes on to the same lines.
+    let path = d.join("whole").join(name("1of1"));
+    let cut = whole.lines().take(3).map(|l| format!("{l}\n")).collect::<String>() + &body[3][..5];
+    std::fs::write(&path, cut).unwrap();
+    games_solve(&source, &d.join("whole"), &["--shard", "1/1"], &[]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
 }

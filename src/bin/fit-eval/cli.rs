@@ -131,6 +131,32 @@ pub(crate) enum Command {
         #[arg(long, default_value = "target/games")]
         out: PathBuf,
     },
+    /// Solve one position of every game of `games` files exactly, in one shard (docs/training-data.md,
+    /// "Exact labels"): labels for the stages above the games' perfect lines. Resumable,
+    /// deterministic from the seed; the shard from --shard, a Slurm job array or a Kubernetes
+    /// Indexed Job.
+    GamesSolve {
+        /// The games files (`fit-eval games` shards or merged files).
+        #[arg(required = true)]
+        from: Vec<PathBuf>,
+        /// The seed that draws each game's number of empties.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        shard: ShardArgs,
+        /// The fewest empties of a position solved.
+        #[arg(long)]
+        min_empties: u32,
+        /// The most empties of a position solved.
+        #[arg(long)]
+        max_empties: u32,
+        /// Transposition table, MiB.
+        #[arg(long, default_value_t = 64)]
+        hash_mb: usize,
+        /// Where the label files go.
+        #[arg(long, default_value = "target/solved")]
+        out: PathBuf,
+    },
     /// Combine the shards of one `games` run into one file, games in order, a game played twice
     /// kept once.
     GamesMerge {

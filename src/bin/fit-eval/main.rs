@@ -7,7 +7,8 @@
 //! - `selfplay` ([`selfplay`]): training games in resumable shards: a random opening, the
 //!   project's own search, the exact solver for the last 20 empties.
 //! - `solved` ([`solved`]): exactly solved positions of lightly randomised games, for the late
-//!   stages, in resumable shards.
+//!   stages, in resumable shards; `games-solve`: one position of every game of `games` files
+//!   solved exactly, labels for the stages above the games' perfect lines.
 //! - `merge`: one run's shards into one file.
 //! - `train` ([`train`]): the 6x6 and 8x8 fit on games and solved positions; writes
 //!   `weights-N.oxev` and `check-N.txt`.
@@ -155,6 +156,18 @@ fn main() -> ExitCode {
                 games::run(&run, shard, &out, games, hash_mb, stop).map(|_| ())
             })()
         }
+        Command::GamesSolve { from, seed, shard, min_empties, max_empties, hash_mb, out } => (|| {
+            if min_empties > max_empties {
+                return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
+            }
+            let (index, count) = shard.which()?;
+            let settings = solved::FromGames { seed, index, count, min_empties, max_empties };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
+            }
+            solved::run_from_games(&settings, &from, &out, hash_mb, &stop).map(|_| ())
+        })(),
         Command::GamesMerge { out, shards } => games::merge(&shards, &out).map(|m| {
             eprintln!("{}: {} games ({} played twice, dropped)", out.display(), m.games, m.duplicates);
         }),
@@ -186,18 +199,20 @@ fn main() -> ExitCode {
             for path in data {
                 if path.is_dir() {
                     let kinds = [format!("selfplay-{size}x{size}-"), format!("solved-{size}x{size}-")];
+                    let games = format!("games-{size}x{size}-");
                     let mut found: Vec<PathBuf> = std::fs::read_dir(&path)
                         .map_err(|e| format!("{}: {e}", path.display()))?
                         .filter_map(|e| e.ok().map(|e| e.path()))
                         .filter(|p| {
-                            p.file_name()
-                                .and_then(|n| n.to_str())
-                                .is_some_and(|n| n.ends_with(".txt") && kinds.iter().any(|k| n.starts_with(k.as_str())))
+                            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
+                                (n.ends_with(".txt") && kinds.iter().any(|k| n.starts_with(k.as_str())))
+                                    || (n.ends_with(".oxg") && n.starts_with(games.as_str()))
+                            })
                         })
                         .collect();
                     if found.is_empty() {
                         return Err(format!(
-                            "{}: no selfplay-{size}x{size}-*.txt or solved-{size}x{size}-*.txt files (unpack compressed ones first: xz -dk)",
+                            "{}: no games-{size}x{size}-*.oxg, selfplay-{size}x{size}-*.txt or solved-{size}x{size}-*.txt files (unpack compressed text first: xz -dk)",
                             path.display()
                         ));
                     }

@@ -38,6 +38,19 @@ pub fn fill(
     target: u64,
     stop: &AtomicBool,
     valid: impl Fn(&str) -> bool,
+    make: impl FnMut(u64) -> Option<String>,
+) -> Result<u64, String> {
+    fill_items(path, header, |done| (done < target).then_some(index + done * count), stop, valid, make)
+}
+
+/// [`fill`] over any items: the shard's `done`-th line is item `item(done)`, and the shard is
+/// complete at the first `done` for which `item` gives `None`.
+pub fn fill_items(
+    path: &Path,
+    header: &str,
+    item: impl Fn(u64) -> Option<u64>,
+    stop: &AtomicBool,
+    valid: impl Fn(&str) -> bool,
     mut make: impl FnMut(u64) -> Option<String>,
 ) -> Result<u64, String> {
     let shown = path.display();
@@ -56,24 +69,27 @@ pub fn fill(
         }
         let total = text.lines().count();
         for (k, line) in lines.enumerate() {
-            let expected = index + done * count;
-            if line.ends_with('\n') && line_index(line) == Some(expected) && valid(line.trim_end()) {
+            let expected = item(done);
+            if line.ends_with('\n') && expected.is_some() && line_index(line) == expected && valid(line.trim_end()) {
                 kept.push_str(line);
                 done += 1;
             } else if k + 2 == total {
                 // The last line, cut short by an interruption: made again.
                 break;
             } else {
-                return Err(format!("{shown}: line {}: not item {expected} of this shard", k + 2));
+                let expected = expected.map_or("no item".to_string(), |g| format!("not item {g}"));
+                return Err(format!("{shown}: line {}: {expected} of this shard", k + 2));
             }
         }
     }
     std::fs::write(path, &kept).map_err(|e| format!("{shown}: {e}"))?;
     let mut file = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| format!("{shown}: {e}"))?;
     let (began, first) = (Instant::now(), done);
-    eprintln!("{shown}: {done} items already, going on to {target}");
-    while done < target && !stop.load(Ordering::Relaxed) {
-        let g = index + done * count;
+    let total = (done..).find(|&d| item(d).is_none()).unwrap_or(u64::MAX);
+    eprintln!("{shown}: {done} items already, going on to {total}");
+    while let Some(g) = item(done)
+        && !stop.load(Ordering::Relaxed)
+    {
         let Some(body) = make(g) else { break };
         let line = format!("{g} {body}\n");
         file.write_all(line.as_bytes()).and_then(|()| file.flush()).map_err(|e| format!("{shown}: {e}"))?;

@@ -27,6 +27,7 @@ use crate::{Rng, shards};
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Color, Position, Size};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// What a run of solved positions is.
@@ -153,4 +154,109 @@ pub fn run(settings: &Settings, dir: &Path, positions: u64, stop: &AtomicBool) -
         make,
     )?;
     Ok(())
+}
+
+/// A run that solves one position of every game of `games` files exactly (`fit-eval games-solve`):
+/// labels for the stages above the games' perfect lines, where a game's result is a noisy stand-in
+/// for a position's value. The positions are the games' own (realistic play, no random moves); game
+/// `g` gives the position with a number of empties drawn from the range by `(seed, g)`, and the
+/// line starts with `g`, so the fit holds it out exactly when it holds out the game (`g mod 10 =
+/// 9`). A game with no position in the range (it ended early) gets the line `g none`.
+pub struct FromGames {
+    pub seed: u64,
+    pub index: u64,
+    pub count: u64,
+    pub min_empties: u32,
+    pub max_empties: u32,
+}
+
+impl FromGames {
+    /// The first line of the labels of `source` (a games file with first line `source_header`).
+    pub fn header(&self, size: Size, source_header: &str) -> String {
+        let from = source_header.trim_start_matches('#').trim();
+        format!(
+            "# fit-eval solved v3 size {} seed {} shard {}/{} empties {}-{} from {from}",
+            size.n(),
+            self.seed,
+            self.index + 1,
+            self.count,
+            self.min_empties,
+            self.max_empties
+        )
+    }
+
+    /// Where the labels of `source` go in `dir`.
+    pub fn path(&self, size: Size, dir: &Path, source: &Path) -> PathBuf {
+        let stem = source.file_stem().map_or("games".into(), |s| s.to_string_lossy());
+        dir.join(format!(
+            "solved-{n}x{n}-empties{}-{}-seed{}-from-{stem}-shard{}of{}.txt",
+            self.min_empties,
+            self.max_empties,
+            self.seed,
+            self.index + 1,
+            self.count,
+            n = size.n()
+        ))
+    }
+
+    /// Game `g`'s position (side to move, opponent) of those `positions` of it that are in the
+    /// range, each with a move to play; `None` if it has none.
+    pub fn pick(&self, size: Size, g: u64, positions: &[(u64, u64, i32)]) -> Option<(u64, u64)> {
+        let full = othello_explorer::geometry::full_mask(size.n());
+        let range = self.min_empties..=self.max_empties;
+        let inside: Vec<(u64, u64)> = positions
+            .iter()
+            .filter(|&&(p, o, _)| range.contains(&(full & !(p | o)).count_ones()))
+            .map(|&(p, o, _)| (p, o))
+            .collect();
+        let mut rng = Rng(self.seed ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        rng.next();
+        (!inside.is_empty()).then(|| inside[rng.below(inside.len())])
+    }
+}
+
+/// Labels this shard's games of each file of `sources` (item `k` of a file: its `k`-th game, for
+/// `k mod count = index`) until every game the file holds has its line or `stop` is raised.
+/// Returns the lines written over all files.
+pub fn run_from_games(
+    settings: &FromGames,
+    sources: &[PathBuf],
+    dir: &Path,
+    hash_mb: usize,
+    stop: &Arc<AtomicBool>,
+) -> Result<u64, String> {
+    let mut solver = Solver::new(SolverOptions { hash_mb, threads: 1, ..SolverOptions::default() });
+    let mut total = 0;
+    for source in sources {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let file = crate::games::read(source)?;
+        let size = file.size;
+        let games = &file.games;
+        let item = |done: u64| games.get((settings.index + done * settings.count) as usize).map(|game| game.index);
+        let by_index: std::collections::HashMap<u64, &crate::games::Game> =
+            games.iter().map(|g| (g.index, g)).collect();
+        let make = |g: u64| {
+            let game = by_index[&g];
+            let moves = othello_explorer::transcript::format(&game.moves);
+            let positions = crate::selfplay::labelled_positions(size, game.opening, &moves, game.black_score).ok()?;
+            let Some((p, o)) = settings.pick(size, g, &positions) else { return Some("none".to_string()) };
+            let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
+            // The table is kept from position to position: an exact score does not depend on it.
+            let limits = Limits { stop: Some(Arc::clone(stop)), ..Limits::default() };
+            let score = solver.score(&position, &limits).ok()?.0;
+            Some(format!("{} {score}", board(size, p, o)))
+        };
+        let valid = |line: &str| line.split_whitespace().nth(1) == Some("none") || parse(size, line).is_some();
+        total += shards::fill_items(
+            &settings.path(size, dir, source),
+            &settings.header(size, &file.header),
+            item,
+            stop,
+            valid,
+            make,
+        )?;
+    }
+    Ok(total)
 }

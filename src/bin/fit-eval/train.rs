@@ -147,13 +147,34 @@ pub fn read_samples<const N: usize>(
                 exact_from::<N>()
             ));
         }
-        if header.starts_with("# fit-eval solved v1 ") || header.starts_with("# fit-eval solved v2 ") {
+        if ["v1", "v2", "v3"].iter().any(|v| header.starts_with(&format!("# fit-eval solved {v} "))) {
             solved_files.push(path.clone());
         } else {
             games_files.push(path.clone());
         }
     }
     let (mut train, mut valid) = (Vec::new(), Vec::new());
+    // Solved positions first: a game's position solved by `games-solve` trains on its exact score
+    // in place of the game's result.
+    let mut solved = 0;
+    let mut exact_positions = std::collections::HashSet::new();
+    for path in &solved_files {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (k, line) in std::io::BufRead::lines(std::io::BufReader::new(file)).enumerate().skip(1) {
+            let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
+            let line = line.as_str();
+            if line.split_whitespace().nth(1) == Some("none") {
+                continue; // a game with no position in the range (`games-solve`)
+            }
+            let (p, o, y) = solved::parse(size, line)
+                .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
+            let index = crate::shards::line_index(line).unwrap_or(0);
+            let into = if index % 10 == 9 { &mut valid } else { &mut train };
+            into.push(sample::<N>(w, p, o, y, true));
+            exact_positions.insert((p, o));
+            solved += 1;
+        }
+    }
     let games = selfplay::read_games(&games_files)?;
     for (run, index, random, moves, black_score) in &games {
         let positions = selfplay::labelled_positions(size, *random, moves, *black_score)
@@ -165,24 +186,10 @@ pub fn read_samples<const N: usize>(
             .nth(1)
             .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
             .unwrap_or(exact_from::<N>());
-        into.extend(positions.into_iter().map(|(p, o, y)| {
+        into.extend(positions.into_iter().filter(|&(p, o, _)| !exact_positions.contains(&(p, o))).map(|(p, o, y)| {
             let empties = (full_mask(N) & !(p | o)).count_ones();
             sample::<N>(w, p, o, y, empties <= exact_from)
         }));
-    }
-    let mut solved = 0;
-    for path in &solved_files {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (k, line) in std::io::BufRead::lines(std::io::BufReader::new(file)).enumerate().skip(1) {
-            let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
-            let line = line.as_str();
-            let (p, o, y) = solved::parse(size, line)
-                .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
-            let index = crate::shards::line_index(line).unwrap_or(0);
-            let into = if index % 10 == 9 { &mut valid } else { &mut train };
-            into.push(sample::<N>(w, p, o, y, true));
-            solved += 1;
-        }
     }
     Ok((train, valid, games.len(), solved))
 }
