@@ -7,7 +7,8 @@
 //! - `games-solve`: one position of every game, one the game reached in the range, with plain
 //!   negamax's score; two shards (flag, Slurm) hold the whole run's lines; a file cut mid-line
 //!   resumes to the same lines; the fit trains the solved positions in place of their games'
-//!   results (the same count of positions, the solved ones counted);
+//!   results (the same count of positions, the solved ones counted) and checks its error against
+//!   them (`--exact-check`);
 //! - `train --freeze-from E --base W`: the stages from `E` empties on are `W`'s, entry for entry
 //!   (read back by the library's own weights parser), and so are their check positions, while
 //!   the stages below are refitted; with `--freeze-below` too, only the stages between move, and
@@ -427,6 +428,27 @@ fn games_solve_labels_one_position_of_every_game_exactly_in_shards_that_resume()
     let (games_part, positions) = alone.rsplit_once(": ").expect("a count line");
     assert_eq!(games_part, "6x6: 6 games, 0 solved positions", "{alone}");
     assert_eq!(counts(&[&source, &d.join("whole")]), format!("6x6: 6 games, {solved} solved positions: {positions}"));
+
+    // As an exact check, the solved positions are counted in the table of errors against exact
+    // values, stage by stage.
+    let out = fit_eval()
+        .args(["train", "--size", "6", "--epochs", "1", "--bootstrap-depth", "0", "--out"])
+        .arg(d.join("fit"))
+        .arg("--exact-check")
+        .arg(d.join("whole").join(name("1of1")))
+        .arg(&source)
+        .output()
+        .expect("train runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let table = stdout.split("| exact positions |").nth(1).expect("the exact table");
+    let checked: usize = table
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.split('|').nth(3).unwrap().trim().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(checked, solved, "{stdout}");
 
     // A file cut in the middle of a line goes on to the same lines.
     let path = d.join("whole").join(name("1of1"));

@@ -217,8 +217,9 @@ pub(crate) enum Command {
         /// `--base`'s: the lean that offsets the search's own (docs/eval.md).
         #[arg(long)]
         keep_lean: bool,
-        /// A problem file (OBF, every move's exact score listed, as `data/ffo/`): the fit's error
-        /// against its positions' exact values, per stage, beside `--base`'s. Repeatable.
+        /// A problem file (OBF, every move's exact score listed, as `data/ffo/`) or a solved file
+        /// (`solved`, `games-solve`): the fit's error against its positions' exact values, per
+        /// stage, beside `--base`'s. Repeatable.
         #[arg(long, value_name = "FILE")]
         exact_check: Vec<PathBuf>,
         /// From this many empties on, self-play positions also train their colour-swapped twin

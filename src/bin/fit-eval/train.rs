@@ -591,8 +591,21 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
 /// with their exact values (the best score): `(p, o, empties, value)`, the side to move's.
 fn read_exact<const N: usize>(files: &[PathBuf]) -> Result<Vec<(u64, u64, usize, i32)>, String> {
     let mut out = Vec::new();
+    let size = Size::from_n(N).expect("6 or 8");
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if text.starts_with("# fit-eval solved ") {
+            // Solved positions (`solved`, `games-solve`): each line's score is the exact value.
+            for (k, line) in text.lines().enumerate().skip(1) {
+                if line.split_whitespace().nth(1) == Some("none") {
+                    continue;
+                }
+                let (p, o, value) = solved::parse(size, line)
+                    .ok_or_else(|| format!("{}: line {}: not a {N}x{N} solved position", path.display(), k + 1))?;
+                out.push((p, o, (full_mask(N) & !(p | o)).count_ones() as usize, value));
+            }
+            continue;
+        }
         for (k, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
