@@ -65,7 +65,9 @@ pub(super) const EVAL_SORT_DEEPER: u32 = 22;
 /// Empties from which the ordering search looks one ply deeper again.
 ///
 /// Why 25: from 24 instead 1.52 G nodes and 90.3 s, from 26 1.61 G and 79.7 s, against 1.44 G
-/// and 69.5 s.
+/// and 69.5 s. A sixth ply from 27 empties, where Edax sorts deeper still, saves nothing on the
+/// deep solves (one thread, nodes): FFO #53 (28 empties) 1,660 M → 1,815 M, #56 (29) 760 M →
+/// 772 M.
 pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 
 /// What the fastest-first terms weigh in the key of a node sorted by the evaluation, in
@@ -160,7 +162,10 @@ pub(super) const ITERATE_FROM: [u32; 3] = [u32::MAX, 20, 22];
 /// The selective passes before the full-width one, as levels of
 /// [`Selectivity`](super::probcut::Selectivity) (0: 73% … 4: 99%). On FFO #40-#49 (one thread):
 /// no passes 1.22 G nodes; every level 73% to 99% 1.16 G; 73%, 95% and 99% 1.09 G; 95% alone
-/// 1.01 G; 87% and 98% 0.94 G; 73% and 95% 0.91 G.
+/// 1.01 G; 87% and 98% 0.94 G; 73% and 95% 0.91 G. On the deep solves the same two stay best
+/// (one thread, FFO #50 / #53, 26 / 28 empties, other passes from 26 empties): 1,001 M / 1,660 M
+/// nodes; 73-87-95-98% 1,027 M / 2,065 M; 73-95-98% 1,032 M / 1,933 M; 73-87-95% 1,002 M /
+/// 1,856 M; 95% alone 1,012 M / 2,775 M.
 pub(super) const SELECTIVE_PASSES: &[u8] = &[0, 2];
 
 /// The depth of the 73% estimate whose value gives the first selective pass its window. Without
