@@ -211,17 +211,20 @@ fn unknown_values_and_missing_arguments_exit_2_with_one_line() {
 /// with `extra` arguments and environment.
 fn games(out: &Path, count: u32, extra: &[&str], env: &[(&str, &str)]) {
     let out = out.to_str().expect("a UTF-8 path");
+    let mut args = vec!["games", "--size", "6", "--seed", "3", "--depth", "1", "--exact", "8", "--out", out];
+    let count = count.to_string();
+    args.extend(["--games", count.as_str()]);
+    as_batch_task(&args, extra, env);
+}
+
+/// Runs `fit-eval ARGS EXTRA` with the batch engines' variables of this process removed and
+/// `env` set instead, and expects success.
+fn as_batch_task(args: &[&str], extra: &[&str], env: &[(&str, &str)]) {
     let mut cmd = fit_eval();
     for var in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX"] {
         cmd.env_remove(var);
     }
-    cmd.args(["games", "--size", "6", "--seed", "3", "--depth", "1", "--exact", "8", "--games"])
-        .arg(count.to_string())
-        .args(["--out", out])
-        .args(extra)
-        .envs(env.iter().copied())
-        .assert()
-        .success();
+    cmd.args(args).args(extra).envs(env.iter().copied()).assert().success();
 }
 
 fn merge(out: &Path, shards: &[PathBuf]) -> Vec<u8> {
@@ -339,18 +342,9 @@ fn mover_string(board: &reference::Board) -> String {
 
 /// `games-solve` on `source` into `out` (positions of 9-10 empties, seed 5).
 fn games_solve(source: &Path, out: &Path, extra: &[&str], env: &[(&str, &str)]) {
-    let mut cmd = fit_eval();
-    for var in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_COUNT", "JOB_COMPLETION_INDEX"] {
-        cmd.env_remove(var);
-    }
-    cmd.arg("games-solve")
-        .arg(source)
-        .args(["--min-empties", "9", "--max-empties", "10", "--seed", "5", "--out"])
-        .arg(out)
-        .args(extra)
-        .envs(env.iter().copied())
-        .assert()
-        .success();
+    let (source, out) = (source.to_str().expect("a UTF-8 path"), out.to_str().expect("a UTF-8 path"));
+    let args = ["games-solve", source, "--min-empties", "9", "--max-empties", "10", "--seed", "5", "--out", out];
+    as_batch_task(&args, extra, env);
 }
 
 #[test]
