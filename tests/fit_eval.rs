@@ -175,7 +175,7 @@ fn bad_training_settings_exit_2_with_one_line() {
     let cases: [(Vec<&str>, &Path, &str); 3] = [
         (vec!["--freeze-from", "13", "--base", base.to_str().unwrap()], &file, "--freeze-from 13"),
         (vec!["--freeze-from", "12"], &file, "needs --base"),
-        (vec![], dir.path(), "no selfplay-8x8-*.txt or solved-8x8-*.txt files"),
+        (vec![], dir.path(), "no games-8x8-*.oxg, selfplay-8x8-*.txt or solved-8x8-*.txt files"),
     ];
     for (args, data, says) in cases {
         let out = fit_eval()
