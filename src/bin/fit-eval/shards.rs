@@ -40,15 +40,16 @@ pub fn fill(
     valid: impl Fn(&str) -> bool,
     make: impl FnMut(u64) -> Option<String>,
 ) -> Result<u64, String> {
-    fill_items(path, header, |done| (done < target).then_some(index + done * count), stop, valid, make)
+    fill_items(path, header, target, |done| index + done * count, stop, valid, make)
 }
 
-/// [`fill`] over any items: the shard's `done`-th line is item `item(done)`, and the shard is
-/// complete at the first `done` for which `item` gives `None`.
+/// [`fill`] over any items: the shard holds `items` lines, the `done`-th of them item
+/// `item(done)`.
 pub fn fill_items(
     path: &Path,
     header: &str,
-    item: impl Fn(u64) -> Option<u64>,
+    items: u64,
+    item: impl Fn(u64) -> u64,
     stop: &AtomicBool,
     valid: impl Fn(&str) -> bool,
     mut make: impl FnMut(u64) -> Option<String>,
@@ -69,7 +70,7 @@ pub fn fill_items(
         }
         let total = text.lines().count();
         for (k, line) in lines.enumerate() {
-            let expected = item(done);
+            let expected = (done < items).then(|| item(done));
             if line.ends_with('\n') && expected.is_some() && line_index(line) == expected && valid(line.trim_end()) {
                 kept.push_str(line);
                 done += 1;
@@ -85,11 +86,9 @@ pub fn fill_items(
     std::fs::write(path, &kept).map_err(|e| format!("{shown}: {e}"))?;
     let mut file = std::fs::OpenOptions::new().append(true).open(path).map_err(|e| format!("{shown}: {e}"))?;
     let (began, first) = (Instant::now(), done);
-    let total = (done..).find(|&d| item(d).is_none()).unwrap_or(u64::MAX);
-    eprintln!("{shown}: {done} items already, going on to {total}");
-    while let Some(g) = item(done)
-        && !stop.load(Ordering::Relaxed)
-    {
+    eprintln!("{shown}: {done} items already, going on to {items}");
+    while done < items && !stop.load(Ordering::Relaxed) {
+        let g = item(done);
         let Some(body) = make(g) else { break };
         let line = format!("{g} {body}\n");
         file.write_all(line.as_bytes()).and_then(|()| file.flush()).map_err(|e| format!("{shown}: {e}"))?;

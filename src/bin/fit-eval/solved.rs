@@ -84,10 +84,17 @@ impl Settings {
     }
 }
 
+/// The random stream of item `g` of a run of `seed`: it depends on nothing else, so an item is
+/// the same whichever shard makes it.
+pub fn item_rng(seed: u64, g: u64) -> Rng {
+    let mut rng = Rng(seed ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    rng.next();
+    rng
+}
+
 /// Position `g` of the run: (side to move, opponent).
 pub fn position(settings: &Settings, g: u64) -> (u64, u64) {
-    let mut rng = Rng(settings.seed ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    rng.next();
+    let mut rng = item_rng(settings.seed, g);
     let span = (settings.max_empties - settings.min_empties + 1) as usize;
     loop {
         let e = settings.min_empties as usize + rng.below(span);
@@ -209,8 +216,7 @@ impl FromGames {
             .filter(|&&(p, o, _)| range.contains(&(full & !(p | o)).count_ones()))
             .map(|&(p, o, _)| (p, o))
             .collect();
-        let mut rng = Rng(self.seed ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        rng.next();
+        let mut rng = item_rng(self.seed, g);
         (!inside.is_empty()).then(|| inside[rng.below(inside.len())])
     }
 }
@@ -234,7 +240,8 @@ pub fn run_from_games(
         let file = crate::games::read(source)?;
         let size = file.size;
         let games = &file.games;
-        let item = |done: u64| games.get((settings.index + done * settings.count) as usize).map(|game| game.index);
+        let items = (games.len() as u64).saturating_sub(settings.index).div_ceil(settings.count);
+        let item = |done: u64| games[(settings.index + done * settings.count) as usize].index;
         let by_index: std::collections::HashMap<u64, &crate::games::Game> =
             games.iter().map(|g| (g.index, g)).collect();
         let make = |g: u64| {
@@ -252,6 +259,7 @@ pub fn run_from_games(
         total += shards::fill_items(
             &settings.path(size, dir, source),
             &settings.header(size, &file.header),
+            items,
             item,
             stop,
             valid,

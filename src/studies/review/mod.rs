@@ -319,6 +319,8 @@ pub fn examine(
             return out;
         }
     }
+    // Cleared again after an unfinished proof: what it left in the table depends on how the
+    // threads shared its nodes, and the estimates must not.
     analyst.solver().clear();
     let mut ask = Ask::new(SearchMode::Estimate, Limits { max_time: None, ..limits.clone() });
     ask.max_depth = Some(verdict_depth(budget));
