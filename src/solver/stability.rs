@@ -37,11 +37,43 @@ const fn edges(n: usize) -> [u64; 8] {
     e
 }
 
+/// The squares `2^k` steps or fewer from the edge toward direction `d` (`s + 2^k·d` is off the
+/// board), for `k` = 0, 1, 2: the squares a run of `2^k` squares from them reaches past the edge.
+const fn near_edges(n: usize) -> [[u64; 8]; 3] {
+    let mut e = [[0; 8]; 3];
+    let mut d = 0;
+    while d < 8 {
+        let dir = &DIRECTIONS[d];
+        let mut k = 0;
+        while k < 3 {
+            let steps = 1i32 << k;
+            let mut row = 0;
+            while row < n {
+                let mut col = 0;
+                while col < n {
+                    let (c, r) = (col as i32 + steps * dir.dcol, row as i32 + steps * dir.drow);
+                    if c < 0 || r < 0 || c >= n as i32 || r >= n as i32 {
+                        e[k][d] |= 1u64 << crate::geometry::bit(n, col, row);
+                    }
+                    col += 1;
+                }
+                row += 1;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+    e
+}
+
 /// The edge masks of the `N x N` board, built at compile time.
 struct Edges<const N: usize>;
 
 impl<const N: usize> Edges<N> {
     const TOWARD: [u64; 8] = edges(N);
+    const NEAR: [[u64; 8]; 3] = near_edges(N);
+    /// Doublings of a run until it spans the board: `2^ROUNDS >= N`.
+    const ROUNDS: usize = if N <= 4 { 2 } else { 3 };
 }
 
 /// Moves each square's membership to the square one step *against* direction `d`: bit `x` of the
@@ -55,9 +87,35 @@ fn from_neighbour<const N: usize>(bits: u64, d: usize) -> u64 {
     moved & !Edges::<N>::TOWARD[d] & full_mask(N)
 }
 
+/// Moves each square's membership `2^k` steps against direction `d`: bit `x` of the result is
+/// bit `x + 2^k·d` of `bits`. Where that square is off the board ([`Edges::NEAR`]) the bit is
+/// meaningless, and [`full_lines`] masks it out.
+#[inline(always)]
+fn from_far<const N: usize>(bits: u64, d: usize, k: usize) -> u64 {
+    let dir = &DIRECTIONS[d];
+    let shift = dir.shift(N) << k;
+    if dir.is_left() { bits >> shift } else { bits << shift }
+}
+
 /// Squares every line of which through them, along direction pair (`d`, `d+4`), is full.
+///
+/// By doubling, as Edax's `get_full_lines`: after round `k`, a square is kept when the run of
+/// `2^(k+1)` squares from it toward the direction is filled as far as the board goes, so
+/// [`Edges::ROUNDS`] rounds reach every edge ([`full_lines_plain`] walks one step at a time).
 #[inline(always)]
 fn full_lines<const N: usize>(filled: u64, d: usize) -> u64 {
+    let near = &Edges::<N>::NEAR;
+    let (mut a, mut b) = (filled, filled);
+    for (k, near) in near.iter().enumerate().take(Edges::<N>::ROUNDS) {
+        a &= near[d] | from_far::<N>(a, d, k);
+        b &= near[d + 4] | from_far::<N>(b, d + 4, k);
+    }
+    a & b
+}
+
+/// [`full_lines`] one step at a time: the plain twin the tests compare it with.
+#[cfg(test)]
+fn full_lines_plain<const N: usize>(filled: u64, d: usize) -> u64 {
     let e = Edges::<N>::TOWARD;
     let (mut a, mut b) = (filled & e[d], filled & e[d + 4]);
     for _ in 1..N {
@@ -83,6 +141,10 @@ pub fn stable_discs<const N: usize>(p: u64, o: u64) -> u64 {
         *slot = full_lines::<N>(filled, a) | e[a] | e[a + 4];
     }
     let mut stable = p & ok[0] & ok[1] & ok[2] & ok[3];
+    // Every stable disc rests on these: with none, there is none.
+    if stable == 0 {
+        return 0;
+    }
     loop {
         let mut next = p;
         for (a, base) in ok.iter().enumerate() {
@@ -93,5 +155,102 @@ pub fn stable_discs<const N: usize>(p: u64, o: u64) -> u64 {
             return stable;
         }
         stable = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::bit;
+    use crate::testing::Rng;
+
+    /// The definition square by square: a disc of `p` is stable when along each of the four
+    /// lines through it the line is full, or a neighbour on it is off the board or a stable disc
+    /// of `p`; grown from none to the fixed point.
+    fn stable_plain(n: usize, p: u64, o: u64) -> u64 {
+        let filled = p | o;
+        let at =
+            |c: i32, r: i32| (c >= 0 && r >= 0 && c < n as i32 && r < n as i32).then(|| bit(n, c as usize, r as usize));
+        let full_line = |c: i32, r: i32, dc: i32, dr: i32| {
+            [(dc, dr), (-dc, -dr)].iter().all(|&(dc, dr)| {
+                let (mut c, mut r) = (c + dc, r + dr);
+                while let Some(b) = at(c, r) {
+                    if filled & (1 << b) == 0 {
+                        return false;
+                    }
+                    (c, r) = (c + dc, r + dr);
+                }
+                true
+            })
+        };
+        let mut stable = 0u64;
+        loop {
+            let mut next = stable;
+            for r in 0..n as i32 {
+                for c in 0..n as i32 {
+                    let b = at(c, r).unwrap();
+                    if p & (1 << b) == 0 {
+                        continue;
+                    }
+                    let held = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().all(|&(dc, dr)| {
+                        full_line(c, r, dc, dr)
+                            || [(dc, dr), (-dc, -dr)]
+                                .iter()
+                                .any(|&(dc, dr)| at(c + dc, r + dr).is_none_or(|nb| stable & (1 << nb) != 0))
+                    });
+                    if held {
+                        next |= 1 << b;
+                    }
+                }
+            }
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+
+    /// Boards from random games, some nearly full, some with whole lines filled.
+    fn boards(n: usize, count: usize) -> Vec<(u64, u64)> {
+        let mut rng = Rng(0x5eed ^ n as u64);
+        let full = full_mask(n);
+        (0..count)
+            .map(|_| {
+                let density = rng.next() % 101;
+                let mut filled = 0;
+                for b in 0..n * n {
+                    if rng.next() % 100 < density {
+                        filled |= 1 << b;
+                    }
+                }
+                let mut p = 0;
+                for b in 0..n * n {
+                    if filled & (1 << b) != 0 && rng.next() & 1 == 0 {
+                        p |= 1 << b;
+                    }
+                }
+                (p, filled & !p & full)
+            })
+            .collect()
+    }
+
+    fn check<const N: usize>() {
+        for (p, o) in boards(N, 20_000) {
+            for d in 0..4 {
+                assert_eq!(
+                    full_lines::<N>(p | o, d),
+                    full_lines_plain::<N>(p | o, d),
+                    "{N}x{N} {p:#x} {o:#x} lines {d}"
+                );
+            }
+            assert_eq!(stable_discs::<N>(p, o), stable_plain(N, p, o), "{N}x{N} {p:#x} {o:#x}");
+        }
+    }
+
+    #[test]
+    fn stable_discs_match_the_square_by_square_definition() {
+        check::<4>();
+        check::<6>();
+        check::<8>();
     }
 }
