@@ -162,6 +162,7 @@ pub fn stable_discs<const N: usize>(p: u64, o: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::geometry::bit;
+    use crate::rules::{flips_scalar, legal_moves_scalar};
     use crate::testing::Rng;
 
     /// The definition square by square: a disc of `p` is stable when along each of the four
@@ -252,5 +253,70 @@ mod tests {
         check::<4>();
         check::<6>();
         check::<8>();
+    }
+
+    /// Plays every legal continuation of `(p, o)` (`p` to move; passes included) and fails if
+    /// a disc of `keep_p` stops being `p`'s or a disc of `keep_o` stops being `o`'s.
+    fn never_flips<const N: usize>(p: u64, o: u64, keep_p: u64, keep_o: u64, start: &str) {
+        assert_eq!(keep_p & !p, 0, "a stable disc changed colour, from {start}");
+        assert_eq!(keep_o & !o, 0, "a stable disc changed colour, from {start}");
+        let moves = legal_moves_scalar::<N>(p, o);
+        if moves == 0 {
+            if legal_moves_scalar::<N>(o, p) != 0 {
+                never_flips::<N>(o, p, keep_o, keep_p, start);
+            }
+            return;
+        }
+        let mut rest = moves;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            let f = flips_scalar::<N>(p, o, sq);
+            never_flips::<N>(o ^ f, p | f | 1 << sq, keep_o, keep_p, start);
+        }
+    }
+
+    /// What the cutoff relies on, checked against the rules themselves: from positions of
+    /// random 4x4 and 6x6 games with few empties, no legal continuation flips a disc that
+    /// `stable_discs` calls stable, of either side.
+    #[test]
+    fn no_game_flips_a_stable_disc() {
+        fn run<const N: usize>(max_empties: u32, games: usize) {
+            let mut rng = Rng(0xd15c ^ N as u64);
+            let mut found = 0;
+            for _ in 0..games {
+                let (lo, hi) = (N / 2 - 1, N / 2);
+                let (mut p, mut o) =
+                    (1 << bit(N, hi, lo) | 1 << bit(N, lo, hi), 1 << bit(N, lo, lo) | 1 << bit(N, hi, hi));
+                loop {
+                    let empties = (full_mask(N) & !(p | o)).count_ones();
+                    if empties <= max_empties {
+                        break;
+                    }
+                    let moves = legal_moves_scalar::<N>(p, o);
+                    if moves == 0 {
+                        if legal_moves_scalar::<N>(o, p) == 0 {
+                            break;
+                        }
+                        (p, o) = (o, p);
+                        continue;
+                    }
+                    let pick = rng.next() % moves.count_ones() as u64;
+                    let mut rest = moves;
+                    for _ in 0..pick {
+                        rest &= rest - 1;
+                    }
+                    let sq = rest.trailing_zeros();
+                    let f = flips_scalar::<N>(p, o, sq);
+                    (p, o) = (o ^ f, p | f | 1 << sq);
+                }
+                let (mine, theirs) = (stable_discs::<N>(p, o), stable_discs::<N>(o, p));
+                found += (mine | theirs).count_ones();
+                never_flips::<N>(p, o, mine, theirs, &format!("{N}x{N} {p:#x} {o:#x}"));
+            }
+            assert!(found > 0, "{N}x{N}: no stable disc in any position: the check checked nothing");
+        }
+        run::<4>(10, 300);
+        run::<6>(9, 150);
     }
 }
