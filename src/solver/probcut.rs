@@ -432,11 +432,13 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         debug_assert_eq!(self.selectivity, FULL_WIDTH);
         let max = Self::MAX;
         for depth in extreme_depths(n) {
+            self.hunting = true;
             let v = if side > 0 {
                 self.estimate(p, o, max - 1, max, depth)
             } else {
                 self.estimate(p, o, -max, -max + 1, depth)
             };
+            self.hunting = false;
             if self.stopped {
                 return Some(0);
             }

@@ -218,6 +218,15 @@ impl Regime for Estimate {
         w: Window,
         moves: u64,
     ) -> Option<i32> {
+        if !PV && s.hunting {
+            // A wipe-out needs every disc: a stable one refutes the line at once.
+            if let Some(v) = s.stability_cutoff(node.p, node.o, w.alpha, node.n) {
+                return Some(v);
+            }
+            if let Some(v) = s.stability_floor(node.p, node.o, w.beta, node.n) {
+                return Some(v);
+            }
+        }
         (node.depth == 1).then(|| s.mid_last_ply(node.p, node.o, node.x, w.alpha, w.beta, moves))
     }
 

@@ -261,6 +261,9 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// Whether the exact entry points reach their proofs by iterative selectivity
     /// ([`Searcher::solve_window`]).
     pub(super) iterate: bool,
+    /// Set while [`Searcher::extreme_proof`] looks for a won-by-everything line: its estimates
+    /// then cut a line where the side that must lose every disc holds a stable one.
+    pub(super) hunting: bool,
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
@@ -277,6 +280,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             stopped: false,
             weights: crate::eval::weights::shipped(N).ok(),
             layout: Layout::of(N),
+            hunting: false,
             abort: None,
             pv_solved: 0,
             selectivity: FULL_WIDTH,
