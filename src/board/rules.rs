@@ -383,26 +383,10 @@ mod tests {
     use super::*;
     use crate::isa::Isa;
 
-    use crate::testing::Rng;
-
-    /// Random positions of an `N x N` board: every square empty, `p` or `o`, with densities that
-    /// vary from position to position (sparse, full, long opponent runs).
-    fn random_positions<const N: usize>(count: usize) -> Vec<(u64, u64)> {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ N as u64);
-        (0..count)
-            .map(|_| {
-                let occupied = rng.next() | rng.next() & rng.next(); // ~5/8 of the squares
-                let occupied = if rng.next().is_multiple_of(4) { occupied | rng.next() } else { occupied };
-                let mine = if rng.next().is_multiple_of(3) { rng.next() & rng.next() } else { rng.next() };
-                let p = occupied & mine & full_mask(N);
-                let o = occupied & !mine & full_mask(N);
-                (p, o)
-            })
-            .collect()
-    }
+    use crate::testing::random_positions;
 
     fn variants_agree<const N: usize>() {
-        let positions = random_positions::<N>(20_000);
+        let positions = random_positions::<N>(20_000, 0x2545_f491_4f6c_dd1d);
         for cpu in crate::isa::Cpu::available() {
             crate::with_cpu!(cpu, isa => isa.enter(#[inline(always)] || variants_agree_on::<N, _>(isa, &positions)));
         }

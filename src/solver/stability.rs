@@ -8,15 +8,15 @@
 
 use crate::geometry::{DIRECTIONS, full_mask};
 
-/// The squares whose neighbour in direction `d` is off the board.
-const fn edge_toward(n: usize, d: usize) -> u64 {
+/// The squares from which `steps` steps in direction `d` lead off the board.
+const fn edge_toward(n: usize, d: usize, steps: i32) -> u64 {
     let dir = &DIRECTIONS[d];
     let mut m = 0;
     let mut row = 0;
     while row < n {
         let mut col = 0;
         while col < n {
-            let (c, r) = (col as i32 + dir.dcol, row as i32 + dir.drow);
+            let (c, r) = (col as i32 + steps * dir.dcol, row as i32 + steps * dir.drow);
             if c < 0 || r < 0 || c >= n as i32 || r >= n as i32 {
                 m |= 1u64 << crate::geometry::bit(n, col, row);
             }
@@ -27,50 +27,29 @@ const fn edge_toward(n: usize, d: usize) -> u64 {
     m
 }
 
-const fn edges(n: usize) -> [u64; 8] {
+/// [`edge_toward`] of every direction, for runs of `steps` squares.
+const fn edges(n: usize, steps: i32) -> [u64; 8] {
     let mut e = [0; 8];
     let mut d = 0;
     while d < 8 {
-        e[d] = edge_toward(n, d);
+        e[d] = edge_toward(n, d, steps);
         d += 1;
     }
     e
 }
 
-/// The squares `2^k` steps or fewer from the edge toward direction `d` (`s + 2^k·d` is off the
-/// board), for `k` = 0, 1, 2: the squares a run of `2^k` squares from them reaches past the edge.
+/// The squares `2^k` steps or fewer from the edge toward each direction, for `k` = 0, 1, 2: the
+/// squares a run of `2^k` squares from them reaches past the edge.
 const fn near_edges(n: usize) -> [[u64; 8]; 3] {
-    let mut e = [[0; 8]; 3];
-    let mut d = 0;
-    while d < 8 {
-        let dir = &DIRECTIONS[d];
-        let mut k = 0;
-        while k < 3 {
-            let steps = 1i32 << k;
-            let mut row = 0;
-            while row < n {
-                let mut col = 0;
-                while col < n {
-                    let (c, r) = (col as i32 + steps * dir.dcol, row as i32 + steps * dir.drow);
-                    if c < 0 || r < 0 || c >= n as i32 || r >= n as i32 {
-                        e[k][d] |= 1u64 << crate::geometry::bit(n, col, row);
-                    }
-                    col += 1;
-                }
-                row += 1;
-            }
-            k += 1;
-        }
-        d += 1;
-    }
-    e
+    [edges(n, 1), edges(n, 2), edges(n, 4)]
 }
 
 /// The edge masks of the `N x N` board, built at compile time.
 struct Edges<const N: usize>;
 
 impl<const N: usize> Edges<N> {
-    const TOWARD: [u64; 8] = edges(N);
+    /// The squares whose neighbour in each direction is off the board.
+    const TOWARD: [u64; 8] = Self::NEAR[0];
     const NEAR: [[u64; 8]; 3] = near_edges(N);
     /// Doublings of a run until it spans the board: `2^ROUNDS >= N`.
     const ROUNDS: usize = if N <= 4 { 2 } else { 3 };
@@ -163,7 +142,8 @@ mod tests {
     use super::*;
     use crate::geometry::bit;
     use crate::rules::{flips_scalar, legal_moves_scalar};
-    use crate::testing::Rng;
+    use crate::testing::{Rng, random_positions};
+    use crate::{Position, Size};
 
     /// The definition square by square: a disc of `p` is stable when along each of the four
     /// lines through it the line is full, or a neighbour on it is off the board or a stable disc
@@ -211,32 +191,8 @@ mod tests {
         }
     }
 
-    /// Boards from random games, some nearly full, some with whole lines filled.
-    fn boards(n: usize, count: usize) -> Vec<(u64, u64)> {
-        let mut rng = Rng(0x5eed ^ n as u64);
-        let full = full_mask(n);
-        (0..count)
-            .map(|_| {
-                let density = rng.next() % 101;
-                let mut filled = 0;
-                for b in 0..n * n {
-                    if rng.next() % 100 < density {
-                        filled |= 1 << b;
-                    }
-                }
-                let mut p = 0;
-                for b in 0..n * n {
-                    if filled & (1 << b) != 0 && rng.next() & 1 == 0 {
-                        p |= 1 << b;
-                    }
-                }
-                (p, filled & !p & full)
-            })
-            .collect()
-    }
-
     fn check<const N: usize>() {
-        for (p, o) in boards(N, 20_000) {
+        for (p, o) in random_positions::<N>(20_000, 0x5eed) {
             for d in 0..4 {
                 assert_eq!(
                     full_lines::<N>(p | o, d),
@@ -285,9 +241,8 @@ mod tests {
             let mut rng = Rng(0xd15c ^ N as u64);
             let mut found = 0;
             for _ in 0..games {
-                let (lo, hi) = (N / 2 - 1, N / 2);
-                let (mut p, mut o) =
-                    (1 << bit(N, hi, lo) | 1 << bit(N, lo, hi), 1 << bit(N, lo, lo) | 1 << bit(N, hi, hi));
+                let start = Position::start(Size::from_n(N).unwrap());
+                let (mut p, mut o) = (start.player().bits(), start.opponent().bits());
                 loop {
                     let empties = (full_mask(N) & !(p | o)).count_ones();
                     if empties <= max_empties {
