@@ -22,7 +22,7 @@ mod reference;
 use common::to_position;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::rules::{flips_scalar, legal_moves_scalar};
-use othello_explorer::solver::{ChildScore, Limits, Solver, SolverOptions, StopReason, Stopped};
+use othello_explorer::solver::{ChildScore, Kind, Limits, SearchMode, Solver, SolverOptions, StopReason, Stopped};
 use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -529,6 +529,28 @@ fn ffo_59_a_wipe_out_is_proven_from_both_sides() {
     let after = problem.position.play(sq("g8")).expect("g8 is legal");
     let mut s = solver(Scoring::Standard, 1, 16);
     assert_eq!(s.score(&after, &unlimited()).expect("an unlimited search").0, -64, "after g8");
+}
+
+/// The auto policy (the explorer's and `solve`'s default beyond reach) proves FFO #59's
+/// wipe-out too, though it would never start an exact solve of 33 empties: a child whose estimate
+/// reaches the evaluation's cap is hunted by full-width estimates (`solver/analysis.rs`, `hunt`).
+/// Every child it labels exact has the file's score, and at least one does within a node budget
+/// far below what the exact solve of the others would take.
+#[test]
+fn ffo_59_the_auto_policy_proves_the_wipe_out() {
+    let _cpu = shared_cpu();
+    let problem = ffo_problem(59);
+    let mut s = solver(Scoring::Standard, 1, 16);
+    let limits = Limits { max_nodes: Some(30_000_000), ..Limits::default() };
+    let analysis = s.analyse(&problem.position, SearchMode::Auto, None, &limits, &[], &mut |_| {});
+    let exact: Vec<(Square, i32)> =
+        analysis.children.iter().filter(|c| c.kind == Kind::Exact).map(|c| (c.square, c.score)).collect();
+    assert!(!exact.is_empty(), "no child proven: {:?}", analysis.children);
+    for (square, score) in exact {
+        let published = problem.scores.iter().find(|m| m.0 == square).map(|m| m.1);
+        assert_eq!(Some(score), published, "{square}");
+    }
+    assert_eq!(analysis.children.first().map(|c| (c.score, c.kind)), Some((64, Kind::Exact)), "the best move first");
 }
 
 /// An alpha-beta search written apart from the solver, on the plain (scalar) rules kernels that

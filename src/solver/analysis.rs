@@ -31,6 +31,9 @@
 //! [`SearchMode::Auto`], the explorer's mode: estimates to depth [`QUICK_DEPTH`] first, so that
 //! every child has a value at once, then the proofs if they are affordable (see [`Plan`]), else
 //! deeper estimates until a limit or a stop.
+//! After the quick estimates and after each deeper depth, a child whose estimate reached the
+//! evaluation's cap is tried once for a win or loss by everything (`Solver::hunt`), which the
+//! cost model cannot foresee (FFO #59).
 
 use super::root::{Job, Task};
 use super::search::Control;
@@ -302,10 +305,17 @@ struct Child {
     value: Option<(i32, Kind)>,
     /// Its estimates of consecutive depths, the deepest last.
     estimates: Vec<i32>,
+    /// Whether its estimate reached the evaluation's cap and a won-by-everything proof was
+    /// tried ([`Job::Extreme`]), and whether that try is the one under way.
+    hunted: bool,
+    hunting: bool,
 }
 
 impl Child {
     fn settled_for(&self, job: Job) -> bool {
+        if let Job::Extreme = job {
+            return !self.hunting;
+        }
         matches!(
             (self.value, job),
             (Some((_, Kind::Exact)), _) | (Some((_, Kind::Wld)), Job::Wld | Job::Estimate { .. })
@@ -472,7 +482,16 @@ impl Solver {
                     .is_game_over()
                     .then(|| (-child.score(self.options.scoring), Kind::Exact))
                     .or_else(|| known.iter().find(|k| squares.contains(&k.square)).map(|k| (k.score, k.kind)));
-                Child { squares, p, o, empties: child.empty_count(), value, estimates: Vec::new() }
+                Child {
+                    squares,
+                    p,
+                    o,
+                    empties: child.empty_count(),
+                    value,
+                    estimates: Vec::new(),
+                    hunted: false,
+                    hunting: false,
+                }
             })
             .collect();
         for c in &children {
@@ -493,17 +512,18 @@ impl Solver {
                     // before it ends (Ctrl-C on `solve`): the quick estimates first, a few
                     // milliseconds, so that every child has a value at a stop.
                     if most + 1 > exact_empties(size) {
-                        solver.deepen(&run, &mut children, 1, Some(QUICK_DEPTH), &mut depth_done, on_report);
+                        solver.deepen(&run, &mut children, 1, Some(QUICK_DEPTH), &mut depth_done, false, on_report);
                     }
                     let job = if mode == SearchMode::Exact { Job::Exact } else { Job::Wld };
                     solver.prove(&run, &mut children, job, on_report);
                 }
                 SearchMode::Estimate => {
-                    solver.deepen(&run, &mut children, 1, max_depth, &mut depth_done, on_report);
+                    solver.deepen(&run, &mut children, 1, max_depth, &mut depth_done, false, on_report);
                 }
                 SearchMode::Auto => {
                     let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
-                    solver.deepen(&run, &mut children, 1, Some(quick), &mut depth_done, on_report);
+                    solver.deepen(&run, &mut children, 1, Some(quick), &mut depth_done, false, on_report);
+                    solver.hunt(&run, &mut children, on_report);
                     let time_left = limits.max_time.map(|t| t.saturating_sub(control.elapsed()));
                     let nodes_left = limits.max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
                     let plan = plan(size, most + 1, time_left, nodes_left, threads);
@@ -516,7 +536,7 @@ impl Solver {
                         solver.prove(&run, &mut children, Job::Wld, on_report);
                     }
                     let next = depth_done.map_or(1, |d| d + 1);
-                    solver.deepen(&run, &mut children, next, max_depth, &mut depth_done, on_report);
+                    solver.deepen(&run, &mut children, next, max_depth, &mut depth_done, true, on_report);
                     if plan.wld && !plan.exact {
                         solver.prove(&run, &mut children, Job::Exact, on_report);
                     }
@@ -536,7 +556,9 @@ impl Solver {
     }
 
     /// Iterative deepening from depth `from` to `to` (or until every child is exact or the
-    /// search stops), over the children not settled yet.
+    /// search stops), over the children not settled yet; with `hunt`, each depth followed by
+    /// [`Self::hunt`].
+    #[allow(clippy::too_many_arguments)]
     fn deepen(
         &self,
         run: &Run,
@@ -544,6 +566,7 @@ impl Solver {
         from: u32,
         to: Option<u32>,
         depth_done: &mut Option<u32>,
+        hunt: bool,
         on_report: &mut dyn FnMut(Report),
     ) {
         let mut depth = from;
@@ -572,8 +595,29 @@ impl Solver {
                 on_report(Report::Line { depth, moves });
             }
             on_report(Report::DepthDone { depth });
+            if hunt {
+                self.hunt(run, children, on_report);
+            }
             depth += 1;
         }
+    }
+
+    /// Tries to prove won (or lost) by everything each child whose newest estimate reached the
+    /// evaluation's cap, which no estimate reaches without a proof ([`crate::eval`]): once per
+    /// child, by full-width estimates that refute any other line at their depth
+    /// ([`Job::Extreme`]). A wipe-out such as FFO #59 is then exact within a second where the
+    /// cost model would leave it estimated; a child not proven keeps its estimate.
+    fn hunt(&self, run: &Run, children: &mut [Child], on_report: &mut dyn FnMut(Report)) {
+        let cap = run.position.size().squares() as i32 - 1;
+        for c in children.iter_mut() {
+            let capped = matches!(c.value, Some((v, Kind::Estimate { .. })) if v.abs() >= cap);
+            c.hunting = capped && !c.hunted;
+            c.hunted |= capped;
+        }
+        if !run.control.halted() && children.iter().any(|c| c.hunting) {
+            self.run(run, children, Job::Extreme, on_report);
+        }
+        children.iter_mut().for_each(|c| c.hunting = false);
     }
 
     /// Proves every child not settled yet for `job` (win/loss/draw or exact).

@@ -428,7 +428,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// game, so each try costs what an estimate of its depth costs. `None` when no depth reaches
     /// the score (the position may still be won by everything, deeper); after a stop `Some(0)`,
     /// meaningless, as [`Self::probcut`]'s.
-    fn extreme_proof(&mut self, p: u64, o: u64, side: i32, n: u32) -> Option<i32> {
+    pub(super) fn extreme_proof(&mut self, p: u64, o: u64, side: i32, n: u32) -> Option<i32> {
         debug_assert_eq!(self.selectivity, FULL_WIDTH);
         let max = Self::MAX;
         for depth in extreme_depths(n) {
@@ -442,8 +442,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             if self.stopped {
                 return Some(0);
             }
-            if v.abs() >= max {
-                return Some(side * max);
+            if v == side * max {
+                return Some(v);
             }
         }
         None

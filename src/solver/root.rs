@@ -17,9 +17,14 @@ use std::sync::mpsc;
 /// A child's search job in one phase.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Job {
-    Estimate { depth: u32 },
+    Estimate {
+        depth: u32,
+    },
     Wld,
     Exact,
+    /// The proof that a child estimated at the evaluation's cap is won or lost by everything
+    /// ([`Searcher::extreme_proof`]): its exact score, or no value when no depth proves it.
+    Extreme,
 }
 
 /// What one search thread is handed: a child's index and position, and its last estimate.
@@ -40,13 +45,29 @@ fn around<const N: usize, const D: bool, I: Isa>(guess: Option<i32>) -> (Window,
     (guess.map_or(full, |g| Window { alpha: -g - ASPIRATION, beta: -g + ASPIRATION }), full)
 }
 
-/// One child's value for `job` from the parent's side, or `None` if the search was stopped.
-fn child_value<const N: usize, const D: bool, I: Isa>(
-    s: &mut Searcher<N, D, I>,
-    t: &Task,
-    job: Job,
-) -> Option<(i32, Kind)> {
+/// What one child's search for a job gave.
+enum Outcome {
+    /// Its value from the parent's side.
+    Value(i32, Kind),
+    /// Nothing proven (a [`Job::Extreme`] that no depth reached).
+    Unproven,
+    /// The search was stopped.
+    Stopped,
+}
+
+/// One child's value for `job` from the parent's side.
+fn child_value<const N: usize, const D: bool, I: Isa>(s: &mut Searcher<N, D, I>, t: &Task, job: Job) -> Outcome {
     let value = match job {
+        Job::Extreme => {
+            // A guess at the cap from the parent's side is the child's loss (or win) by everything.
+            let side = -t.guess.map_or(0, i32::signum);
+            let proof = if side == 0 { None } else { s.extreme_proof(t.p, t.o, side, t.empties) };
+            match proof {
+                Some(v) => (-v, Kind::Exact),
+                None if s.stopped => return Outcome::Stopped,
+                None => return Outcome::Unproven,
+            }
+        }
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
         Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
         Job::Estimate { depth } if solved_within(t.empties, depth - 1) => {
@@ -62,7 +83,7 @@ fn child_value<const N: usize, const D: bool, I: Isa>(
             )
         }
     };
-    if s.stopped { None } else { Some(value) }
+    if s.stopped { Outcome::Stopped } else { Outcome::Value(value.0, value.1) }
 }
 
 impl Solver {
@@ -104,9 +125,14 @@ impl Solver {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(task) = tasks.get(i) else { break };
-                            let Some((score, kind)) = child_value(&mut searcher, task, job) else { break };
-                            if tx.send((i, score, kind)).is_err() {
-                                break;
+                            match child_value(&mut searcher, task, job) {
+                                Outcome::Value(score, kind) => {
+                                    if tx.send((i, score, kind)).is_err() {
+                                        break;
+                                    }
+                                }
+                                Outcome::Unproven => {}
+                                Outcome::Stopped => break,
                             }
                         }
                         searcher.flush_nodes();
