@@ -211,8 +211,9 @@ pub fn rank(score: i32, kind: Kind, estimate: Option<i32>) -> i32 {
     }
 }
 
-/// The full ranking key, best highest: [`rank`] first, then, between children of equal rank, the
-/// deepest of their earlier estimates that tells them apart. `estimates` are the child's
+/// The full ranking key, best highest: [`rank`] first, then an exact score before anything else
+/// of the same rank (a proven +64 before a +64 estimated), then the deepest of their earlier
+/// estimates that tells them apart. `estimates` are the child's
 /// estimates of consecutive depths, the deepest last; the tie key is them from the deepest down,
 /// leaving out the one the rank reads (the last, for an estimate or a proven outcome; an exact
 /// score keeps them all). A child with fewer comes after one with more that agrees with it so far;
@@ -231,13 +232,19 @@ pub fn rank(score: i32, kind: Kind, estimate: Option<i32>) -> i32 {
 /// assert!(rank_key(4, d3, &[1, 2, 4]) > rank_key(4, d3, &[0, 2, 4]));
 /// // The value itself still comes first.
 /// assert!(rank_key(6, d3, &[0, -20, 6]) > rank_key(4, d3, &[0, 20, 4]));
+/// // Of equal values, the exact one.
+/// assert!(rank_key(64, Kind::Exact, &[60]) > rank_key(64, Kind::estimate(19), &[63, 64]));
 /// ```
 pub fn rank_key(score: i32, kind: Kind, estimates: &[i32]) -> (i32, Vec<i32>) {
     let earlier = match kind {
         Kind::Exact => estimates,
         Kind::Estimate { .. } | Kind::Wld => &estimates[..estimates.len().saturating_sub(1)],
     };
-    (rank(score, kind, estimates.last().copied()), earlier.iter().rev().copied().collect())
+    let proven = i32::from(kind == Kind::Exact);
+    (
+        rank(score, kind, estimates.last().copied()),
+        std::iter::once(proven).chain(earlier.iter().rev().copied()).collect(),
+    )
 }
 
 /// A phase of the analysis.

@@ -110,8 +110,9 @@ impl ChildrenWidget<'_> {
                 rows.push(Row { edge: Edge::Move(sq), score, flips: p.flips(sq).count(), best: best.contains(&sq) });
             }
             // Best first, as the analysis ranks them (`PositionValues::rank_key`: exact and estimated
-            // values by score, a proven outcome by its sign and its last estimate, equal values by
-            // the deepest earlier estimate that tells them apart), then in reading order; moves
+            // values by score, a proven outcome by its sign and its last estimate, an exact value
+            // before an equal one that is not, then equal values by the deepest earlier estimate
+            // that tells them apart), then in reading order; moves
             // without a value last.
             let key = |sq: Square| m.analysis().and_then(|a| a.value(sq).map(|c| a.rank_key(&c)));
             rows.sort_by_cached_key(|r| match (r.edge, r.score) {
