@@ -313,16 +313,12 @@ struct Child {
     /// Its estimates of consecutive depths, the deepest last.
     estimates: Vec<i32>,
     /// Whether its estimate reached the evaluation's cap and a won-by-everything proof was
-    /// tried ([`Job::Extreme`]), and whether that try is the one under way.
+    /// tried ([`Job::Extreme`]).
     hunted: bool,
-    hunting: bool,
 }
 
 impl Child {
     fn settled_for(&self, job: Job) -> bool {
-        if let Job::Extreme = job {
-            return !self.hunting;
-        }
         matches!(
             (self.value, job),
             (Some((_, Kind::Exact)), _) | (Some((_, Kind::Wld)), Job::Wld | Job::Estimate { .. })
@@ -489,16 +485,7 @@ impl Solver {
                     .is_game_over()
                     .then(|| (-child.score(self.options.scoring), Kind::Exact))
                     .or_else(|| known.iter().find(|k| squares.contains(&k.square)).map(|k| (k.score, k.kind)));
-                Child {
-                    squares,
-                    p,
-                    o,
-                    empties: child.empty_count(),
-                    value,
-                    estimates: Vec::new(),
-                    hunted: false,
-                    hunting: false,
-                }
+                Child { squares, p, o, empties: child.empty_count(), value, estimates: Vec::new(), hunted: false }
             })
             .collect();
         for c in &children {
@@ -616,15 +603,12 @@ impl Solver {
     /// cost model would leave it estimated; a child not proven keeps its estimate.
     fn hunt(&self, run: &Run, children: &mut [Child], on_report: &mut dyn FnMut(Report)) {
         let cap = run.position.size().squares() as i32 - 1;
-        for c in children.iter_mut() {
-            let capped = matches!(c.value, Some((v, Kind::Estimate { .. })) if v.abs() >= cap);
-            c.hunting = capped && !c.hunted;
-            c.hunted |= capped;
+        let capped = |c: &Child| matches!(c.value, Some((v, Kind::Estimate { .. })) if v.abs() >= cap);
+        let due = |c: &Child| capped(c) && !c.hunted;
+        if !run.control.halted() && children.iter().any(due) {
+            self.run_where(run, children, Job::Extreme, &due, on_report);
         }
-        if !run.control.halted() && children.iter().any(|c| c.hunting) {
-            self.run(run, children, Job::Extreme, on_report);
-        }
-        children.iter_mut().for_each(|c| c.hunting = false);
+        children.iter_mut().filter(|c| capped(c)).for_each(|c| c.hunted = true);
     }
 
     /// Proves every child not settled yet for `job` (win/loss/draw or exact).
@@ -639,10 +623,22 @@ impl Solver {
     /// Runs `job` on every child not settled for it, best estimate first, the children shared
     /// between the threads; records and reports each value as it comes.
     fn run(&self, run: &Run, children: &mut [Child], job: Job, on_report: &mut dyn FnMut(Report)) {
+        self.run_where(run, children, job, &|c| !c.settled_for(job), on_report);
+    }
+
+    /// [`Self::run`] on the children `wanted` picks.
+    fn run_where(
+        &self,
+        run: &Run,
+        children: &mut [Child],
+        job: Job,
+        wanted: &dyn Fn(&Child) -> bool,
+        on_report: &mut dyn FnMut(Report),
+    ) {
         let mut tasks: Vec<((i32, Vec<i32>), Task)> = children
             .iter()
             .enumerate()
-            .filter(|(_, c)| !c.settled_for(job))
+            .filter(|(_, c)| wanted(c))
             .map(|(index, c)| {
                 (c.rank(), Task { index, p: c.p, o: c.o, empties: c.empties, guess: c.estimates.last().copied() })
             })
