@@ -20,7 +20,7 @@
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
-    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, EVAL_SORT_WINDOW,
+    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, EVAL_SORT_WINDOW, SHALLOW,
     SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
@@ -205,23 +205,42 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let odd = odd_quadrants::<N>(empty);
         while rest != 0 {
             let sq = rest.trailing_zeros();
-            let x = 1u64 << sq;
             rest &= rest - 1;
             let f = self.isa.flips::<N>(p, o, sq);
-            if let Some(skipped) = etc.as_mut()
-                && let Some(e) = self.table.probe(hash(N, o ^ f, p ^ f ^ x))
-                && e.serves(EXACT, self.selectivity)
-            {
-                if -(e.upper as i32) > alpha {
-                    return Err(-(e.upper as i32));
-                }
-                if -(e.lower as i32) <= alpha {
-                    **skipped = (**skipped).max(-(e.lower as i32));
-                    continue;
-                }
-            }
             list[count] = Move { sq, flips: f, key: 0 };
             count += 1;
+        }
+        if let Some(skipped) = etc.as_mut() {
+            // Every child's bucket is asked for before any is read, so that the children's
+            // misses wait for memory together instead of one after the other.
+            let mut hashes = [0u64; 64];
+            for (h, m) in hashes.iter_mut().zip(&list[..count]) {
+                *h = hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                self.table.prefetch(*h);
+            }
+            let mut kept = 0;
+            for i in 0..count {
+                let m = list[i];
+                if let Some(e) = self.table.probe(hashes[i])
+                    && e.serves(EXACT, self.selectivity)
+                {
+                    if -(e.upper as i32) > alpha {
+                        return Err(-(e.upper as i32));
+                    }
+                    if -(e.lower as i32) <= alpha {
+                        **skipped = (**skipped).max(-(e.lower as i32));
+                        continue;
+                    }
+                }
+                list[kept] = m;
+                kept += 1;
+            }
+            count = kept;
+        } else if n > SHALLOW + 1 {
+            // The children will probe the table first thing: start fetching their buckets.
+            for m in &list[..count] {
+                self.table.prefetch(hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq)));
+            }
         }
         // High up, the evaluation orders the moves (if there are two to order): the pattern
         // indexes of this node, once.
