@@ -506,17 +506,17 @@ impl Solver {
                     // before it ends (Ctrl-C on `solve`): the quick estimates first, a few
                     // milliseconds, so that every child has a value at a stop.
                     if most + 1 > exact_empties(size) {
-                        solver.deepen(&run, &mut children, 1, Some(QUICK_DEPTH), &mut depth_done, false, on_report);
+                        solver.deepen(&run, &mut children, Some(QUICK_DEPTH), &mut depth_done, false, on_report);
                     }
                     let job = if mode == SearchMode::Exact { Job::Exact } else { Job::Wld };
                     solver.prove(&run, &mut children, job, on_report);
                 }
                 SearchMode::Estimate => {
-                    solver.deepen(&run, &mut children, 1, max_depth, &mut depth_done, false, on_report);
+                    solver.deepen(&run, &mut children, max_depth, &mut depth_done, false, on_report);
                 }
                 SearchMode::Auto => {
                     let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
-                    solver.deepen(&run, &mut children, 1, Some(quick), &mut depth_done, false, on_report);
+                    solver.deepen(&run, &mut children, Some(quick), &mut depth_done, false, on_report);
                     solver.hunt(&run, &mut children, on_report);
                     let time_left = limits.max_time.map(|t| t.saturating_sub(control.elapsed()));
                     let nodes_left = limits.max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
@@ -529,8 +529,7 @@ impl Solver {
                     } else if plan.wld {
                         solver.prove(&run, &mut children, Job::Wld, on_report);
                     }
-                    let next = depth_done.map_or(1, |d| d + 1);
-                    solver.deepen(&run, &mut children, next, max_depth, &mut depth_done, true, on_report);
+                    solver.deepen(&run, &mut children, max_depth, &mut depth_done, true, on_report);
                     if plan.wld && !plan.exact {
                         solver.prove(&run, &mut children, Job::Exact, on_report);
                     }
@@ -549,21 +548,19 @@ impl Solver {
         Analysis { children: ranked.into_iter().map(|(_, c)| c).collect(), depth: depth_done, nodes, stopped }
     }
 
-    /// Iterative deepening from depth `from` to `to` (or until every child is exact or the
-    /// search stops), over the children not settled yet; with `hunt`, each depth followed by
-    /// [`Self::hunt`].
-    #[allow(clippy::too_many_arguments)]
+    /// Iterative deepening from the depth after `depth_done` (the deepest completed so far, which
+    /// it raises) to `to` (or until every child is exact or the search stops), over the children
+    /// not settled yet; with `hunt`, each depth followed by [`Self::hunt`].
     fn deepen(
         &self,
         run: &Run,
         children: &mut [Child],
-        from: u32,
         to: Option<u32>,
         depth_done: &mut Option<u32>,
         hunt: bool,
         on_report: &mut dyn FnMut(Report),
     ) {
-        let mut depth = from;
+        let mut depth = depth_done.map_or(1, |d| d + 1);
         let mut announced = false;
         while to.is_none_or(|to| depth <= to) && !run.control.halted() {
             let job = Job::Estimate { depth };
