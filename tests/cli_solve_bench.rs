@@ -283,6 +283,9 @@ fn solve_rejects_bad_search_flags_in_one_line() {
         &["solve", "--mode", "wld", "--depth", "3"],
         &["bench", "/dev/null", "--mode", "auto"],
         &["bench", "/dev/null", "--depth", "3"],
+        &["bench", "/dev/null", "--time", "1"],
+        &["bench", "/dev/null", "--mode", "estimate", "--time", "0"],
+        &["bench", "/dev/null", "--mode", "estimate", "--time", "1", "--depth", "3"],
     ] {
         let out = bin().args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -338,6 +341,46 @@ fn bench_estimate_reports_every_depth() {
     assert_eq!(last["agree"], 1);
     assert_eq!(last["mae_best"], 0.0);
     assert_eq!(last["mae_moves"], 0.0);
+}
+
+#[test]
+fn bench_estimate_with_a_time_judges_the_move_it_ends_with() {
+    // White's replies to d3 on 4x4, counting discs only (the 4x4 article): d2 -8, b4 -9, d4 +8.
+    // 11 empties: the estimates reach the end at once and stop there, so the move chosen is d4
+    // with its exact +8 whatever the time. Listed three ways: right; with d2 wrongly listed best
+    // (+10), so that d4 loses 2 discs by the file's count; and with d2 alone, so that d4 is not
+    // judged.
+    let file = problem_file(concat!(
+        "-----OX--XXX---- O; D2:-8; B4:-9; D4:+8;\n",
+        "-----OX--XXX---- O; D2:+10; B4:-9; D4:+8;\n",
+        "-----OX--XXX---- O; D2:-8;\n",
+    ));
+    let args =
+        ["bench", path(&file), "--mode", "estimate", "--time", "5", "--scoring", "discs", "--json", "--threads", "1"];
+    let v = json(&args);
+    let rows = v["positions"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for row in rows {
+        assert_eq!(
+            (row["move"].as_str(), row["value"].as_i64(), row["kind"].as_str()),
+            (Some("d4"), Some(8), Some("exact"))
+        );
+    }
+    let judged = |r: &Value| {
+        (r["agrees"].as_bool(), r["best"].as_i64(), r["listed"].as_i64(), r["loss"].as_i64(), r["error"].as_i64())
+    };
+    assert_eq!(judged(&rows[0]), (Some(true), Some(8), Some(8), Some(0), Some(0)));
+    assert_eq!(judged(&rows[1]), (Some(false), Some(10), Some(8), Some(2), Some(0)));
+    assert_eq!(judged(&rows[2]), (Some(false), Some(-8), None, None, None));
+    let s = &v["summary"];
+    assert_eq!((s["positions"].as_u64(), s["agree"].as_u64(), s["judged"].as_u64()), (Some(3), Some(1), Some(2)));
+    assert_eq!(s["mean_loss"].as_f64(), Some(1.0));
+    assert_eq!(s["mean_error"].as_f64(), Some(0.0));
+    // The text ends with the same summary.
+    let out = bin().args(&args[..args.len() - 3]).args(["--threads", "1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("best move 1 of 3 (33.3%), mean loss 1.00 and mean error 0.00 over the 2 judged"), "{text}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! instead ([`lab`]).
 
 pub mod lab;
+mod timed;
 
 use super::report::print_json;
 use super::{CliError, out, outln};
@@ -19,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What `bench` measures.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,24 +80,36 @@ pub fn read_problems(path: &str, scoring: Scoring) -> Result<Vec<Problem>, CliEr
     Ok(problems)
 }
 
+/// What a bench measures: the mode, and for the estimates the deepest depth or the time per
+/// position.
+pub struct Measure {
+    pub mode: BenchMode,
+    pub depth: Option<u32>,
+    pub time: Option<Duration>,
+}
+
 pub fn run(
     path: &str,
     range: Option<&str>,
-    mode: BenchMode,
-    depth: Option<u32>,
+    measure: Measure,
     options: SolverOptions,
     store: Option<&Store>,
     json: bool,
 ) -> Result<(), CliError> {
+    let Measure { mode, depth, time } = measure;
     let problems = read_problems(path, options.scoring)?;
     let (first, selected) = select(path, &problems, range)?;
     if depth.is_some() && mode != BenchMode::Estimate {
         return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
     }
-    match mode {
-        BenchMode::Exact => exact(path, selected, first, options, store, json),
-        BenchMode::Wld => wld(path, selected, first, options, store, json),
-        BenchMode::Estimate => estimate(selected, depth.unwrap_or(DEFAULT_DEPTH), options, json),
+    if time.is_some() && mode != BenchMode::Estimate {
+        return Err(CliError::Usage("--time applies to bench --mode estimate".into()));
+    }
+    match (mode, time) {
+        (BenchMode::Exact, _) => exact(path, selected, first, options, store, json),
+        (BenchMode::Wld, _) => wld(path, selected, first, options, store, json),
+        (BenchMode::Estimate, Some(time)) => timed::run(selected, first, time, options, json),
+        (BenchMode::Estimate, None) => estimate(selected, depth.unwrap_or(DEFAULT_DEPTH), options, json),
     }
 }
 

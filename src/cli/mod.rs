@@ -100,9 +100,14 @@ pub enum Command {
         /// With --mode estimate: the deepest estimate depth measured (default 10).
         #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = values::depth)]
         depth: Option<u32>,
+        /// With --mode estimate: instead of every depth, give each position this many seconds
+        /// of estimates (as `solve --time SECONDS --mode estimate`) and judge the move it ends
+        /// with: a best listed move or not, the discs it loses, the error of its value.
+        #[arg(long, value_name = "SECONDS", conflicts_with = "depth", allow_negative_numbers = true, value_parser = values::seconds)]
+        time: Option<std::time::Duration>,
         /// Run the outcome lab instead: each position's win, loss or draw proven five ways, timed
         /// per method, WPNS's selection share, each outcome checked against the listed sign.
-        #[arg(long, conflicts_with_all = ["mode", "depth"])]
+        #[arg(long, conflicts_with_all = ["mode", "depth", "time"])]
         lab: bool,
         /// With --lab: the seconds each method gets on each position (default 60).
         #[arg(long, value_name = "SECONDS", requires = "lab", allow_negative_numbers = true, value_parser = values::seconds)]
@@ -414,9 +419,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
             bench::lab::run(&file, positions.as_deref(), limit, json)
         }
-        Some(Command::Bench { file, positions, mode, depth, solver, json, .. }) => {
+        Some(Command::Bench { file, positions, mode, depth, time, solver, json, .. }) => {
             let store = store::open_for_solving(&cli.store)?;
-            bench::run(&file, positions.as_deref(), mode, depth, solver.options()?, store.as_ref(), json)
+            let measure = bench::Measure { mode, depth, time };
+            bench::run(&file, positions.as_deref(), measure, solver.options()?, store.as_ref(), json)
         }
         Some(Command::Explain { topic, position, mv, outcome, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), outcome, json)
