@@ -435,6 +435,17 @@ fn snapshots(solver: &mut Solver, position: &Position, depth: u32) -> BTreeMap<u
     out
 }
 
+/// What an estimate bench judges a problem by: its best listed score and every listed move's
+/// score; `None` when the file lists no score or the side to move has no move.
+fn listed_scores(problem: &Problem) -> Option<(i32, BTreeMap<Square, i32>)> {
+    let best = problem.best_score()?;
+    let position = problem.position;
+    if position.must_pass() || position.is_game_over() {
+        return None;
+    }
+    Some((best, problem.scores.iter().copied().collect()))
+}
+
 /// Estimates at depths 1 to `depth` for every position that lists its moves' scores, each from
 /// an empty table: the share of positions where the estimate's best move (the analysis's first:
 /// equal values by the deepest earlier estimate that tells them apart, then the first in reading
@@ -448,15 +459,10 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
     let mut skipped = 0;
     for problem in problems {
         let position = problem.position;
-        let Some(best) = problem.best_score() else {
+        let Some((best, listed)) = listed_scores(problem) else {
             skipped += 1;
             continue;
         };
-        if position.must_pass() || position.is_game_over() {
-            skipped += 1;
-            continue;
-        }
-        let listed: BTreeMap<Square, i32> = problem.scores.iter().copied().collect();
         // From an empty table, so that no position's figures depend on the ones before it.
         solver.clear();
         let snaps = snapshots(&mut solver, &position, depth);

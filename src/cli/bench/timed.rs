@@ -11,14 +11,13 @@
 //! (`data/ffo/` lists every move). These are the evaluation's figures at a fixed time
 //! (docs/eval.md, "Measures"), on one thread with `--threads 1`.
 
-use super::{isa_level, solver};
+use super::{isa_level, listed_scores, solver};
 use crate::cli::report::print_json;
 use crate::cli::{CliError, outln};
 use othello_explorer::notation::printable::count;
 use othello_explorer::obf::Problem;
 use othello_explorer::solver::{Kind, Limits, SearchMode, SolverOptions, ValueText};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// One position: the move chosen after the time given, and how it compares with the file.
@@ -72,7 +71,7 @@ struct Summary {
     mean_depth: f64,
     nodes_per_position: f64,
     seconds_per_position: f64,
-    /// Positions without listed scores or without a move.
+    /// Positions without listed scores, without a move, or with no value found in the time.
     skipped: usize,
 }
 
@@ -129,15 +128,10 @@ pub fn run(
     }
     for (i, problem) in problems.iter().enumerate() {
         let position = problem.position;
-        let Some(best) = problem.best_score() else {
+        let Some((best, listed)) = listed_scores(problem) else {
             skipped += 1;
             continue;
         };
-        if position.must_pass() || position.is_game_over() {
-            skipped += 1;
-            continue;
-        }
-        let listed: BTreeMap<_, _> = problem.scores.iter().copied().collect();
         // From an empty table, as `solve` starts, so that no position's figures depend on the
         // ones before it.
         solver.clear();
@@ -232,7 +226,10 @@ pub fn run(
         s.nodes_per_position
     );
     if s.skipped > 0 {
-        outln!("skipped {} without listed scores or without a move", count(s.skipped as i64, "position", "positions"));
+        outln!(
+            "skipped {} without listed scores, without a move or without a value in the time",
+            count(s.skipped as i64, "position", "positions")
+        );
     }
     outln!("instruction set: {}", isa_level());
     Ok(())
