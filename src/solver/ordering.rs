@@ -210,14 +210,17 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             list[count] = Move { sq, flips: f, key: 0 };
             count += 1;
         }
-        if let Some(skipped) = etc.as_mut() {
-            // Every child's bucket is asked for before any is read, so that the children's
-            // misses wait for memory together instead of one after the other.
-            let mut hashes = [0u64; 64];
+        // Every child's bucket is asked for before any is read, so that the children's misses
+        // wait for memory together instead of one after the other: where the cutoff below reads
+        // them, and where the children will probe the table first thing (9 empties or more).
+        let mut hashes = [0u64; 64];
+        if etc.is_some() || n > SHALLOW + 1 {
             for (h, m) in hashes.iter_mut().zip(&list[..count]) {
                 *h = hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
                 self.table.prefetch(*h);
             }
+        }
+        if let Some(skipped) = etc.as_mut() {
             let mut kept = 0;
             for i in 0..count {
                 let m = list[i];
@@ -236,11 +239,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 kept += 1;
             }
             count = kept;
-        } else if n > SHALLOW + 1 {
-            // The children will probe the table first thing: start fetching their buckets.
-            for m in &list[..count] {
-                self.table.prefetch(hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq)));
-            }
         }
         // High up, the evaluation orders the moves (if there are two to order): the pattern
         // indexes of this node, once.
