@@ -1,13 +1,16 @@
 //! The exact search's one specialised endgame path: the last
-//! [`SHALLOW`](super::settings::SHALLOW) empties without table, allocation or sort
-//! ([`Searcher::shallow`]), the last 2 to 4 ([`Searcher::small`]) and the last one
-//! ([`Searcher::last1`], flips only counted), and the stability cutoff the null-window nodes try.
+//! [`SHALLOW`](super::settings::SHALLOW) empties without table or allocation
+//! ([`Searcher::shallow`]; its moves sorted by the opponent's replies from
+//! [`SHALLOW_SORT`](super::settings::SHALLOW_SORT) empties, tried by parity and square class
+//! below), the last 2 to 4 ([`Searcher::small`]) and the last one ([`Searcher::last1`], flips
+//! only counted), and the stability cutoff the null-window nodes try.
 //!
 //! Every function is fail-soft, scores from the side to move, as in [`super::search`].
 
 use super::last_flips::count_last_flips;
 use super::masks::{Masks, odd_quadrants};
 use super::search::Searcher;
+use super::settings::{SHALLOW, SHALLOW_SORT};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
 
@@ -115,6 +118,45 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         self.stability_cutoff(o, p, -beta, n).map(|upper| -upper)
     }
 
+    /// The moves of a node of the endgame path with [`SHALLOW_SORT`] or more empties (at most
+    /// [`SHALLOW`]), each with its flips, sorted fastest-first: fewest replies
+    /// left to the opponent (corners counted twice), a move into an odd region (`odd_empty`)
+    /// half a reply ahead; ties in square order. Returns the list and its length.
+    #[inline(always)]
+    fn shallow_sorted(&self, p: u64, o: u64, odd_empty: u64) -> ([(u32, u64); SHALLOW as usize], usize) {
+        let empty = !(p | o) & full_mask(N);
+        debug_assert!(empty.count_ones() <= SHALLOW);
+        let mut list = [(0u32, 0u64); SHALLOW as usize];
+        let mut keys = [0i32; SHALLOW as usize];
+        let mut k = 0;
+        let mut rest = empty;
+        while rest != 0 {
+            let sq = rest.trailing_zeros();
+            rest &= rest - 1;
+            if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                continue;
+            }
+            let f = self.isa.flips::<N>(p, o, sq);
+            if f == 0 {
+                continue;
+            }
+            let replies = self.isa.legal_moves::<N>(o ^ f, p ^ f ^ (1 << sq));
+            let mut key = 2 * (replies.count_ones() + (replies & Masks::<N>::CORNERS).count_ones()) as i32;
+            key -= (odd_empty >> sq) as i32 & 1;
+            // Insertion: the list is short.
+            let mut j = k;
+            while j > 0 && keys[j - 1] > key {
+                list[j] = list[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            list[j] = (sq, f);
+            keys[j] = key;
+            k += 1;
+        }
+        (list, k)
+    }
+
     /// The table-free search of the last few empties (`n` of them, at least 1).
     #[inline(always)]
     pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
@@ -152,25 +194,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let corners = Masks::<N>::CORNERS;
         let late = Masks::<N>::NEXT_TO_CORNER;
         let mut best = -Self::MAX - 1;
-        for class in [
-            empty & odd & corners,
-            empty & odd & !corners & !late,
-            empty & odd & late,
-            empty & !odd & corners,
-            empty & !odd & !corners & !late,
-            empty & !odd & late,
-        ] {
-            let mut rest = class;
-            while rest != 0 {
-                let sq = rest.trailing_zeros();
-                rest &= rest - 1;
-                if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
-                    continue;
-                }
-                let f = self.isa.flips::<N>(p, o, sq);
-                if f == 0 {
-                    continue;
-                }
+        if n >= SHALLOW_SORT {
+            let (list, k) = self.shallow_sorted(p, o, empty & odd);
+            for &(sq, f) in &list[..k] {
                 let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
                 if v > best {
                     best = v;
@@ -179,6 +205,38 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                             return v;
                         }
                         alpha = v;
+                    }
+                }
+            }
+        } else {
+            for class in [
+                empty & odd & corners,
+                empty & odd & !corners & !late,
+                empty & odd & late,
+                empty & !odd & corners,
+                empty & !odd & !corners & !late,
+                empty & !odd & late,
+            ] {
+                let mut rest = class;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                        continue;
+                    }
+                    let f = self.isa.flips::<N>(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
+                    if v > best {
+                        best = v;
+                        if v > alpha {
+                            if v >= beta {
+                                return v;
+                            }
+                            alpha = v;
+                        }
                     }
                 }
             }

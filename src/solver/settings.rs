@@ -18,6 +18,16 @@
 /// "What each technique bought").
 pub(super) const SHALLOW: u32 = 7;
 
+/// Empties from which the endgame path sorts its moves, fewest replies first (corners counted
+/// twice; a move into an odd region half a reply ahead), instead of trying them by parity and
+/// square class (`endgame.rs`).
+///
+/// Why 7: sorting there took FFO #40-#49 from 911 M to 739 M nodes and a median 0.96 of the
+/// time (4 pairs), and the slowest child of 6x6 `c2b2b3d2` from 198 M to 165 M nodes and 0.95 of
+/// the time (4 pairs); sorting at 6 empties as well saved 5% more nodes and cost more time
+/// than it saved (`docs/solver.md`, "The last empties").
+pub(super) const SHALLOW_SORT: u32 = 7;
+
 /// Empties from which null-window nodes look up their children in the table first (enhanced
 /// transposition cutoffs, `ordering.rs`).
 ///
