@@ -49,13 +49,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let mut best = -Self::MAX - 1;
         for i in 0..k {
             let sq = empties[i];
-            if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+            let Some(f) = self.legal_flips(p, o, sq) else {
                 continue;
-            }
-            let f = self.isa.flips::<N>(p, o, sq);
-            if f == 0 {
-                continue;
-            }
+            };
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
             let v = if k == 2 {
                 -self.last1(np, no, empties[1 - i])
@@ -70,14 +66,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
                 -self.small(np, no, -beta, -alpha, &rest[..k - 1])
             };
-            if v > best {
-                best = v;
-                if v > alpha {
-                    if v >= beta {
-                        return v;
-                    }
-                    alpha = v;
-                }
+            if raise(v, &mut best, &mut alpha, beta) {
+                return v;
             }
         }
         if best > -Self::MAX - 1 {
@@ -118,6 +108,17 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         self.stability_cutoff(o, p, -beta, n).map(|upper| -upper)
     }
 
+    /// The flips of the move at `sq` (bit index) for the side to move, or `None` if it is not
+    /// legal; the neighbour test spares the flips of a square no opponent disc touches.
+    #[inline(always)]
+    fn legal_flips(&self, p: u64, o: u64, sq: u32) -> Option<u64> {
+        if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+            return None;
+        }
+        let f = self.isa.flips::<N>(p, o, sq);
+        (f != 0).then_some(f)
+    }
+
     /// The moves of a node of the endgame path with [`SHALLOW_SORT`] or more empties (at most
     /// [`SHALLOW`]), each with its flips, sorted fastest-first: fewest replies
     /// left to the opponent (corners counted twice), a move into an odd region (`odd_empty`)
@@ -133,13 +134,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+            let Some(f) = self.legal_flips(p, o, sq) else {
                 continue;
-            }
-            let f = self.isa.flips::<N>(p, o, sq);
-            if f == 0 {
-                continue;
-            }
+            };
             let replies = self.isa.legal_moves::<N>(o ^ f, p ^ f ^ (1 << sq));
             let mut key = 2 * (replies.count_ones() + (replies & Masks::<N>::CORNERS).count_ones()) as i32;
             key -= (odd_empty >> sq) as i32 & 1;
@@ -198,14 +195,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             let (list, k) = self.shallow_sorted(p, o, empty & odd);
             for &(sq, f) in &list[..k] {
                 let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        if v >= beta {
-                            return v;
-                        }
-                        alpha = v;
-                    }
+                if raise(v, &mut best, &mut alpha, beta) {
+                    return v;
                 }
             }
         } else {
@@ -221,22 +212,12 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 while rest != 0 {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
-                    if Masks::<N>::NEIGHBOURS[sq as usize] & o == 0 {
+                    let Some(f) = self.legal_flips(p, o, sq) else {
                         continue;
-                    }
-                    let f = self.isa.flips::<N>(p, o, sq);
-                    if f == 0 {
-                        continue;
-                    }
+                    };
                     let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
-                    if v > best {
-                        best = v;
-                        if v > alpha {
-                            if v >= beta {
-                                return v;
-                            }
-                            alpha = v;
-                        }
+                    if raise(v, &mut best, &mut alpha, beta) {
+                        return v;
                     }
                 }
             }
@@ -250,4 +231,20 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         -self.shallow(o, p, -beta, -alpha, n)
     }
+}
+
+/// A fail-soft node's step after a child's value `v`: the best so far and alpha raised; true
+/// when `v` reaches `beta` (the node is cut and returns `v`).
+#[inline(always)]
+fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
+    if v > *best {
+        *best = v;
+        if v > *alpha {
+            if v >= beta {
+                return true;
+            }
+            *alpha = v;
+        }
+    }
+    false
 }
