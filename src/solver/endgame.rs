@@ -8,7 +8,7 @@
 //! Every function is fail-soft, scores from the side to move, as in [`super::search`].
 
 use super::last_flips::count_last_flips;
-use super::masks::{Masks, odd_quadrants};
+use super::masks::{Masks, odd_quadrants, weighted_mobility};
 use super::search::Searcher;
 use super::settings::{SHALLOW, SHALLOW_SORT};
 use crate::geometry::full_mask;
@@ -138,7 +138,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 continue;
             };
             let replies = self.isa.legal_moves::<N>(o ^ f, p ^ f ^ (1 << sq));
-            let mut key = 2 * (replies.count_ones() + (replies & Masks::<N>::CORNERS).count_ones()) as i32;
+            let mut key = 2 * weighted_mobility::<N>(replies);
             key -= (odd_empty >> sq) as i32 & 1;
             // Insertion: the list is short.
             let mut j = k;

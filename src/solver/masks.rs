@@ -98,6 +98,12 @@ const fn quadrants(n: usize) -> [u64; 4] {
     q
 }
 
+/// A set of moves counted for the move ordering: each move once, a corner twice.
+#[inline(always)]
+pub(super) fn weighted_mobility<const N: usize>(moves: u64) -> i32 {
+    (moves.count_ones() + (moves & Masks::<N>::CORNERS).count_ones()) as i32
+}
+
 /// The squares of the quadrants holding an odd number of empties.
 #[inline(always)]
 pub(super) fn odd_quadrants<const N: usize>(empty: u64) -> u64 {

@@ -17,7 +17,7 @@
 //!
 //! The thresholds and depths, with what was measured to choose them, are in `settings.rs`.
 
-use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants};
+use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants, weighted_mobility};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
     EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, EVAL_SORT_WINDOW, SHALLOW,
@@ -37,8 +37,7 @@ fn rough_eval<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {
     let empty = !(p | o) & full_mask(N);
     let pm = isa.legal_moves::<N>(p, o);
     let om = isa.legal_moves::<N>(o, p);
-    let mobility =
-        (pm.count_ones() + (pm & corners).count_ones()) as i32 - (om.count_ones() + (om & corners).count_ones()) as i32;
+    let mobility = weighted_mobility::<N>(pm) - weighted_mobility::<N>(om);
     let corner_discs = (p & corners).count_ones() as i32 - (o & corners).count_ones() as i32;
     let potential = (adjacent::<N>(o) & empty).count_ones() as i32 - (adjacent::<N>(p) & empty).count_ones() as i32;
     8 * mobility + 24 * corner_discs + 2 * potential
@@ -271,7 +270,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                     i32::MAX - 1
                 } else {
                     let r = replies[k];
-                    let mobility = (r.count_ones() + (r & corners).count_ones()) as i32;
+                    let mobility = weighted_mobility::<N>(r);
                     let potential = (adjacent::<N>(no) & empty & !x).count_ones() as i32;
                     let anchored = (((Masks::<N>::EDGE_NEIGHBOURS_OF_CORNERS_MASK & edge_adjacent_to_corners::<N>(no))
                         | corners)
@@ -320,7 +319,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         list: &mut [Move; 64],
     ) -> usize {
         let Node { p, o, x: ix, depth, .. } = node;
-        let corners = Masks::<N>::CORNERS;
         let probes = depth > 2;
         let mut count = 0;
         let mut rest = moves;
@@ -347,7 +345,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 } else {
                     0
                 };
-                let mobility = (replies.count_ones() + (replies & corners).count_ones()) as i32;
+                let mobility = weighted_mobility::<N>(replies);
                 (look << 8) - mobility
             };
             list[count] = Move { sq, flips: f, key };
