@@ -2,13 +2,14 @@
 //!
 //! - The exact search ([`Searcher::sorted_moves`]): the table's move, a wipe-out, then
 //!   fastest-first (fewest replies for the opponent, corners counted twice, then fewest empty
-//!   squares next to our discs). Higher up the sort leads with a shallow search: from
-//!   [`SORT_SEARCH_MIN`] empties one ply of a rough mobility-and-corners evaluation, from
-//!   [`EVAL_SORT_MIN`] three plies of the fitted evaluation (four from [`EVAL_SORT_DEEPER`], five
-//!   from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*` ([`Searcher::eval_search`]; the
-//!   hand-written rough one if the weights cannot be read; its window closed
-//!   [`EVAL_SORT_WINDOW`] discs below the node's alpha), the opponent's replies and our
-//!   corner-anchored discs weighed beside it ([`EVAL_SORT_FASTEST`]). Deep null-window nodes also look
+//!   squares next to our discs). Higher up the sort leads with a shallow search of the fitted
+//!   evaluation: from [`EVAL_SORT_MIN`] empties one ply, from [`EVAL_SORT_DEEP`] three (four from
+//!   [`EVAL_SORT_DEEPER`], five from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*`
+//!   ([`Searcher::eval_search`]; its window closed [`EVAL_SORT_WINDOW`] discs below the node's
+//!   alpha), the opponent's replies and our corner-anchored discs weighed beside it
+//!   ([`EVAL_SORT_NEAR_FASTEST`] below [`EVAL_SORT_DEEP`] empties, [`EVAL_SORT_FASTEST`] from
+//!   there). If the weights cannot be read, one ply of a rough mobility-and-corners evaluation
+//!   from [`SORT_SEARCH_MIN`] empties takes their place. Deep null-window nodes also look
 //!   their children up in the table first (enhanced transposition cutoff, from
 //!   [`ETC_MIN`](super::settings::ETC_MIN)).
 //! - The estimate search ([`Searcher::mid_sorted_moves`]): the table's move, a wipe-out, then
@@ -20,8 +21,8 @@
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants, weighted_mobility};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
-    EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN, EVAL_SORT_WINDOW, SHALLOW,
-    SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+    EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN,
+    EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SHALLOW, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
@@ -177,9 +178,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// The legal `moves` of the side to move at `node` with their flips, sorted best first: the
-    /// table's move, a wipe-out, then fastest-first, led from [`SORT_SEARCH_MIN`] empties by a
-    /// one-ply search of [`rough_eval`] and from [`EVAL_SORT_MIN`] by a search of the evaluation
-    /// ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`] discs below `alpha`.
+    /// table's move, a wipe-out, then fastest-first, led from [`EVAL_SORT_MIN`] empties by a
+    /// search of the evaluation ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`]
+    /// discs below `alpha` (without the weights, from [`SORT_SEARCH_MIN`] empties by a one-ply
+    /// search of [`rough_eval`]).
     ///
     /// With `etc` set to the best score so far (deep null-window nodes), each child is looked up
     /// in the table first: a child bounded low enough for the opponent settles the node at once (`Err(score)`,
@@ -245,7 +247,12 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             Some(w) if self.sorts_by_eval(n) && count > 1 => Some((w, Indexes::new(self.layout, p, o))),
             _ => None,
         };
-        let eval_depth = EVAL_SORT_DEPTH + (n >= EVAL_SORT_DEEPER) as u32 + (n >= EVAL_SORT_DEEPEST) as u32;
+        let (eval_depth, weight) = if n < EVAL_SORT_DEEP {
+            (EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST)
+        } else {
+            let depth = EVAL_SORT_DEPTH + (n >= EVAL_SORT_DEEPER) as u32 + (n >= EVAL_SORT_DEEPEST) as u32;
+            (depth, EVAL_SORT_FASTEST[N / 2 - 2])
+        };
         // The ordering search's bound from the node's side: a child worse than it is cut early.
         let floor = alpha - EVAL_SORT_WINDOW;
         // The opponent's replies after each move, four children at a time.
@@ -281,18 +288,17 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                     if let Some((w, ix)) = &by_eval {
                         // How the position looks `eval_depth` plies on, in discs, by the
                         // evaluation, less the opponent's replies and plus our anchored discs
-                        // at `EVAL_SORT_FASTEST` each; fastest-first breaks ties. (One ply cost a third more
-                        // nodes than the rough search on FFO #40-#49; see docs/solver.md.)
+                        // at `weight` each; fastest-first breaks ties.
                         let ix = ix.play(self.layout, m.sq, m.flips);
                         let child = EvalNode { p: np, o: no, ix: &ix, pm: r, depth: eval_depth };
                         let v = self.eval_search(w, child, Window { alpha: -i32::MAX, beta: -floor * SCALE });
-                        let weight = EVAL_SORT_FASTEST[N / 2 - 2];
                         let look = -v - weight * (mobility - anchored);
                         ((look + SCALE / 2).div_euclid(SCALE) << 16) + (fastest >> 4)
                     } else if n >= SORT_SEARCH_MIN {
-                        // How the position looks after the opponent's best reply, by the rough
-                        // evaluation; fastest-first breaks ties. (Searching two plies instead of
-                        // one, or from 16 or 12 empties, cost more nodes on FFO #41-#46.)
+                        // Without the weights: how the position looks after the opponent's best
+                        // reply, by the rough evaluation; fastest-first breaks ties. (Searching
+                        // two plies instead of one, or from 16 or 12 empties, cost more nodes on
+                        // FFO #41-#46.)
                         let v = rough_search::<N, I>(self.isa, np, no, 1, -10_000, 10_000);
                         (-v << 16) + (fastest >> 4)
                     } else {

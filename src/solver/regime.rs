@@ -145,6 +145,9 @@ impl Regime for Exact {
     /// search: letting it lead there cost 3% more nodes on FFO #40-#49 and 29% more on thirteen
     /// 6x6 positions four plies in, and made larger tables cost nodes; ignoring it at every
     /// height cost 8% more on FFO #40-#49 (`docs/solver.md`, "What each technique bought").
+    /// Since the evaluation orders from 14 empties instead of 18 (2026-11-28) the rule follows it
+    /// down: an estimate's move leading at 14-17 empties as before took FFO #40-#49 to 663.6 M
+    /// nodes against 629.3 M, and the 6x6 child `c2b2b3d2e4` to 131.9 M against 125.6 M.
     #[inline(always)]
     fn table_move<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,

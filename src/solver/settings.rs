@@ -37,8 +37,9 @@ pub(super) const SHALLOW_SORT: u32 = 7;
 pub(super) const ETC_MIN: u32 = 11;
 
 /// Empties from which the exact search orders its moves by a one-ply search of the rough
-/// evaluation, the fastest-first key breaking ties (`ordering.rs`; from [`EVAL_SORT_MIN`] the
-/// fitted evaluation takes its place).
+/// evaluation, the fastest-first key breaking ties, where the fitted evaluation cannot be read
+/// (`ordering.rs`; with the weights, [`EVAL_SORT_MIN`] is lower still and the evaluation orders
+/// from there).
 ///
 /// Why 14: on FFO #41-#46, 14 empties beat 12, 16 and 20, and one ply beat two; it took #41-#44
 /// and #46 from 801 M to 443 M nodes (`docs/solver.md`, "Move ordering: fastest-first"; measured
@@ -46,18 +47,40 @@ pub(super) const ETC_MIN: u32 = 11;
 pub(super) const SORT_SEARCH_MIN: u32 = 14;
 
 /// Empties from which the exact search orders its moves by a search of the fitted evaluation
-/// instead, [`EVAL_SORT_DEPTH`] plies deep, when the weights can be read (`ordering.rs`).
+/// (`ordering.rs`), when the weights can be read: [`EVAL_SORT_NEAR_DEPTH`] plies below
+/// [`EVAL_SORT_DEEP`] empties, [`EVAL_SORT_DEPTH`] from there.
 ///
-/// The ordering schedule (this and the three below) was chosen on FFO #40-#49, one thread, with
+/// Why 14 (2026-11-28, version 7 of the 8x8 weights): one ply of the evaluation at 14-17 empties
+/// instead of the rough search took FFO #40-#49 (one thread) from 738.9 M to 624.0 M nodes in a
+/// median 0.96 of the time (3 pairs), every child of 6x6 `c2b2b3d2` on two threads 0.91 of the
+/// time (3 pairs), and FFO #53-#54 on two threads 0.87 (one pair). Starting at 12 instead, no
+/// search at 12 and 13 empties (the children's evaluation alone): 593.8 M nodes but 1.03 and
+/// 1.01 of the time; from 16: 692.1 M nodes. With the weights of the time (version 2) the one-ply
+/// search ordered worse than the rough one, and the start was measured at 16-20 empties with
+/// three plies: below 18 the search cost more than it saved (`docs/solver.md`, "Move ordering by
+/// the evaluation").
+pub(super) const EVAL_SORT_MIN: u32 = 14;
+
+/// The plies of the ordering search from [`EVAL_SORT_MIN`] to [`EVAL_SORT_DEEP`] empties.
+///
+/// Why 1: on FFO #40-#49 / the 6x6 child `c2b2b3d2e4` (one thread, nodes), the children's
+/// evaluation alone (0 plies) 676.1 M / 134.5 M, one ply 629.3 M / 125.6 M, two plies 621.5 M /
+/// 110.3 M but 1.27 / 1.25 of the time (one run each, other work on the machine; the
+/// mobility weight at 32, [`EVAL_SORT_NEAR_FASTEST`]).
+pub(super) const EVAL_SORT_NEAR_DEPTH: u32 = 1;
+
+/// Empties from which the ordering search looks [`EVAL_SORT_DEPTH`] plies deep.
+///
+/// The schedule from here (this and the three below) was chosen on FFO #40-#49, one thread, with
 /// the weights of the time (`docs/solver.md`, "Move ordering by the evaluation"), and is worth
 /// measuring again whenever the weights are refitted. Why 18: the same plies from 16 or 17
 /// empties took 113.0 s and 104.7 s against 85.9 s from 18, and the kept schedule from 19 took
-/// 70.5 s against 69.5 s: below 18 the ordering search costs more than it saves. Later, from 17
+/// 70.5 s against 69.5 s: below 18 the three-ply search costs more than it saves. Later, from 17
 /// or 19 instead of 18, the every-child solves of #40-#44 took 1.06 and 1.03 of the time.
-pub(super) const EVAL_SORT_MIN: u32 = 18;
+pub(super) const EVAL_SORT_DEEP: u32 = 18;
 
-/// The plies of that ordering search: 3, one more from [`EVAL_SORT_DEEPER`] empties and another
-/// from [`EVAL_SORT_DEEPEST`].
+/// The plies of the ordering search from [`EVAL_SORT_DEEP`] empties: 3, one more from
+/// [`EVAL_SORT_DEEPER`] empties and another from [`EVAL_SORT_DEEPEST`].
 ///
 /// Why 3: 2 plies (3 from 22, 4 from 25) searched 1.79 G nodes in 77.9 s against 1.44 G in
 /// 69.5 s, and 4 plies (5 from 22) 1.43 G nodes in 115.1 s. Later, 2 plies from 18 to 21 empties
@@ -86,6 +109,8 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 /// corner (the corner and its two edge neighbours) gains as much. As Edax's `movelist_evaluate`
 /// weighs mobility with its shallow search; before, these terms only broke ties.
 ///
+/// From [`EVAL_SORT_DEEP`] empties; below it [`EVAL_SORT_NEAR_FASTEST`].
+///
 /// Why 32 on 6x6 and 16 on 8x8 (one thread, no store, nodes): every child of `c2b2b3d2` solved
 /// one by one, 955.3 M with neither term, 896.8 M / 843.7 M / 973.0 M with the replies alone
 /// at 16 / 32 / 64, **813.4 M** with both at 32 (both at 64: 857.7 M; the potential mobility at
@@ -93,6 +118,15 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 /// the replies alone at 16 / 32 / 48, **905.4 M** with both at 16 (both at 32: 926.9 M). The 6x6
 /// evaluation is the rougher (fitted on 11,000 games), so mobility is worth more beside it.
 pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 16];
+
+/// The same weight where the ordering search is [`EVAL_SORT_NEAR_DEPTH`] plies deep, below
+/// [`EVAL_SORT_DEEP`] empties, on every board: near the end mobility decides more.
+///
+/// Why 48 (one thread, no store, nodes; FFO #40-#49 / the 6x6 child `c2b2b3d2e4`): 16 on 8x8 and
+/// 32 on 6x6 (as higher up) 640.2 M / 125.6 M; 32 on both 629.3 M / 125.6 M; 48 624.0 M /
+/// 124.6 M; 64 619.3 M / 123.7 M, the same time within the noise. At 48 from 18 empties as well
+/// on 8x8: 634.5 M; 32 there: 640.3 M.
+pub(super) const EVAL_SORT_NEAR_FASTEST: i32 = 48;
 
 /// How far below the node's alpha, in discs, the ordering search still tells children apart
 /// (`ordering.rs`): each child is searched with the window (-inf, alpha - this) from the node's
