@@ -17,6 +17,7 @@ pub use table::TableError;
 
 mod endgame;
 mod last_flips;
+mod local_table;
 mod masks;
 mod midgame;
 mod ordering;

@@ -18,11 +18,12 @@
 //!
 //! The thresholds and depths, with what was measured to choose them, are in `settings.rs`.
 
+use super::local_table;
 use super::masks::{Masks, adjacent, edge_adjacent_to_corners, odd_quadrants, weighted_mobility};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
     EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN,
-    EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SHALLOW, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+    EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
@@ -213,9 +214,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         // Every child's bucket is asked for before any is read, so that the children's misses
         // wait for memory together instead of one after the other: where the cutoff below reads
-        // them, and where the children will probe the table first thing (9 empties or more).
+        // them, and where the children will probe the shared table first thing (more empties
+        // than the thread's small table keeps).
         let mut hashes = [0u64; 64];
-        if etc.is_some() || n > SHALLOW + 1 {
+        let children_local = local_table::keeps(n - 1);
+        if !children_local {
             for (h, m) in hashes.iter_mut().zip(&list[..count]) {
                 *h = hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
                 self.table.prefetch(*h);
@@ -225,7 +228,18 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             let mut kept = 0;
             for i in 0..count {
                 let m = list[i];
-                if let Some(e) = self.table.probe(hashes[i])
+                if children_local {
+                    let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                    if let Some(e) = local_table::probe(self.local_tag, n - 1, hash(N, cp, co), cp, co) {
+                        if -e.upper > alpha {
+                            return Err(-e.upper);
+                        }
+                        if -e.lower <= alpha {
+                            **skipped = (**skipped).max(-e.lower);
+                            continue;
+                        }
+                    }
+                } else if let Some(e) = self.table.probe(hashes[i])
                     && e.serves(EXACT, self.selectivity)
                 {
                     if -(e.upper as i32) > alpha {

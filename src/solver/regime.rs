@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | frontier | the last [`SHALLOW`] empties: the endgame path | at most [`super::EXACT_MARGIN`] more empties than plies left, or a principal-variation node with at most [`super::midgame::pv_solved`] empties: the exact search; no plies left: the evaluation |
 //! | shortcut before the table | null-window nodes: the stability cutoff, from above and below | one ply left: every child evaluated, no table, no sort |
-//! | table entries trusted | exact ones at least as full-width (an estimate's best move leads below [`EVAL_SORT_MIN`](super::settings::EVAL_SORT_MIN) empties) | exact ones, and estimates at least as deep, at least as full-width |
+//! | table entries trusted | exact ones at least as full-width (an estimate's best move leads below [`EVAL_SORT_MIN`](super::settings::EVAL_SORT_MIN) empties); up to [`LOCAL_TABLE_MAX`](super::settings::LOCAL_TABLE_MAX) empties the thread's own small table (`local_table.rs`) instead | exact ones, and estimates at least as deep, at least as full-width |
 //! | probable cutoffs (`probcut.rs`) | from [`super::settings::PROBCUT_END_MIN`] empties, predicting the exact score | from [`super::settings::PROBCUT_MIN_DEPTH`] plies left |
 //! | move sort | [`Searcher::sorted_moves`], with enhanced transposition cutoffs from [`ETC_MIN`] empties in null-window nodes | [`Searcher::mid_sorted_moves`] |
 //! | null-window nodes split between threads (`parallel.rs`) | from [`SPLIT_NWS`] empties | from [`SPLIT_ESTIMATE`] plies left |

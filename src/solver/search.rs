@@ -31,6 +31,7 @@
 //! lower bound, in between exact. After a stop every result is meaningless and nothing more is
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
 
+use super::local_table;
 use super::ordering::Move;
 use super::parallel::{Abort, in_a_pool};
 use super::regime::Regime;
@@ -264,6 +265,9 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// Set while [`Searcher::extreme_proof`] looks for a won-by-everything line: its estimates
     /// then cut a line where the side that must lose every disc holds a stable one.
     pub(super) hunting: bool,
+    /// What the small table of each thread tells this search's bounds by: the shared table, the
+    /// board size and the scoring (`local_table.rs`).
+    pub(super) local_tag: u32,
 }
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
@@ -281,6 +285,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             weights: crate::eval::weights::shipped(N).ok(),
             layout: Layout::of(N),
             hunting: false,
+            local_tag: local_table::tag(table, N, DISCS),
             abort: None,
             pv_solved: 0,
             selectivity: FULL_WIDTH,
@@ -376,7 +381,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         let h = hash(N, p, o);
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.table.probe(h) {
+        if R::TO_THE_END && local_table::keeps(node.n) {
+            if let Some(e) = local_table::probe(self.local_tag, node.n, h, p, o) {
+                if let Some(v) = table_cutoff(e.lower, e.upper, w) {
+                    return Open::Done(v);
+                }
+                tt_move = e.best;
+            }
+        } else if let Some(e) = self.table.probe(h) {
             if R::trusts(&e, node.depth, self.selectivity)
                 && let Some(v) = table_cutoff(e.lower as i32, e.upper as i32, w)
             {
@@ -401,6 +413,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         start: u64,
     ) {
         let (lower, upper) = bounds(best, w, Self::MAX as i8);
+        if R::TO_THE_END && local_table::keeps(node.n) {
+            local_table::store(self.local_tag, node.n, h, node.p, node.o, lower, upper, best_move);
+            return;
+        }
         let (depth, work) = (R::stored_depth(node.depth), work(self.nodes - start));
         self.table.store(h, lower, upper, best_move, node.n as u8, depth, self.selectivity, work);
     }

@@ -28,6 +28,24 @@ pub(super) const SHALLOW: u32 = 7;
 /// than it saved (`docs/solver.md`, "The last empties").
 pub(super) const SHALLOW_SORT: u32 = 7;
 
+/// Empties up to which the exact search keeps its nodes' bounds in its thread's small table
+/// instead of the shared one (`local_table.rs`, as Egaroucid does up to 12 empties); it must stay
+/// below [`PROBCUT_END_MIN`], where no search prunes.
+///
+/// Why 10 (2026-11-28): against the shared table at every node, FFO #40-#49 643.0 M nodes
+/// against 624.0 M, FFO #53 1,218.8 M against 1,187.1 M, the 6x6 child `c2b2b3d2e4` 128.8 M
+/// against 124.6 M (one thread): a few more nodes, and less time, since a probe of the shared
+/// table nearly always misses the cache: FFO #40-#49 on one thread 0.95 of the time, every child
+/// of 6x6 `c2b2b3d2` on two 0.97 (2 pairs each, with [`EVAL_SORT_DEEP`] at 20). Up to 12 empties
+/// searched as many nodes as up to 10 (758.6 M against 758.4 M on FFO #40-#49, before the
+/// one-ply sort).
+pub(super) const LOCAL_TABLE_MAX: u32 = 10;
+
+/// Slots of the small table per number of empties: with three numbers (8 to 10 empties) of
+/// 24-byte slots, 288 KiB a thread, within a core's second-level cache. No measurement of another
+/// value is recorded.
+pub(super) const LOCAL_TABLE_SLOTS: usize = 4096;
+
 /// Empties from which null-window nodes look up their children in the table first (enhanced
 /// transposition cutoffs, `ordering.rs`).
 ///
@@ -73,11 +91,15 @@ pub(super) const EVAL_SORT_NEAR_DEPTH: u32 = 1;
 ///
 /// The schedule from here (this and the three below) was chosen on FFO #40-#49, one thread, with
 /// the weights of the time (`docs/solver.md`, "Move ordering by the evaluation"), and is worth
-/// measuring again whenever the weights are refitted. Why 18: the same plies from 16 or 17
-/// empties took 113.0 s and 104.7 s against 85.9 s from 18, and the kept schedule from 19 took
-/// 70.5 s against 69.5 s: below 18 the three-ply search costs more than it saves. Later, from 17
-/// or 19 instead of 18, the every-child solves of #40-#44 took 1.06 and 1.03 of the time.
-pub(super) const EVAL_SORT_DEEP: u32 = 18;
+/// measuring again whenever the weights are refitted. Why 20 (2026-11-28, with the one-ply sort
+/// below it): from 18 / 19 / 20 / 22, FFO #40-#49 624.0 M / 631.8 M / 637.7 M / 680.9 M nodes
+/// and the 6x6 child `c2b2b3d2e4` 124.6 M / 133.3 M / 134.2 M / 153.9 M (one thread), FFO #53
+/// 1,187.1 M from 18 and 1,242.0 M from 20; but from 20 instead of 18 (the small table of
+/// [`LOCAL_TABLE_MAX`] in both) FFO #40-#49 took 0.93 of the time on one thread and every
+/// child of 6x6 `c2b2b3d2` 0.95 on two (2 pairs each): three plies cost more than they save
+/// below 20 empties. (Before the one-ply sort, the rough search below: from 16 or 17 empties
+/// 113.0 s and 104.7 s against 85.9 s from 18, from 19 70.5 s against 69.5 s.)
+pub(super) const EVAL_SORT_DEEP: u32 = 20;
 
 /// The plies of the ordering search from [`EVAL_SORT_DEEP`] empties: 3, one more from
 /// [`EVAL_SORT_DEEPER`] empties and another from [`EVAL_SORT_DEEPEST`].

@@ -1,5 +1,7 @@
 //! The transposition table: a fixed-size, lockless table shared by every search thread and by
-//! both kinds of search, the exact solver and the depth-limited estimate search.
+//! both kinds of search, the exact solver and the depth-limited estimate search. (The exact
+//! search's nodes of at most [`LOCAL_TABLE_MAX`](super::settings::LOCAL_TABLE_MAX) empties keep
+//! their bounds in each thread's small table instead, `local_table.rs`.)
 //!
 //! Each 64-byte bucket holds four entries of two words: the data (lower bound, upper bound, best
 //! move, empties, depth, generation) and the position's 64-bit hash XORed with that data. A reader
@@ -228,6 +230,17 @@ pub struct Table {
     buckets: Buckets,
     mask: usize,
     generation: AtomicU64,
+    /// What tells this table's contents from every other table's, and from its own before a
+    /// [`Table::clear`]: the small tables of the search threads (`local_table.rs`) hold the
+    /// bounds of one table's searches only.
+    id: u32,
+}
+
+/// The next [`Table::id`].
+static NEXT_ID: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
+fn next_id() -> u32 {
+    NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A 64-bit hash of a position on an `n x n` board (side to move's discs, opponent's discs).
@@ -288,7 +301,7 @@ impl Table {
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let count = if count.is_power_of_two() { count } else { count.next_power_of_two() / 2 };
         let buckets = Buckets::new(count, mb)?;
-        Ok(Table { buckets, mask: count - 1, generation: AtomicU64::new(0) })
+        Ok(Table { buckets, mask: count - 1, generation: AtomicU64::new(0), id: next_id() })
     }
 
     /// The memory the table holds, in bytes.
@@ -301,8 +314,15 @@ impl Table {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Forgets every entry.
+    /// What tells this table's contents apart: a number no other table of the process has had,
+    /// renewed by [`Table::clear`].
+    pub(crate) fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// Forgets every entry (the search threads' small tables too, by a new [`Table::id`]).
     pub fn clear(&mut self) {
+        self.id = next_id();
         for b in self.buckets.iter_mut() {
             for (k, d) in &mut b.slots {
                 *k.get_mut() = 0;
