@@ -9,7 +9,7 @@
 
 use super::last_flips::count_last_flips;
 use super::masks::{Masks, odd_quadrants, weighted_mobility};
-use super::search::Searcher;
+use super::search::{Searcher, raise};
 use super::settings::{SHALLOW, SHALLOW_SORT};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
@@ -231,20 +231,4 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         -self.shallow(o, p, -beta, -alpha, n)
     }
-}
-
-/// A fail-soft node's step after a child's value `v`: the best so far and alpha raised; true
-/// when `v` reaches `beta` (the node is cut and returns `v`).
-#[inline(always)]
-fn raise(v: i32, best: &mut i32, alpha: &mut i32, beta: i32) -> bool {
-    if v > *best {
-        *best = v;
-        if v > *alpha {
-            if v >= beta {
-                return true;
-            }
-            *alpha = v;
-        }
-    }
-    false
 }

@@ -228,25 +228,22 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             let mut kept = 0;
             for i in 0..count {
                 let m = list[i];
-                if children_local {
+                // The child's bounds: from this thread's small table, or the shared one.
+                let bounds = if children_local {
                     let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                    if let Some(e) = local_table::probe(self.local_tag, n - 1, hash(N, cp, co), cp, co) {
-                        if -e.upper > alpha {
-                            return Err(-e.upper);
-                        }
-                        if -e.lower <= alpha {
-                            **skipped = (**skipped).max(-e.lower);
-                            continue;
-                        }
+                    local_table::probe(self.local_tag, n - 1, hash(N, cp, co), cp, co).map(|e| (e.lower, e.upper))
+                } else {
+                    self.table
+                        .probe(hashes[i])
+                        .filter(|e| e.serves(EXACT, self.selectivity))
+                        .map(|e| (e.lower as i32, e.upper as i32))
+                };
+                if let Some((lower, upper)) = bounds {
+                    if -upper > alpha {
+                        return Err(-upper);
                     }
-                } else if let Some(e) = self.table.probe(hashes[i])
-                    && e.serves(EXACT, self.selectivity)
-                {
-                    if -(e.upper as i32) > alpha {
-                        return Err(-(e.upper as i32));
-                    }
-                    if -(e.lower as i32) <= alpha {
-                        **skipped = (**skipped).max(-(e.lower as i32));
+                    if -lower <= alpha {
+                        **skipped = (**skipped).max(-lower);
                         continue;
                     }
                 }
