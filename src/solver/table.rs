@@ -22,7 +22,10 @@
 //! search that pruned nothing). A search trusts bounds at least as deep *and* at least as
 //! full-width as its own: a 95% search trusts 95%, 98%, 99% and full-width entries, a full-width
 //! search only full-width ones. Only a full-width entry of depth [`EXACT`] is a proof
-//! ([`Entry::is_exact`]).
+//! ([`Entry::is_exact`]). An exact node with fewer than
+//! [`PROBCUT_END_MIN`](super::settings::PROBCUT_END_MIN) empties stores its bounds as full-width
+//! whatever the search under way: nothing below it prunes, so they are proofs (`search.rs`,
+//! `Searcher::close`).
 //!
 //! **Merging** (an entry for the same position is already there):
 //! - the same depth and selectivity: the tighter bounds win; two estimate searches of one depth
