@@ -133,13 +133,19 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 ///
 /// From [`EVAL_SORT_DEEP`] empties; below it [`EVAL_SORT_NEAR_FASTEST`].
 ///
-/// Why 32 on 6x6 and 16 on 8x8 (one thread, no store, nodes): every child of `c2b2b3d2` solved
-/// one by one, 955.3 M with neither term, 896.8 M / 843.7 M / 973.0 M with the replies alone
+/// Why 32 on 6x6 (and 16 on 8x8 until 2026-11-28; one thread, no store, nodes): every child of
+/// `c2b2b3d2` solved one by one, 955.3 M with neither term, 896.8 M / 843.7 M / 973.0 M with the replies alone
 /// at 16 / 32 / 64, **813.4 M** with both at 32 (both at 64: 857.7 M; the potential mobility at
 /// 8 or 16 on top: worse); FFO #40-#49, 934.5 M with neither, 909.0 M / 921.8 M / 917.8 M with
 /// the replies alone at 16 / 32 / 48, **905.4 M** with both at 16 (both at 32: 926.9 M). The 6x6
 /// evaluation is the rougher (fitted on 11,000 games), so mobility is worth more beside it.
-pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 16];
+///
+/// Why 48 on 8x8 (2026-11-28, version 7 of the weights, the one-ply sort below 20 empties): the
+/// deep solves, whose nodes of 20 and more empties are many, gain more than FFO #40-#49 loses
+/// (one thread, nodes, at 16 / 32 / 48): FFO #50 636.7 M / 615.9 M / 591.2 M, FFO #53 1,909.9 M /
+/// 1,866.4 M / 1,819.5 M, FFO #40-#49 615.9 M / 640.9 M / 638.2 M (`docs/solver.md`, "Move
+/// ordering by the evaluation").
+pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 48];
 
 /// The same weight where the ordering search is [`EVAL_SORT_NEAR_DEPTH`] plies deep, below
 /// [`EVAL_SORT_DEEP`] empties, on every board: near the end mobility decides more.
