@@ -20,15 +20,16 @@
 //!
 //! **Facts only.** The bounds are proven facts about a position's exact score under a scoring,
 //! true in every later search: no generation, no depth, no selectivity. That holds because no
-//! search prunes below [`PROBCUT_END_MIN`] empties (a selective pass is exact there), which a
-//! compile-time assertion ties to [`LOCAL_TABLE_MAX`]. A search that was stopped stores nothing
-//! (`search.rs`), here as in the shared table.
+//! search prunes below [`PROBCUT_END_MIN`](super::settings::PROBCUT_END_MIN) empties (a
+//! selective pass is exact there), which a compile-time assertion ties to [`LOCAL_TABLE_MAX`]. A
+//! search that was stopped stores nothing (`search.rs`), here as in the shared table.
 
-use super::settings::{LOCAL_TABLE_MAX, LOCAL_TABLE_SLOTS, PROBCUT_END_MIN, SHALLOW};
+use super::probcut::prunes_exact;
+use super::settings::{LOCAL_TABLE_MAX, LOCAL_TABLE_SLOTS, SHALLOW};
 use super::table::{NO_MOVE, Table};
 use std::cell::UnsafeCell;
 
-const _: () = assert!(LOCAL_TABLE_MAX < PROBCUT_END_MIN, "the local table holds only bounds no search pruned");
+const _: () = assert!(!prunes_exact(LOCAL_TABLE_MAX), "the local table holds only bounds no search pruned");
 const _: () = assert!(LOCAL_TABLE_SLOTS.is_power_of_two());
 
 /// The numbers of empties the table keeps.

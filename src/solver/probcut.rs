@@ -277,6 +277,13 @@ impl Model {
 }
 
 /// The model of the board of side `N`.
+/// Whether a null-window node of the exact search with `n` empties tries a probable cutoff when
+/// the search is selective: from [`PROBCUT_END_MIN`] empties. Below, nothing prunes, so an exact
+/// node's bounds are facts at any selectivity (`Searcher::close`, `local_table.rs`).
+pub(super) const fn prunes_exact(n: u32) -> bool {
+    n >= PROBCUT_END_MIN
+}
+
 #[inline(always)]
 fn model<const N: usize>() -> &'static Model {
     Model::shipped(match N {
@@ -298,7 +305,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             return None;
         }
         let cut = if R::TO_THE_END {
-            if node.n < PROBCUT_END_MIN {
+            if !prunes_exact(node.n) {
                 return None;
             }
             model::<N>().end(node.n)?

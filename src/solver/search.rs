@@ -34,8 +34,9 @@
 use super::local_table;
 use super::ordering::Move;
 use super::parallel::{Abort, in_a_pool};
+use super::probcut::prunes_exact;
 use super::regime::Regime;
-use super::settings::{CHECK_EVERY, PROBCUT_END_MIN};
+use super::settings::CHECK_EVERY;
 use super::table::{FULL_WIDTH, NO_MOVE, Table, hash, work};
 use super::{Limits, StopReason};
 use crate::eval::Weights;
@@ -418,10 +419,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             return;
         }
         let (depth, work) = (R::stored_depth(node.depth), work(self.nodes - start));
-        // Below `PROBCUT_END_MIN` empties no search prunes, so an exact node's bounds are facts
-        // whatever the selectivity of the search under way: a selective pass's are stored as a
-        // proof's, and the passes after it, the full-width proof too, take them.
-        let selectivity = if R::TO_THE_END && node.n < PROBCUT_END_MIN { FULL_WIDTH } else { self.selectivity };
+        // Where no search prunes, an exact node's bounds are facts whatever the selectivity of
+        // the search under way: a selective pass's are stored as a proof's, and the passes after
+        // it, the full-width proof too, take them.
+        let selectivity = if R::TO_THE_END && !prunes_exact(node.n) { FULL_WIDTH } else { self.selectivity };
         self.table.store(h, lower, upper, best_move, node.n as u8, depth, selectivity, work);
     }
 
