@@ -1,6 +1,8 @@
 //! `solve` and `bench` on the real binary: JSON shapes, the 4x4 article's figures, a mismatch
 //! (exit 1) and malformed problem files (exit 2, one line naming the line).
 
+mod reference;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::io::Write;
@@ -401,4 +403,41 @@ fn weights_from_a_file_replace_the_shipped_ones_and_a_bad_file_exits_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--weights") && err.contains("README.md"), "{err}");
+}
+
+#[test]
+fn a_proven_score_stopped_before_its_line_gives_the_tables_line_marked_unproven() {
+    // FFO #59: g8 wins by everything (+64, published). Its wipe-out is proven within the first
+    // second; the other children (34 empties) are not, so the time limit stops the analysis before
+    // the proven line is followed. The line is then the table's, to the end, and says so.
+    let board = "-----------------------O--OOOOO---OOOOOXOOOOXXXX--XXOOXX--XX-O-X X";
+    let v = json(&["solve", "--board", board, "--time", "4", "--threads", "1", "--json"]);
+    assert_eq!(v["score"], 64);
+    assert_eq!(v["kind"], "exact");
+    assert_eq!(v["best"], serde_json::json!(["g8"]));
+    assert!(!v["stopped"].is_null(), "{v}");
+    assert_eq!(v["pv_proven"], false);
+    let pv: Vec<&str> = v["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(pv.len() > 1 && pv[0] == "g8", "{pv:?}");
+    // Every move of it is legal by the reference rules, passes implicit.
+    let cells = board[..64]
+        .chars()
+        .map(|c| match c {
+            'X' => Some(reference::Side::Black),
+            'O' => Some(reference::Side::White),
+            _ => None,
+        })
+        .collect();
+    let mut b = reference::Board { n: 8, cells, to_move: reference::Side::Black };
+    for m in &pv {
+        if b.must_pass() {
+            b = b.pass();
+        }
+        let index = (0..64).find(|&i| reference::name(8, i) == *m).expect("a square");
+        assert!(b.is_legal_for(b.to_move, index), "{m} in {pv:?}");
+        b = b.play(index);
+    }
+    // A proof not stopped gives a proven line.
+    let v = json(&["solve", "--size", "4", "--moves", "d3", "--json", "--threads", "1"]);
+    assert_eq!(v["pv_proven"], true);
 }

@@ -16,7 +16,9 @@
 //!    from an imported child's value keeps the source `import` ([`kept::keep`]).
 //! 5. **The line**: when the call asks for it and the best value is proven, the perfect line as
 //!    far as the store knows it and then from the solver ([`kept::stored_line`],
-//!    [`Solver::principal_variation`]); otherwise the line the deepest estimate expects.
+//!    [`Solver::principal_variation`]); otherwise the line the deepest estimate expects, or, for a
+//!    proven best child whose line the call was stopped before following, the line the table
+//!    expects to the end (marked not proven, [`Line::proven`]).
 //!
 //! Everything is reported as it happens through one callback ([`Event`]). A store that fails
 //! (damaged, or gone from under us) is reported once as [`Event::Notice`], and the analyst goes
@@ -295,9 +297,12 @@ impl Analyst {
             && let Some(b) = best
         {
             let child = position.play(b.square).expect("a legal move");
+            // An estimate's line is as long as its depth; a proven child stopped before its
+            // proof's line was followed gets the line the table expects, to the end of the game
+            // (not proven: `proven` stays false, and the front ends say so).
             let rest = match b.kind {
                 Kind::Estimate { depth, .. } => depth as usize - 1,
-                _ => 0,
+                _ => child.empty_count() as usize,
             };
             let moves = std::iter::once(b.square).chain(self.solver.expected_line(&child, rest)).collect();
             verdict.line = Some(Line { moves, proven: false });

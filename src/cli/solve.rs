@@ -213,6 +213,7 @@ pub fn run(
         selectivity: top.and_then(|t| selectivity_of(t.kind)),
         best: names(&best),
         pv: names(&pv),
+        pv_proven: verdict.line.as_ref().is_some_and(|l| l.proven),
         children: verdict
             .children
             .iter()
@@ -261,6 +262,9 @@ struct SolveReport {
     selectivity: Option<u32>,
     best: Vec<String>,
     pv: Vec<String>,
+    /// Whether `pv` is a perfect line (every move keeps the exact score) or only what the table
+    /// or the deepest estimate expects.
+    pv_proven: bool,
     children: Vec<ChildRow>,
     from_store: usize,
     store: Option<String>,
@@ -339,7 +343,14 @@ impl std::fmt::Display for SolveReport {
             }
             if t.top.is_some() {
                 writeln!(f, "best:  {}", self.best.join(" "))?;
-                writeln!(f, "pv:    {}", self.pv.join(""))?;
+                // A proven score whose line was not proven (the analysis stopped first) says so.
+                let exact = matches!(t.top, Some(ChildValue { kind: Kind::Exact | Kind::Wld, .. }));
+                let caveat = if exact && !self.pv_proven && !self.pv.is_empty() {
+                    "  (the table's line: stopped before it was proven)"
+                } else {
+                    ""
+                };
+                writeln!(f, "pv:    {}{caveat}", self.pv.join(""))?;
                 writeln!(f, "children:")?;
             }
             for c in &self.children {
