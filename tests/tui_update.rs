@@ -679,7 +679,7 @@ fn a_signal_quits_as_q_does() {
 }
 
 #[test]
-fn notices_at_the_start_join_the_announcement_until_a_key() {
+fn background_notices_join_the_status_line_and_never_replace_it() {
     let (mut m, _) = model(Size::Four);
     m.announce("session.txt is open in another explorer: this one keeps its session in session-2.txt");
     let busy = Msg::Notice { text: "the store is open in another explorer".into(), error: true };
@@ -690,9 +690,16 @@ fn notices_at_the_start_join_the_announcement_until_a_key() {
         "session.txt is open in another explorer: this one keeps its session in session-2.txt · the store is open in another explorer"
     );
     assert!(status.error);
-    // After a key, a notice is the status line's new text.
-    send(&mut m, [ch('b'), busy]);
-    assert_eq!(m.status.unwrap().text, "the store is open in another explorer");
+    // The same notice again adds nothing.
+    send(&mut m, [busy.clone()]);
+    assert_eq!(m.status.clone().unwrap().text, status.text);
+    // After a key that says something, a notice is added after the key's message.
+    send(&mut m, ":frobnicate".chars().map(ch));
+    send(&mut m, [key(KeyCode::Enter)]);
+    let said = m.status.clone().expect("the command says something").text;
+    assert!(!said.contains("the store is open"), "{said}");
+    send(&mut m, [busy]);
+    assert_eq!(m.status.unwrap().text, format!("{said} · the store is open in another explorer"));
 }
 
 #[test]

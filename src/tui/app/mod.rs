@@ -104,7 +104,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Notice { text, error } => {
-            model.notice(text, error);
+            model.background_notice(text, error);
             Vec::new()
         }
         Msg::Signal(_) => model.quit_now(),

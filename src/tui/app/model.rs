@@ -239,7 +239,7 @@ pub struct Model {
     /// many nodes it has, and the bytes of the whole text and of the journal appended since.
     pub(super) session_log: Option<SessionLog>,
     /// Whether the status line holds what [`Model::announce`] said at the start and no key or
-    /// mouse event came since: the background threads' notices are added to it, not put instead.
+    /// mouse event came since: the game's notice is added to it, not put instead.
     pub(super) announced: bool,
 }
 
@@ -330,11 +330,26 @@ impl Model {
     }
 
     /// Shows `text` in the status line (as the explorer does on `--resume`), after what was
-    /// announced before. Until the first key or mouse event, notices of the background threads (the
-    /// store is busy, the book was added) are added after it rather than replacing it.
+    /// announced before. Until the first key or mouse event, the game's notice is added after it
+    /// rather than replacing it (the background threads' notices always are,
+    /// [`Model::background_notice`]).
     pub fn announce(&mut self, text: impl Into<String>) {
         self.notice(text.into(), false);
         self.announced = true;
+    }
+
+    /// A background thread's notice (the store is busy, the book was added, a replaced tree was
+    /// kept): added after the message standing, a key's as much as the start's announcements,
+    /// never in its place, so the user loses neither; the same notice again adds nothing.
+    pub(super) fn background_notice(&mut self, text: String, error: bool) {
+        match &mut self.status {
+            Some(s) if s.text.contains(&text) => s.error |= error,
+            Some(s) => {
+                s.text = format!("{} · {text}", s.text);
+                s.error |= error;
+            }
+            None => self.status = Some(Status { text, error }),
+        }
     }
 
     /// A notice: added to the announcements while they stand, else the new status.
