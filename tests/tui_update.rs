@@ -699,7 +699,13 @@ fn background_notices_join_the_status_line_and_never_replace_it() {
     let said = m.status.clone().expect("the command says something").text;
     assert!(!said.contains("the store is open"), "{said}");
     send(&mut m, [busy]);
-    assert_eq!(m.status.unwrap().text, format!("{said} · the store is open in another explorer"));
+    assert_eq!(m.status.clone().unwrap().text, format!("{said} · the store is open in another explorer"));
+    // Notices without a key in between never grow the line without end.
+    for i in 0..200 {
+        send(&mut m, [Msg::Notice { text: format!("the book was added, {i}"), error: false }]);
+    }
+    let text = m.status.unwrap().text;
+    assert!(text.len() < 600 && text.ends_with("the book was added, 199"), "{text}");
 }
 
 #[test]

@@ -247,6 +247,10 @@ pub struct Model {
 /// does (a square typed on the board, `on_key.rs`).
 pub const TYPED_WAIT: Duration = Duration::from_millis(600);
 
+/// The longest status line that a background notice is added to (bytes); a longer one is
+/// replaced by the notice, so notices arriving without a key in between cannot grow it without end.
+pub const STATUS_JOINED_MAX: usize = 480;
+
 /// How long the review analyses each position of the line.
 pub const REVIEW_BUDGET: Duration = Duration::from_secs(1);
 
@@ -340,15 +344,16 @@ impl Model {
 
     /// A background thread's notice (the store is busy, the book was added, a replaced tree was
     /// kept): added after the message standing, a key's as much as the start's announcements,
-    /// never in its place, so the user loses neither; the same notice again adds nothing.
+    /// never in its place, so the user loses neither; the same notice again adds nothing. A line
+    /// grown past [`STATUS_JOINED_MAX`] bytes starts again with the notice.
     pub(super) fn background_notice(&mut self, text: String, error: bool) {
         match &mut self.status {
             Some(s) if s.text.contains(&text) => s.error |= error,
-            Some(s) => {
+            Some(s) if s.text.len() + text.len() < STATUS_JOINED_MAX => {
                 s.text = format!("{} · {text}", s.text);
                 s.error |= error;
             }
-            None => self.status = Some(Status { text, error }),
+            _ => self.status = Some(Status { text, error }),
         }
     }
 
