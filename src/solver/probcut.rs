@@ -358,8 +358,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
 
     /// The exact search of a position with `n` empties and window `w` (null or not), reached by
     /// iterative selectivity when the searcher is full width and the position has at least
-    /// [`ITERATE_FROM`] empties: the same search at each level of [`SELECTIVE_PASSES`] first,
-    /// each with a window around the last pass's value, then full width the same way. The
+    /// [`ITERATE_FROM`] empties: the same search at each level of the board's
+    /// [`SELECTIVE_PASSES`] first, each with a window around the last pass's value, then full
+    /// width the same way. The
     /// passes fill the table with good moves and settled subtrees, and give the proof its
     /// window: a value the selective search found is usually proven by two null-window searches
     /// (a won-by-everything position by one). The value returned is the last, full-width pass's,
@@ -381,7 +382,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 return v;
             }
             // The passes fill the table for it.
-            for &level in SELECTIVE_PASSES.iter().filter(|_| iterate) {
+            for &level in SELECTIVE_PASSES[N / 2 - 2].iter().filter(|_| iterate) {
                 self.selectivity = level;
                 let _ = self.nws::<Exact>(node, w.alpha);
                 self.selectivity = FULL_WIDTH;
@@ -411,7 +412,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 }
                 guess = Some(v.clamp(w.alpha, w.beta));
             }
-            for &level in SELECTIVE_PASSES {
+            for &level in SELECTIVE_PASSES[N / 2 - 2] {
                 self.selectivity = level;
                 let v = self.proof_near(node, w, guess);
                 self.selectivity = FULL_WIDTH;

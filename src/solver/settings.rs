@@ -239,7 +239,13 @@ pub(super) const ITERATE_FROM: [u32; 3] = [u32::MAX, 20, 22];
 /// (one thread, FFO #50 / #53, 26 / 28 empties, other passes from 26 empties): 1,001 M / 1,660 M
 /// nodes; 73-87-95-98% 1,027 M / 2,065 M; 73-95-98% 1,032 M / 1,933 M; 73-87-95% 1,002 M /
 /// 1,856 M; 95% alone 1,012 M / 2,775 M.
-pub(super) const SELECTIVE_PASSES: &[u8] = &[0, 2];
+///
+/// Per board (4x4, 6x6, 8x8). On 8x8, 73% and 87% since 2026-11-28 (version 7 of the weights,
+/// the proven bounds kept): one thread, 73%-95% against 73%-87%, FFO #40-#49 638.2 M → 618.4 M
+/// nodes, FFO #50, #53, #57, #58 3,953 M → 3,827 M, FFO #55 6,468 M → 6,040 M (73% alone
+/// 7,424 M). On 6x6 73%-87% cost more (the child `c2b2b3d2e4` 131.3 M → 150.9 M), so 6x6 keeps
+/// 73% and 95%.
+pub(super) const SELECTIVE_PASSES: [&[u8]; 3] = [&[0, 2], &[0, 2], &[0, 1]];
 
 /// The depth of the 73% estimate whose value gives the first selective pass its window. Without
 /// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
