@@ -360,11 +360,10 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// iterative selectivity when the searcher is full width and the position has at least
     /// [`ITERATE_FROM`] empties: the same search at each level of the board's
     /// [`SELECTIVE_PASSES`] first, each with a window around the last pass's value, then full
-    /// width the same way. The
-    /// passes fill the table with good moves and settled subtrees, and give the proof its
-    /// window: a value the selective search found is usually proven by two null-window searches
-    /// (a won-by-everything position by one). The value returned is the last, full-width pass's,
-    /// a proof.
+    /// width the same way. The passes fill the table with good moves and settled subtrees, and
+    /// give the proof its window: a value the selective search found is usually proven by two
+    /// null-window searches (a won-by-everything position by one). The value returned is the
+    /// last, full-width pass's, a proof.
     pub(super) fn solve_window(&mut self, p: u64, o: u64, w: Window, n: u32) -> i32 {
         let node = Node { p, o, x: &(), depth: n, n };
         let iterate = self.selectivity == FULL_WIDTH && self.iterate && n >= ITERATE_FROM[N / 2 - 2];
