@@ -276,7 +276,6 @@ impl Model {
     }
 }
 
-/// The model of the board of side `N`.
 /// Whether a null-window node of the exact search with `n` empties tries a probable cutoff when
 /// the search is selective: from [`PROBCUT_END_MIN`] empties. Below, nothing prunes, so an exact
 /// node's bounds are facts at any selectivity (`Searcher::close`, `local_table.rs`).
@@ -284,6 +283,7 @@ pub(super) const fn prunes_exact(n: u32) -> bool {
     n >= PROBCUT_END_MIN
 }
 
+/// The model of the board of side `N`.
 #[inline(always)]
 fn model<const N: usize>() -> &'static Model {
     Model::shipped(match N {
