@@ -63,6 +63,14 @@ pub struct Status {
     pub error: bool,
 }
 
+impl Status {
+    /// `text` added after this message (an error if either is).
+    fn join(&mut self, text: &str, error: bool) {
+        self.text = format!("{} · {text}", self.text);
+        self.error |= error;
+    }
+}
+
 /// The search running for the position on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -349,10 +357,7 @@ impl Model {
     pub(super) fn background_notice(&mut self, text: String, error: bool) {
         match &mut self.status {
             Some(s) if s.text.contains(&text) => s.error |= error,
-            Some(s) if s.text.len() + text.len() < STATUS_JOINED_MAX => {
-                s.text = format!("{} · {text}", s.text);
-                s.error |= error;
-            }
+            Some(s) if s.text.len() + text.len() < STATUS_JOINED_MAX => s.join(&text, error),
             _ => self.status = Some(Status { text, error }),
         }
     }
@@ -360,10 +365,7 @@ impl Model {
     /// A notice: added to the announcements while they stand, else the new status.
     pub(super) fn notice(&mut self, text: String, error: bool) {
         match &mut self.status {
-            Some(s) if self.announced => {
-                s.text = format!("{} · {text}", s.text);
-                s.error |= error;
-            }
+            Some(s) if self.announced => s.join(&text, error),
             _ => self.status = Some(Status { text, error }),
         }
     }
