@@ -17,8 +17,8 @@
 //! 5. **The line**: when the call asks for it and the best value is proven, the perfect line as
 //!    far as the store knows it and then from the solver ([`kept::stored_line`],
 //!    [`Solver::principal_variation`]); otherwise the line the deepest estimate expects, or, for a
-//!    proven best child whose line the call was stopped before following, the line the table
-//!    expects to the end (marked not proven, [`Line::proven`]).
+//!    proven best child whose perfect line was not followed (the call stopped first, or an
+//!    outcome), the line the table expects to the end (marked not proven, [`Line::proven`]).
 //!
 //! Everything is reported as it happens through one callback ([`Event`]). A store that fails
 //! (damaged, or gone from under us) is reported once as [`Event::Notice`], and the analyst goes
@@ -297,9 +297,10 @@ impl Analyst {
             && let Some(b) = best
         {
             let child = position.play(b.square).expect("a legal move");
-            // An estimate's line is as long as its depth; a proven child stopped before its
-            // proof's line was followed gets the line the table expects, to the end of the game
-            // (not proven: `proven` stays false, and the front ends say so).
+            // An estimate's line is as long as its depth; a proven child whose perfect line was
+            // not followed (the call stopped first, or an outcome, proven without one) gets the
+            // line the table expects, to the end of the game (not proven: `proven` stays false,
+            // and the front ends say so).
             let rest = match b.kind {
                 Kind::Estimate { depth, .. } => depth as usize - 1,
                 _ => child.empty_count() as usize,

@@ -343,10 +343,11 @@ impl std::fmt::Display for SolveReport {
             }
             if t.top.is_some() {
                 writeln!(f, "best:  {}", self.best.join(" "))?;
-                // A proven score whose line was not proven (the analysis stopped first) says so.
+                // A proven value whose line is not a proven one (the analysis stopped before
+                // following it, or an outcome, which is proven without a line) says so.
                 let exact = matches!(t.top, Some(ChildValue { kind: Kind::Exact | Kind::Wld, .. }));
                 let caveat = if exact && !self.pv_proven && !self.pv.is_empty() {
-                    "  (the table's line: stopped before it was proven)"
+                    "  (the table's line, not proven)"
                 } else {
                     ""
                 };
