@@ -50,15 +50,7 @@ fn json_of(args: &[&str]) -> Value {
 
 fn board() -> Board {
     // The fixed position on the reference board, from its cells.
-    let cells: Vec<Option<Side>> = BOARD[..16]
-        .chars()
-        .map(|c| match c {
-            'X' => Some(Side::Black),
-            'O' => Some(Side::White),
-            _ => None,
-        })
-        .collect();
-    Board { n: 4, cells, to_move: Side::Black }
+    Board::from_cells(4, &BOARD[..16], Side::Black)
 }
 
 #[test]

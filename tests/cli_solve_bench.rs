@@ -420,15 +420,7 @@ fn a_proven_score_stopped_before_its_line_gives_the_tables_line_marked_unproven(
     let pv: Vec<&str> = v["pv"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
     assert!(pv.len() > 1 && pv[0] == "g8", "{pv:?}");
     // Every move of it is legal by the reference rules, passes implicit.
-    let cells = board[..64]
-        .chars()
-        .map(|c| match c {
-            'X' => Some(reference::Side::Black),
-            'O' => Some(reference::Side::White),
-            _ => None,
-        })
-        .collect();
-    let mut b = reference::Board { n: 8, cells, to_move: reference::Side::Black };
+    let mut b = reference::Board::from_cells(8, &board[..64], reference::Side::Black);
     for m in &pv {
         if b.must_pass() {
             b = b.pass();

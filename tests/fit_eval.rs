@@ -30,17 +30,7 @@ fn fit_eval() -> Command {
 
 /// A reference board from a board string of `n * n` cells, `X` to move.
 fn board_of(n: usize, cells: &str) -> Board {
-    assert_eq!(cells.len(), n * n, "{cells}");
-    let cells = cells
-        .chars()
-        .map(|c| match c {
-            'X' => Some(Side::Black),
-            'O' => Some(Side::White),
-            '-' => None,
-            other => panic!("not a cell: {other}"),
-        })
-        .collect();
-    Board { n, cells, to_move: Side::Black }
+    Board::from_cells(n, cells, Side::Black)
 }
 
 fn solved(out: &Path, positions: u32) {

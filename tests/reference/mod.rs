@@ -94,6 +94,22 @@ impl Board {
         Board { n, cells, to_move }
     }
 
+    /// The board of `n * n` cells written `X`/`O`/`-` from `a1` (a board string's first part),
+    /// `to_move` to move. Panics on anything else: the tests write these strings.
+    pub fn from_cells(n: usize, cells: &str, to_move: Side) -> Board {
+        assert_eq!(cells.len(), n * n, "{cells}");
+        let cells = cells
+            .chars()
+            .map(|c| match c {
+                'X' => Some(Side::Black),
+                'O' => Some(Side::White),
+                '-' => None,
+                other => panic!("not a cell: {other}"),
+            })
+            .collect();
+        Board { n, cells, to_move }
+    }
+
     /// The cells of `side`.
     pub fn cells_of_side(&self, side: Side) -> Vec<usize> {
         (0..self.cells.len()).filter(|&i| self.cells[i] == Some(side)).collect()
