@@ -36,6 +36,7 @@
 //! [`EXACT_MARGIN`], [`PV_EXTENSION`] and [`PV_EXTENSION_MAX`] are set in `settings.rs`, with what
 //! was measured to choose them.
 
+use super::masks::corners_first;
 use super::regime::{Estimate, Exact};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX};
@@ -102,14 +103,12 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// A node one ply above the leaves, fail-soft, no table: every child is a leaf, so sorting
-    /// them would cost as much as searching them.
+    /// them would cost as much as searching them; the corners go first, the C and X squares
+    /// last ([`corners_first`]), as the moves most likely to cut and the least.
     #[inline(always)]
     pub(super) fn mid_last_ply(&mut self, p: u64, o: u64, ix: &Indexes, mut alpha: i32, beta: i32, moves: u64) -> i32 {
         let mut best = -Self::MAX - 1;
-        let mut rest = moves;
-        while rest != 0 {
-            let sq = rest.trailing_zeros();
-            rest &= rest - 1;
+        for sq in corners_first::<N>(moves) {
             let f = self.isa.flips::<N>(p, o, sq);
             let v = -self.leaf(o ^ f, p ^ f ^ (1 << sq), &ix.play_own(self.layout, sq, f));
             if raise(v, &mut best, &mut alpha, beta) {
