@@ -133,8 +133,15 @@ pub(super) fn adjacent<const N: usize>(m: u64) -> u64 {
 /// within each group from the lowest bit up.
 #[inline(always)]
 pub(super) fn corners_first<const N: usize>(moves: u64) -> CornersFirst {
+    CornersFirst { groups: corner_groups::<N>(moves), group: 0 }
+}
+
+/// `moves` in [`corners_first`]'s three groups: the corners, the squares touching no corner, the
+/// C and X squares.
+#[inline(always)]
+pub(super) fn corner_groups<const N: usize>(moves: u64) -> [u64; 3] {
     let (corners, near) = (Masks::<N>::CORNERS, Masks::<N>::NEXT_TO_CORNER);
-    CornersFirst { groups: [moves & corners, moves & !corners & !near, moves & near], group: 0 }
+    [moves & corners, moves & !corners & !near, moves & near]
 }
 
 /// The iterator of [`corners_first`].

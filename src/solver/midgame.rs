@@ -103,8 +103,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// A node one ply above the leaves, fail-soft, no table: every child is a leaf, so sorting
-    /// them would cost as much as searching them; the corners go first, the C and X squares
-    /// last ([`corners_first`]), as the moves most likely to cut and the least.
+    /// them would cost as much as searching them. The corners go first and the C and X squares
+    /// last ([`corners_first`]): the moves most likely to cut, and the least likely.
     #[inline(always)]
     pub(super) fn mid_last_ply(&mut self, p: u64, o: u64, ix: &Indexes, mut alpha: i32, beta: i32, moves: u64) -> i32 {
         let mut best = -Self::MAX - 1;

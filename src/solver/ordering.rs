@@ -6,10 +6,10 @@
 //!   evaluation: from [`EVAL_SORT_MIN`] empties one ply, from [`EVAL_SORT_DEEP`] three (four from
 //!   [`EVAL_SORT_DEEPER`], five from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*`
 //!   ([`Searcher::eval_search`]; its window closed [`EVAL_SORT_WINDOW`] discs below the node's
-//!   alpha, its moves tried corners first), the opponent's replies and our corner-anchored discs weighed beside it
-//!   ([`EVAL_SORT_NEAR_FASTEST`] below [`EVAL_SORT_DEEP`] empties, [`EVAL_SORT_FASTEST`] from
-//!   there). If the weights cannot be read, one ply of a rough mobility-and-corners evaluation
-//!   from [`SORT_SEARCH_MIN`] empties takes their place. Deep null-window nodes also look
+//!   alpha, its moves tried corners first), the opponent's replies and our corner-anchored discs
+//!   weighed beside it ([`EVAL_SORT_NEAR_FASTEST`] below [`EVAL_SORT_DEEP`] empties,
+//!   [`EVAL_SORT_FASTEST`] from there). If the weights cannot be read, one ply of a rough
+//!   mobility-and-corners evaluation from [`SORT_SEARCH_MIN`] empties takes their place. Deep null-window nodes also look
 //!   their children up in the table first (enhanced transposition cutoff, from
 //!   [`ETC_MIN`](super::settings::ETC_MIN)).
 //! - The estimate search ([`Searcher::mid_sorted_moves`]): the table's move, a wipe-out, then
