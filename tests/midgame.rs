@@ -728,7 +728,9 @@ fn a_node_limit_stops_with_honest_values() {
 #[test]
 fn a_time_limit_stops_the_deepening() {
     let start = Position::start(Size::Eight);
-    let limits = Limits { max_time: Some(Duration::from_millis(100)), ..Limits::default() };
+    // Long enough for a first depth even while other tests load both cores (at 100 ms one run
+    // under load completed none), far too short for the start's last.
+    let limits = Limits { max_time: Some(Duration::from_millis(500)), ..Limits::default() };
     for mode in [SearchMode::Auto, SearchMode::Estimate] {
         let analysis = solver(Scoring::Standard, 1, 16).analyse(&start, mode, None, &limits, &[], &mut |_| {});
         assert_eq!(analysis.stopped, Some(StopReason::TimeLimit), "{mode:?}");

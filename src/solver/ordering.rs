@@ -6,7 +6,8 @@
 //!   evaluation: from [`EVAL_SORT_MIN`] empties one ply, from [`EVAL_SORT_DEEP`] three (four from
 //!   [`EVAL_SORT_DEEPER`], five from [`EVAL_SORT_DEEPEST`]), as Edax sorts by `search_eval_*`
 //!   ([`Searcher::eval_search`]; its window closed [`EVAL_SORT_WINDOW`] discs below the node's
-//!   alpha, its moves tried corners first), the opponent's replies and our corner-anchored discs
+//!   alpha, its moves sorted by the evaluation high up and tried corners first below), the
+//!   opponent's replies and our corner-anchored discs
 //!   weighed beside it ([`EVAL_SORT_NEAR_FASTEST`] below [`EVAL_SORT_DEEP`] empties,
 //!   [`EVAL_SORT_FASTEST`] from there). If the weights cannot be read, one ply of a rough
 //!   mobility-and-corners evaluation from [`SORT_SEARCH_MIN`] empties takes their place. Deep null-window nodes also look
@@ -22,8 +23,8 @@ use super::local_table;
 use super::masks::{Masks, adjacent, corners_first, edge_adjacent_to_corners, odd_quadrants, weighted_mobility};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
-    EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_MIN,
-    EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+    EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_INNER_DEPTH,
+    EVAL_SORT_MIN, EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
@@ -132,10 +133,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
 
     /// The ordering search (Edax's `search_eval_1`, `search_eval_2` and shallow search): the
     /// value of `node` after its `depth` plies of alpha-beta over the evaluation `w` with window
-    /// `window`, in 1/[`SCALE`] of a disc, fail-soft. No table and no sort (the corners are
-    /// tried first and the C and X squares last, [`corners_first`], so that a refutation cuts
-    /// sooner), and its positions are not counted as nodes: it only sorts the exact search's
-    /// moves, never gives a score.
+    /// `window`, in 1/[`SCALE`] of a disc, fail-soft. No table; from [`EVAL_SORT_INNER_DEPTH`]
+    /// plies left its moves are sorted by each child's evaluation, below that the corners are
+    /// tried first and the C and X squares last ([`corners_first`]), so that a refutation cuts
+    /// sooner. Its positions are not counted as nodes: it only sorts the exact search's moves,
+    /// never gives a score.
     fn eval_search(&self, w: &Weights, node: EvalNode<'_>, window: Window) -> i32 {
         let isa = self.isa;
         isa.enter(
@@ -159,8 +161,35 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             return -self.eval_search(w, EvalNode { p: o, o: p, ix: &ix.pass(), pm: om, depth }, window.negated());
         }
         let mut best = -i32::MAX;
-        // No table and no sort here, but the moves that most often refute (and so cut soonest)
-        // go first.
+        if depth >= EVAL_SORT_INNER_DEPTH {
+            // High in the ordering search: the moves sorted by how each child evaluates.
+            let mut list = [Move::default(); 64];
+            let mut count = 0;
+            let mut rest = pm;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = self.isa.flips::<N>(p, o, sq);
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let replies = self.isa.legal_moves::<N>(np, no);
+                let key = -self.eval_leaf(w, np, no, &ix.play_own(self.layout, sq, f), replies);
+                list[count] = Move { sq, flips: f, key };
+                count += 1;
+            }
+            sort_by_key(&mut list[..count]);
+            for m in &list[..count] {
+                let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                let replies = self.isa.legal_moves::<N>(np, no);
+                let child =
+                    EvalNode { p: np, o: no, ix: &ix.play(self.layout, m.sq, m.flips), pm: replies, depth: depth - 1 };
+                let v = -self.eval_search(w, child, Window { alpha, beta }.negated());
+                if raise(v, &mut best, &mut alpha, beta) {
+                    break;
+                }
+            }
+            return best;
+        }
+        // Lower, no sort: the moves that most often refute (and so cut soonest) go first.
         for sq in corners_first::<N>(pm) {
             let f = self.isa.flips::<N>(p, o, sq);
             let (np, no) = (o ^ f, p ^ f ^ (1 << sq));

@@ -167,6 +167,22 @@ pub(super) const EVAL_SORT_NEAR_FASTEST: i32 = 48;
 /// alternately (0.93-1.01); every child of the 6x6 position `c2b2b3d2`, 814.5 M nodes and 77.2 s
 /// with the full window, 818.1 M and 70.0 s at 8 (4: 818.8 M, 73.8 s; 12: 816.5 M, 72.0 s).
 pub(super) const EVAL_SORT_WINDOW: i32 = 8;
+/// Plies left from which a node of the ordering search (`ordering.rs`,
+/// `Searcher::eval_search`) sorts its moves by the evaluation of each child, best for it first;
+/// below, it tries them corners first ([`corner_groups`](super::masks::corner_groups)). The
+/// ordering searches of three plies and more (from [`EVAL_SORT_DEEP`] empties) reach it at their
+/// top.
+///
+/// Why 3 (2026-11-28): on FFO #58 (30 empties, one thread), where the ordering searches took 46%
+/// of the time (a profile), they evaluated 344.7 M leaves unsorted, 259.7 M from 3 plies left
+/// (the sort's own evaluations counted), 279.2 M from 4 and 318.1 M from 2; the time 49.8 s →
+/// 42.2 s from 3 (two pairs, whole process). Sorting by the replies alone at 2 plies left
+/// under it cut the leaves to 234.8 M but not the time. FFO #50-#59 on two threads 364.3 s →
+/// 334.1 s (one run each, with the 6x6 passes of [`SELECTIVE_PASSES`]); FFO #40-#49 on one thread,
+/// whose sorts are mostly three plies, 619.1 M nodes against 614.8 M and a median 1.02 of the
+/// time (3 pairs). A small table of the ordering search's own (Edax's shallow table), tried at 2
+/// and 3 plies left: the same time on #58.
+pub(super) const EVAL_SORT_INNER_DEPTH: u32 = 3;
 
 // The estimate search.
 
@@ -243,9 +259,17 @@ pub(super) const ITERATE_FROM: [u32; 3] = [u32::MAX, 20, 22];
 /// Per board (4x4, 6x6, 8x8). On 8x8, 73% and 87% since 2026-11-28 (version 7 of the weights,
 /// the proven bounds kept): one thread, 73%-95% against 73%-87%, FFO #40-#49 638.2 M → 618.4 M
 /// nodes, FFO #50, #53, #57, #58 3,953 M → 3,827 M, FFO #55 6,468 M → 6,040 M (73% alone
-/// 7,424 M). On 6x6 73%-87% cost more (the child `c2b2b3d2e4` 131.3 M → 150.9 M), so 6x6 keeps
-/// 73% and 95%.
-pub(super) const SELECTIVE_PASSES: [&[u8]; 3] = [&[0, 2], &[0, 2], &[0, 1]];
+/// 7,424 M). On 6x6 73%-87% cost more (the child `c2b2b3d2e4` 131.3 M → 150.9 M), and 6x6 kept
+/// 73% and 95% until 73% alone was measured by time (below).
+///
+/// On 6x6, once the ordering searches had become cheaper (corners first, then sorted high up;
+/// [`EVAL_SORT_INNER_DEPTH`]), the passes were measured again by time (one thread, no store,
+/// other work on the machine): every child of six positions four plies in (`c2b4c5` +
+/// b2/d2/b6/d6, `c2b2b3` + d2/b4) 2,289.4 M nodes and 115.1 s with 73% and 95%, 2,217.3 M and
+/// 107.4 s with 73% alone (each of the six faster); the nine children of `c2b2b3d2` one by one
+/// 26.2 s with 73% and 95%, 24.1 s with 73%, 29.5 s with 87%, 27.3 s with no pass. On two
+/// threads, every child of `c2b2b3d2` with both changes: 15.4-16.8 s → 14.0-14.4 s (3 pairs).
+pub(super) const SELECTIVE_PASSES: [&[u8]; 3] = [&[0, 2], &[0], &[0, 1]];
 
 /// The depth of the 73% estimate whose value gives the first selective pass its window. Without
 /// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
