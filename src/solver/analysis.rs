@@ -364,14 +364,19 @@ pub struct Plan {
 /// Predicted nodes to solve every child of a position with `empties` empty squares exactly, one
 /// thread (a median: hard positions take several times more). Fitted on the estimate set, FFO
 /// #40-#44 and random positions for 8x8, on random positions for 6x6, on the start for 4x4, with
-/// the moves ordered by the version 4 weights (`docs/solver.md`, "The auto policy").
+/// the moves ordered by the version 4 weights; above 24 empties on 8x8 and 28 on 6x6, where the
+/// selective passes before each proof cut the most, the growth per empty is lower (refitted on
+/// FFO #50 and #53 and on 6x6 positions one to four plies in: `docs/solver.md`, "The auto
+/// policy").
 pub fn predicted_exact_nodes(size: Size, empties: u32) -> f64 {
-    let (at, nodes, growth) = match size {
-        Size::Four => (12.0, 2.0e3, 2.0),
-        Size::Six => (22.0, 2.7e7, 1.7),
-        Size::Eight => (20.0, 3.0e7, 2.55),
+    // (a: nodes at n0 empties, n0, growth per empty up to `knee` empties, growth above it)
+    let (nodes, at, growth, knee, above) = match size {
+        Size::Four => (2.0e3, 12.0, 2.0, f64::INFINITY, 2.0),
+        Size::Six => (2.7e7, 22.0, 1.7, 28.0, 1.0),
+        Size::Eight => (3.0e7, 20.0, 2.55, 24.0, 1.63),
     };
-    nodes * f64::powf(growth, empties as f64 - at)
+    let n = empties as f64;
+    nodes * f64::powf(growth, n.min(knee) - at) * f64::powf(above, (n - knee).max(0.0))
 }
 
 /// What [`SearchMode::Auto`] does after the quick estimates on a position of `size` with `empties`
