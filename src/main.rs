@@ -9,10 +9,10 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args = match parse_args::parse_args::<cli::Cli>("othello-explorer") {
-        Ok(args) => args,
+        Ok((args, matches)) => cli::check_placement(&matches).map(|()| args),
         Err(code) => return code,
     };
-    match cli::run(args) {
+    match args.and_then(cli::run) {
         Ok(code) => code,
         Err(e) => {
             // One line, whatever a file put into the message (control characters, its length).

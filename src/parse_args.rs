@@ -5,10 +5,14 @@
 
 use std::process::ExitCode;
 
-/// The parsed arguments, or the exit code once the help or version has been printed (0) or the
-/// error has been reported on one line as `program: ...` (2).
-pub fn parse_args<P: clap::Parser>(program: &str) -> Result<P, ExitCode> {
-    P::try_parse().map_err(|e| {
+/// The parsed arguments with clap's matches (which tell where each value came from), or the exit
+/// code once the help or version has been printed (0) or the error has been reported on one line
+/// as `program: ...` (2).
+pub fn parse_args<P: clap::Parser>(program: &str) -> Result<(P, clap::ArgMatches), ExitCode> {
+    let parsed = P::command()
+        .try_get_matches()
+        .and_then(|m| P::from_arg_matches(&m).map(|p| (p, m)).map_err(|e| e.format(&mut P::command())));
+    parsed.map_err(|e| {
         use clap::error::ErrorKind;
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
             let _ = e.print();

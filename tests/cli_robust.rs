@@ -71,6 +71,21 @@ fn negative_and_huge_numbers_name_their_option() {
     refused(&["--level", "5", "--move-time", "2"], &["--level", "--move-time"]);
 }
 
+/// An option of the explorer given before a subcommand would be ignored by the subcommand (a
+/// bench run with `--hash-mb 1024` before `bench` used the default table): refused, naming the
+/// option and the subcommand. The store's options, global, stay accepted before it.
+#[test]
+fn explorer_options_before_a_subcommand_are_refused() {
+    refused(&["--hash-mb", "1024", "bench", "data/ffo/fforum-40-59.obf"], &["--hash-mb", "`bench`", "go after it"]);
+    refused(&["--size", "6", "show"], &["--size", "`show`"]);
+    refused(&["--threads", "1", "solve", "--size", "4"], &["--threads", "`solve`"]);
+    refused(&["--moves", "f5", "perft", "2"], &["--moves", "`perft`"]);
+    refused(&["--play", "black", "store", "stats"], &["--play", "`store`"]);
+    let out = bin().args(["--no-store", "show", "--size", "4"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("4x4"));
+}
+
 /// A problem file holding `bytes`.
 fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let path = dir.join(name);

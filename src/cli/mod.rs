@@ -400,6 +400,27 @@ impl fmt::Display for CliError {
     }
 }
 
+/// Refuses the explorer's own options (the position and [`explore::ExploreArgs`]) given before a
+/// subcommand: the subcommand would ignore them (`othello-explorer --hash-mb 1024 bench ...`
+/// benches with the default table), so the usage error names the first and where options go.
+pub fn check_placement(matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let Some(sub) = matches.subcommand_name() else {
+        return Ok(());
+    };
+    let explorer = <explore::ExploreArgs as clap::Args>::augment_args(<PositionArgs as clap::Args>::augment_args(
+        clap::Command::new("othello-explorer"),
+    ));
+    for arg in explorer.get_arguments() {
+        if matches.value_source(arg.get_id().as_str()) == Some(clap::parser::ValueSource::CommandLine) {
+            let flag = arg.get_long().map_or_else(|| arg.get_id().to_string(), |long| format!("--{long}"));
+            return Err(CliError::Usage(format!(
+                "{flag} before `{sub}` is an option of the explorer, which `{sub}` would ignore: options of `{sub}` go after it"
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     // The kernels are chosen at first use (`isa::Cpu::detect`); a level that names none is refused
     // here rather than ignored.

@@ -66,7 +66,7 @@ fn six_or_eight(size: usize, refusal: &str) -> Result<Size, String> {
 
 fn main() -> ExitCode {
     let cli = match parse_args::parse_args::<Cli>("fit-eval") {
-        Ok(cli) => cli,
+        Ok((cli, _)) => cli,
         Err(code) => return code,
     };
     let result = match cli.command {
