@@ -369,7 +369,7 @@ pub struct Plan {
 /// FFO #50 and #53 and on 6x6 positions one to four plies in: `docs/solver.md`, "The auto
 /// policy").
 pub fn predicted_exact_nodes(size: Size, empties: u32) -> f64 {
-    // (a: nodes at n0 empties, n0, growth per empty up to `knee` empties, growth above it)
+    // (nodes at `at` empties, `at`, the growth per empty up to `knee` empties, the growth above)
     let (nodes, at, growth, knee, above) = match size {
         Size::Four => (2.0e3, 12.0, 2.0, f64::INFINITY, 2.0),
         Size::Six => (2.7e7, 22.0, 1.7, 28.0, 1.0),
