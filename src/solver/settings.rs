@@ -38,7 +38,8 @@ pub(super) const SHALLOW_SORT: u32 = 7;
 /// table nearly always misses the cache: FFO #40-#49 on one thread 0.95 of the time, every child
 /// of 6x6 `c2b2b3d2` on two 0.97 (2 pairs each, with [`EVAL_SORT_DEEP`] at 20). Up to 12 empties
 /// searched as many nodes as up to 10 (758.6 M against 758.4 M on FFO #40-#49, before the
-/// one-ply sort).
+/// one-ply sort); measured again on 2026-11-29, up to 12 searched more (FFO #50 604.7 M against
+/// 588.6 M, FFO #53 1,723.6 M against 1,700.5 M) in 0.95 of the time on one thread.
 pub(super) const LOCAL_TABLE_MAX: u32 = 10;
 
 /// Slots of the small table per number of empties: with three numbers (8 to 10 empties) of
@@ -289,7 +290,9 @@ pub(super) const EXTREME_DEPTH_STEP: u32 = 4;
 
 /// Empties from which null-window nodes are split between threads (`parallel.rs`). Chosen with
 /// the split points (FFO #40-#49 on two threads 1.81 times as fast as one, `docs/solver.md`,
-/// "Side by side with the peers"); no measurement of another value is recorded.
+/// "Side by side with the peers"). From 8, 12 or 14 instead (2026-11-29, every child of 6x6
+/// `c2b2b3d2` on two threads, two rounds): within the machine's noise (`docs/solver.md`, "Where a
+/// deep proof's work goes, and three more tries").
 pub(super) const SPLIT_NWS: u32 = 10;
 
 /// Plies left from which null-window nodes of the estimate search are split between threads, as
