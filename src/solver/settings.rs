@@ -39,7 +39,8 @@ pub(super) const SHALLOW_SORT: u32 = 7;
 /// of 6x6 `c2b2b3d2` on two 0.97 (2 pairs each, with [`EVAL_SORT_DEEP`] at 20). Up to 12 empties
 /// searched as many nodes as up to 10 (758.6 M against 758.4 M on FFO #40-#49, before the
 /// one-ply sort); measured again on 2026-11-29, up to 12 searched more (FFO #50 604.7 M against
-/// 588.6 M, FFO #53 1,723.6 M against 1,700.5 M) in 0.95 of the time on one thread.
+/// 588.6 M, FFO #53 1,723.6 M against 1,700.5 M) in 0.96 and 0.94 of the time on one thread (FFO
+/// #50, 2 pairs).
 pub(super) const LOCAL_TABLE_MAX: u32 = 10;
 
 /// Slots of the small table per number of empties: with three numbers (8 to 10 empties) of
