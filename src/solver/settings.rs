@@ -32,20 +32,24 @@ pub(super) const SHALLOW_SORT: u32 = 7;
 /// instead of the shared one (`local_table.rs`, as Egaroucid does up to 12 empties); it must stay
 /// below [`PROBCUT_END_MIN`], where no search prunes.
 ///
-/// Why 10 (2026-11-28): against the shared table at every node, FFO #40-#49 643.0 M nodes
+/// Why 10 first (2026-11-28): against the shared table at every node, FFO #40-#49 643.0 M nodes
 /// against 624.0 M, FFO #53 1,218.8 M against 1,187.1 M, the 6x6 child `c2b2b3d2e4` 128.8 M
 /// against 124.6 M (one thread): a few more nodes, and less time, since a probe of the shared
 /// table nearly always misses the cache: FFO #40-#49 on one thread 0.95 of the time, every child
-/// of 6x6 `c2b2b3d2` on two 0.97 (2 pairs each, with [`EVAL_SORT_DEEP`] at 20). Up to 12 empties
-/// searched as many nodes as up to 10 (758.6 M against 758.4 M on FFO #40-#49, before the
-/// one-ply sort); measured again on 2026-11-29, up to 12 searched more (FFO #50 604.7 M against
-/// 588.6 M, FFO #53 1,723.6 M against 1,700.5 M) in 0.96 and 0.94 of the time on one thread (FFO
-/// #50, 2 pairs).
-pub(super) const LOCAL_TABLE_MAX: u32 = 10;
+/// of 6x6 `c2b2b3d2` on two 0.97 (2 pairs each, with [`EVAL_SORT_DEEP`] at 20).
+///
+/// Why 12 (2026-11-29, a Zen 3 without AVX-512, the binaries run alternately with nothing else
+/// running): the same trade again, one level further. FFO #50-#59 on two threads 463.9 s → 440.6 s
+/// (0.95, one run each) with 13.39 G → 13.54 G nodes; FFO #40-#49 on one thread 0.95 and 0.98 of
+/// the time (2 pairs) with 619.1 M → 628.6 M nodes; FFO #50 on one thread 0.96 and 0.94 (604.7 M
+/// against 588.6 M); every child of 6x6 `c2b2b3d2` on two threads 1.10 and 0.96 (2 pairs, within
+/// that solve's noise) with about 1% more nodes (`docs/solver.md`, "The transposition table").
+pub(super) const LOCAL_TABLE_MAX: u32 = 12;
 
-/// Slots of the small table per number of empties: with three numbers (8 to 10 empties) of
-/// 24-byte slots, 288 KiB a thread, within a core's second-level cache. No measurement of another
-/// value is recorded.
+/// Slots of the small table per number of empties: with five numbers (8 to 12 empties) of
+/// 24-byte slots, 480 KiB a thread, within a core's second-level cache (512 KiB on the Zen 3,
+/// 1 MiB and more on newer cores). 16,384 and 65,536 slots (with three numbers) searched a few
+/// nodes fewer and took more time (`docs/solver.md`).
 pub(super) const LOCAL_TABLE_SLOTS: usize = 4096;
 
 /// Empties from which null-window nodes look up their children in the table first (enhanced
@@ -293,7 +297,7 @@ pub(super) const EXTREME_DEPTH_STEP: u32 = 4;
 /// the split points (FFO #40-#49 on two threads 1.81 times as fast as one, `docs/solver.md`,
 /// "Side by side with the peers"). From 8, 12 or 14 instead (2026-11-29, every child of 6x6
 /// `c2b2b3d2` on two threads, two rounds): within the machine's noise (`docs/solver.md`, "Where a
-/// deep proof's work goes, and four more tries").
+/// deep proof's work goes, and four more tries, one kept").
 pub(super) const SPLIT_NWS: u32 = 10;
 
 /// Plies left from which null-window nodes of the estimate search are split between threads, as
