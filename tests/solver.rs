@@ -22,7 +22,9 @@ mod reference;
 use common::to_position;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::rules::{flips_scalar, legal_moves_scalar};
-use othello_explorer::solver::{ChildScore, Kind, Limits, SearchMode, Solver, SolverOptions, StopReason, Stopped};
+use othello_explorer::solver::{
+    ChildScore, ChildValue, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason, Stopped,
+};
 use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -551,6 +553,102 @@ fn ffo_59_the_auto_policy_proves_the_wipe_out() {
         assert_eq!(Some(score), published, "{square}");
     }
     assert_eq!(analysis.children.first().map(|c| (c.score, c.kind)), Some((64, Kind::Exact)), "the best move first");
+}
+
+/// An estimate deep enough to reach the end of the game is labelled exact (and the explorer keeps
+/// it in its store as a proof), so it must be one whatever the estimates' selectivity: at 95%
+/// the children of FFO #43 (23 empties), deepened to depth 22 (which keeps the climb to the end
+/// out), are each solved once the margin reaches them, and every value is the file's. Before
+/// the fix, the search that solved them kept the estimates' probable cutoffs, and h4 came out
+/// -16 "exact" for the file's -22.
+#[test]
+fn ffo_43_selective_estimates_turn_exact_only_by_a_proof() {
+    let _cpu = shared_cpu();
+    let problem = ffo_problem(43);
+    let selectivity = Selectivity::parse("95").expect("a level");
+    let mut s = Solver::new(SolverOptions { hash_mb: 64, threads: 2, selectivity, ..SolverOptions::default() });
+    let analysis = s.analyse(&problem.position, SearchMode::Estimate, Some(22), &unlimited(), &[], &mut |_| {});
+    let mut got: Vec<(Square, i32)> = analysis
+        .children
+        .iter()
+        .map(|c| {
+            assert_eq!(c.kind, Kind::Exact, "{}", c.square);
+            (c.square, c.score)
+        })
+        .collect();
+    got.sort();
+    let mut listed = problem.scores.clone();
+    listed.sort();
+    assert_eq!(got, listed, "every move's score");
+}
+
+/// Near the end of the game the analysis's estimates climb to the end as Edax's do
+/// (`solver/analysis.rs`, "Estimates to the end"): on FFO #43 (23 empties) with 95% estimates and
+/// no limit, every child is first estimated by the exact search at 73%, 87% and 95%, in that
+/// order, each value labelled 23 plies deep at its selectivity, then proven: every final value is
+/// exact and is the file's score. The full-width estimates (100%) never climb, nor do selective
+/// ones whose first pass the node limit left could not hold.
+#[test]
+fn ffo_43_estimates_climb_to_the_end_then_the_proof() {
+    let _cpu = shared_cpu();
+    let problem = ffo_problem(43);
+    assert_eq!(problem.position.empty_count(), 23, "the file's position");
+    let ninety_five = Selectivity::parse("95").expect("a level");
+    let options = |selectivity| SolverOptions {
+        hash_mb: 64,
+        threads: 1,
+        pv_extension: true,
+        selectivity,
+        ..SolverOptions::default()
+    };
+    let end_levels = |reports: &[Report]| -> Vec<u32> {
+        let mut levels: Vec<u32> = reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Child(ChildValue { kind: Kind::Estimate { depth: 23, selectivity }, .. }) => {
+                    Some(selectivity.percent())
+                }
+                _ => None,
+            })
+            .collect();
+        levels.dedup();
+        levels
+    };
+
+    let mut s = Solver::new(options(ninety_five));
+    let mut reports = Vec::new();
+    let analysis =
+        s.analyse(&problem.position, SearchMode::Estimate, None, &unlimited(), &[], &mut |r| reports.push(r));
+    assert_eq!(analysis.stopped, None);
+    assert_eq!(end_levels(&reports), vec![73, 87, 95], "the passes, in order");
+    let mut got: Vec<(Square, i32)> = analysis
+        .children
+        .iter()
+        .map(|c| {
+            assert_eq!(c.kind, Kind::Exact, "{}", c.square);
+            (c.square, c.score)
+        })
+        .collect();
+    got.sort();
+    let mut listed = problem.scores.clone();
+    listed.sort();
+    assert_eq!(got, listed, "every move's score");
+
+    // A node limit far below the first pass's predicted cost: the deepening goes on instead.
+    let limits = Limits { max_nodes: Some(20_000_000), ..Limits::default() };
+    let mut s = Solver::new(options(ninety_five));
+    let mut reports = Vec::new();
+    s.analyse(&problem.position, SearchMode::Estimate, None, &limits, &[], &mut |r| reports.push(r));
+    assert_eq!(end_levels(&reports), Vec::<u32>::new(), "no pass under a small node limit");
+
+    // Full width: the plain iterative deepening, whose estimates turn exact from depth n - 6.
+    let mut s = Solver::new(options(Selectivity::FULL));
+    let mut reports = Vec::new();
+    s.analyse(&problem.position, SearchMode::Estimate, None, &limits, &[], &mut |r| reports.push(r));
+    assert!(
+        reports.iter().all(|r| !matches!(r, Report::Child(ChildValue { kind: Kind::Estimate { depth: 23, .. }, .. }))),
+        "no estimate to the end at 100%"
+    );
 }
 
 /// An alpha-beta search written apart from the solver, on the plain (scalar) rules kernels that

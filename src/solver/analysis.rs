@@ -9,9 +9,20 @@
 //!   window around its value at the depth before (its principal variation solved to the end
 //!   from [`super::pv_solved`]`(d)` empties, unless the options turn it off); each child is
 //!   reported when done, then [`Report::DepthDone`]. A child with at most
-//!   [`super::EXACT_MARGIN`] more empties than the plies below it is solved instead, with the
+//!   [`super::EXACT_MARGIN`] more empties than the plies below it is solved instead (full width,
+//!   whatever the estimates' selectivity: its value is a proof), with the
 //!   same aspiration window around its last estimate: it gets its exact score, and is not
 //!   searched again.
+//!
+//!   **Estimates to the end.** When the next depth would leave at most [`END_ESTIMATE_MARGIN`]
+//!   (10) empties below its last ply on the deepest child (Edax's switch), the estimates are
+//!   selective, the board has selective passes (from [`ITERATE_FROM`] empties: 20 on 6x6, 22 on
+//!   8x8) and the first pass fits the limits left ([`end_pass_fits`]), the deepening stops and
+//!   the children are searched to the end of the game by the exact search at 73%, then at each
+//!   selectivity up to the options' (87%, 95% by default), each value an estimate labelled
+//!   with the plies to the end and its selectivity (`+4 @24 73%`), then proven exact. A pass
+//!   at 73% is within a disc or two of the exact score where an estimate 10 plies short of the
+//!   end is off by several (docs/solver.md, "Estimates to the end").
 //! - **Win/loss/draw** ([`Phase::Wld`]): each child searched by the exact search with the window
 //!   (-1, 1): fail-soft, so a value above the window proves a win, below it a loss, in it a draw.
 //! - **Exact** ([`Phase::Exact`]): each child solved with the full window.
@@ -38,7 +49,8 @@
 use super::root::{Job, Task};
 use super::search::Control;
 use super::settings::{
-    BUDGET_SHARE, NODES_PER_SECOND, QUICK_DEPTH, UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
+    BUDGET_SHARE, END_ESTIMATE_MARGIN, END_PASS_SHARE, ITERATE_FROM, NODES_PER_SECOND, QUICK_DEPTH,
+    UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
 };
 use super::{Limits, Selectivity, Solver, StopReason};
 use crate::{Position, Size, Square};
@@ -321,7 +333,8 @@ impl Child {
     fn settled_for(&self, job: Job) -> bool {
         matches!(
             (self.value, job),
-            (Some((_, Kind::Exact)), _) | (Some((_, Kind::Wld)), Job::Wld | Job::Estimate { .. })
+            (Some((_, Kind::Exact)), _)
+                | (Some((_, Kind::Wld)), Job::Wld | Job::Estimate { .. } | Job::EndEstimate { .. })
         )
     }
 
@@ -410,6 +423,35 @@ pub fn plan(size: Size, empties: u32, time_left: Option<Duration>, nodes_left: O
     let exact = fits(exact);
     let wld_fits = fits(wld);
     Plan { wld: wld_fits && empties >= WLD_MIN_EMPTIES, exact }
+}
+
+/// Whether the first pass of the estimates to the end (every child of a position with `empties`
+/// empties searched to the end at 73%, [`Solver::analyse`]) is predicted to fit what is left of
+/// a time or node limit: [`END_PASS_SHARE`] of [`predicted_exact_nodes`], at
+/// [`NODES_PER_SECOND`] a thread. Without a limit it always fits (the explorer: a stop ends it).
+///
+/// ```
+/// use othello_explorer::Size;
+/// use othello_explorer::solver::end_pass_fits;
+/// use std::time::Duration;
+/// // The explorer, unlimited: always.
+/// assert!(end_pass_fits(Size::Eight, 26, None, None, 2));
+/// // One second a position: not at 24 empties (a pass there takes seconds).
+/// assert!(!end_pass_fits(Size::Eight, 24, Some(Duration::from_secs(1)), None, 1));
+/// // A minute on two threads: at 24 empties, yes.
+/// assert!(end_pass_fits(Size::Eight, 24, Some(Duration::from_secs(60)), None, 2));
+/// ```
+pub fn end_pass_fits(
+    size: Size,
+    empties: u32,
+    time_left: Option<Duration>,
+    nodes_left: Option<u64>,
+    threads: usize,
+) -> bool {
+    let nodes = END_PASS_SHARE * predicted_exact_nodes(size, empties);
+    let by_time = time_left.is_none_or(|t| nodes <= t.as_secs_f64() * NODES_PER_SECOND * threads as f64);
+    let by_nodes = nodes_left.is_none_or(|m| nodes <= m as f64);
+    by_time && by_nodes
 }
 
 impl Solver {
@@ -576,6 +618,10 @@ impl Solver {
                 on_report(Report::Phase(Phase::Estimate));
                 announced = true;
             }
+            if self.ends_here(run, children, depth, to) {
+                self.climb(run, children, on_report);
+                return;
+            }
             self.run(run, children, job, on_report);
             if run.control.halted() {
                 return;
@@ -596,6 +642,42 @@ impl Solver {
             }
             depth += 1;
         }
+    }
+
+    /// Whether the estimates of `depth` would search so near the end of the game that the
+    /// children are better searched to the end, selectively ([`Self::climb`]): the estimates
+    /// are selective, the board has selective passes, no depth limit stops short of the end,
+    /// the deepest child still estimated has at most [`END_ESTIMATE_MARGIN`] empties more than
+    /// the plies below it, and the first pass is predicted to fit the limits left
+    /// ([`end_pass_fits`]).
+    fn ends_here(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> bool {
+        let size = run.position.size();
+        let most = children.iter().filter(|c| !c.settled_for(Job::Exact)).map(|c| c.empties).max().unwrap_or(0);
+        let control = run.control;
+        let time_left = control.limits().max_time.map(|t| t.saturating_sub(control.elapsed()));
+        let nodes_left = control.limits().max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
+        !self.options.selectivity.is_full()
+            && most >= ITERATE_FROM[size.n() / 2 - 2]
+            && to.is_none_or(|to| to > most)
+            && depth - 1 + END_ESTIMATE_MARGIN >= most
+            && end_pass_fits(size, most + 1, time_left, nodes_left, self.threads())
+    }
+
+    /// Estimates to the end of the game, then the proof, as Edax climbs its endgame passes:
+    /// every child still estimated searched by the exact search at each selectivity from the
+    /// most selective (73%) up to the options' (a child of `e` empties reported as an estimate
+    /// `e + 1` plies deep at that selectivity: `@23 73%` for the children of a position of 23
+    /// empties), then proven exact. Each pass starts from the table the one before filled and
+    /// with a window around the child's last value.
+    fn climb(&self, run: &Run, children: &mut [Child], on_report: &mut dyn FnMut(Report)) {
+        let top = self.options.selectivity;
+        for selectivity in Selectivity::ALL.into_iter().filter(|s| *s <= top && !s.is_full()) {
+            if run.control.halted() {
+                return;
+            }
+            self.run(run, children, Job::EndEstimate { selectivity }, on_report);
+        }
+        self.prove(run, children, Job::Exact, on_report);
     }
 
     /// Tries to prove won (or lost) by everything each child whose newest estimate reached the

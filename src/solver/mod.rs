@@ -38,8 +38,8 @@ pub use settings::{
 pub use stability::stable_discs;
 
 pub use analysis::{
-    Analysis, ChildValue, Kind, Phase, Plan, Report, SearchMode, ValueText, exact_empties, outcome_letter,
-    outcome_word, plan, predicted_exact_nodes, predicted_exact_seconds, rank, rank_key,
+    Analysis, ChildValue, Kind, Phase, Plan, Report, SearchMode, ValueText, end_pass_fits, exact_empties,
+    outcome_letter, outcome_word, plan, predicted_exact_nodes, predicted_exact_seconds, rank, rank_key,
 };
 
 /// How a [`Solver`] is built.

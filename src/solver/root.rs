@@ -8,6 +8,7 @@ use super::midgame::{pv_solved, solved_within};
 use super::parallel::on_threads;
 use super::search::{Control, Searcher, Window};
 use super::settings::ASPIRATION;
+use super::table::FULL_WIDTH;
 use super::{Scoring, Selectivity, Solver};
 use crate::Size;
 use crate::isa::Isa;
@@ -22,6 +23,12 @@ pub(super) enum Job {
     },
     Wld,
     Exact,
+    /// The exact search at a selectivity below 100% ([`Searcher::selective_end`]): an estimate
+    /// searched to the end of the game with probable cutoffs, as Edax's endgame passes climb
+    /// towards a proof.
+    EndEstimate {
+        selectivity: Selectivity,
+    },
     /// The proof that a child estimated at the evaluation's cap is won or lost by everything
     /// ([`Searcher::extreme_proof`]): its exact score, or no value when no depth proves it.
     Extreme,
@@ -69,10 +76,20 @@ fn child_value<const N: usize, const D: bool, I: Isa>(s: &mut Searcher<N, D, I>,
             }
         }
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
+        Job::EndEstimate { selectivity } => {
+            let (first, full) = around::<N, D, I>(t.guess);
+            let v = s.aspirated(first, full, |s, w| s.selective_end(t.p, t.o, w, selectivity.level()));
+            (-v, Kind::Estimate { depth: t.empties + 1, selectivity })
+        }
         Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
         Job::Estimate { depth } if solved_within(t.empties, depth - 1) => {
+            // Labelled exact, so searched full width whatever the estimates' selectivity: a
+            // search with probable cutoffs is no proof (and the store keeps exact values).
             let (first, full) = around::<N, D, I>(t.guess);
-            (-s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta)), Kind::Exact)
+            let selectivity = std::mem::replace(&mut s.selectivity, FULL_WIDTH);
+            let v = -s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta));
+            s.selectivity = selectivity;
+            (v, Kind::Exact)
         }
         Job::Estimate { depth } => {
             let selectivity = Selectivity::from_level(s.selectivity);

@@ -97,6 +97,11 @@ impl Control {
         self.poll(0)
     }
 
+    /// The limits the search was given.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// Time since the search began.
     pub fn elapsed(&self) -> std::time::Duration {
         self.start.elapsed()

@@ -277,6 +277,21 @@ pub(super) const ITERATE_FROM: [u32; 3] = [u32::MAX, 20, 22];
 /// threads, every child of `c2b2b3d2` with both changes: 15.4-16.8 s → 14.0-14.4 s (3 pairs).
 pub(super) const SELECTIVE_PASSES: [&[u8]; 3] = [&[0, 2], &[0], &[0, 1]];
 
+/// How near the end of the game the analysis's estimates go before they search to the end
+/// instead, selectively (`analysis.rs`, `Solver::climb`): at the depth whose estimate would leave
+/// at most this many empties below its last ply, the children are searched by the exact search at
+/// 73%, then at each selectivity up to the options', then proven. Edax switches at the same
+/// point (its `ITERATIVE_MIN_EMPTIES`, 10).
+pub(super) const END_ESTIMATE_MARGIN: u32 = 10;
+
+/// The share of the predicted cost of an exact solve of every child
+/// ([`predicted_exact_nodes`](super::analysis::predicted_exact_nodes)) that the first pass of the
+/// estimates to the end (every child searched to the end at 73%) is assumed to take, to decide
+/// whether it fits a time or node limit. Measured on one thread: 0.02-0.04 of it on FFO #43 and
+/// #44 (23 empties), 0.12 on FFO #45 and 0.43 on a self-play position of 24 empties: the
+/// largest share seen, rounded down.
+pub(super) const END_PASS_SHARE: f64 = 0.4;
+
 /// The depth of the 73% estimate whose value gives the first selective pass its window. Without
 /// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
 pub(super) const SOLVE_GUESS_DEPTH: u32 = 10;
