@@ -23,7 +23,8 @@ use common::to_position;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::rules::{flips_scalar, legal_moves_scalar};
 use othello_explorer::solver::{
-    ChildScore, ChildValue, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason, Stopped,
+    Analysis, ChildScore, ChildValue, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason,
+    Stopped,
 };
 use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
@@ -555,6 +556,22 @@ fn ffo_59_the_auto_policy_proves_the_wipe_out() {
     assert_eq!(analysis.children.first().map(|c| (c.score, c.kind)), Some((64, Kind::Exact)), "the best move first");
 }
 
+/// Every child of `analysis` is labelled exact and has the score `problem` lists for it.
+fn assert_every_child_exact_as_listed(analysis: &Analysis, problem: &Problem) {
+    let mut got: Vec<(Square, i32)> = analysis
+        .children
+        .iter()
+        .map(|c| {
+            assert_eq!(c.kind, Kind::Exact, "{}", c.square);
+            (c.square, c.score)
+        })
+        .collect();
+    got.sort();
+    let mut listed = problem.scores.clone();
+    listed.sort();
+    assert_eq!(got, listed, "every move's score");
+}
+
 /// An estimate deep enough to reach the end of the game is labelled exact (and the explorer keeps
 /// it in its store as a proof), so it must be one whatever the estimates' selectivity: at 95%
 /// the children of FFO #43 (23 empties), deepened to depth 22 (which keeps the climb to the end
@@ -568,18 +585,7 @@ fn ffo_43_selective_estimates_turn_exact_only_by_a_proof() {
     let selectivity = Selectivity::parse("95").expect("a level");
     let mut s = Solver::new(SolverOptions { hash_mb: 64, threads: 2, selectivity, ..SolverOptions::default() });
     let analysis = s.analyse(&problem.position, SearchMode::Estimate, Some(22), &unlimited(), &[], &mut |_| {});
-    let mut got: Vec<(Square, i32)> = analysis
-        .children
-        .iter()
-        .map(|c| {
-            assert_eq!(c.kind, Kind::Exact, "{}", c.square);
-            (c.square, c.score)
-        })
-        .collect();
-    got.sort();
-    let mut listed = problem.scores.clone();
-    listed.sort();
-    assert_eq!(got, listed, "every move's score");
+    assert_every_child_exact_as_listed(&analysis, &problem);
 }
 
 /// Near the end of the game the analysis's estimates climb to the end as Edax's do
@@ -621,18 +627,7 @@ fn ffo_43_estimates_climb_to_the_end_then_the_proof() {
         s.analyse(&problem.position, SearchMode::Estimate, None, &unlimited(), &[], &mut |r| reports.push(r));
     assert_eq!(analysis.stopped, None);
     assert_eq!(end_levels(&reports), vec![73, 87, 95], "the passes, in order");
-    let mut got: Vec<(Square, i32)> = analysis
-        .children
-        .iter()
-        .map(|c| {
-            assert_eq!(c.kind, Kind::Exact, "{}", c.square);
-            (c.square, c.score)
-        })
-        .collect();
-    got.sort();
-    let mut listed = problem.scores.clone();
-    listed.sort();
-    assert_eq!(got, listed, "every move's score");
+    assert_every_child_exact_as_listed(&analysis, &problem);
 
     // A node limit far below the first pass's predicted cost: the deepening goes on instead.
     let limits = Limits { max_nodes: Some(20_000_000), ..Limits::default() };
