@@ -565,8 +565,7 @@ impl Solver {
                     let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
                     solver.deepen(&run, &mut children, Some(quick), &mut depth_done, false, on_report);
                     solver.hunt(&run, &mut children, on_report);
-                    let time_left = limits.max_time.map(|t| t.saturating_sub(control.elapsed()));
-                    let nodes_left = limits.max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
+                    let (time_left, nodes_left) = control.left();
                     let plan = plan(size, most + 1, time_left, nodes_left, threads);
                     if plan.wld && plan.exact {
                         solver.prove(&run, &mut children, Job::Wld, on_report);
@@ -653,9 +652,7 @@ impl Solver {
     fn ends_here(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> bool {
         let size = run.position.size();
         let most = children.iter().filter(|c| !c.settled_for(Job::Exact)).map(|c| c.empties).max().unwrap_or(0);
-        let control = run.control;
-        let time_left = control.limits().max_time.map(|t| t.saturating_sub(control.elapsed()));
-        let nodes_left = control.limits().max_nodes.map(|m| m.saturating_sub(control.total_nodes()));
+        let (time_left, nodes_left) = run.control.left();
         !self.options.selectivity.is_full()
             && most >= ITERATE_FROM[size.n() / 2 - 2]
             && to.is_none_or(|to| to > most)

@@ -38,7 +38,6 @@ use super::settings::{
 use super::table::FULL_WIDTH;
 use crate::Size;
 use crate::eval::Indexes;
-use crate::geometry::full_mask;
 use crate::isa::Isa;
 use std::sync::OnceLock;
 
@@ -455,24 +454,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             }
         }
         None
-    }
-
-    /// The exact search of a position within `w` at selectivity `level` (below 100%), fail-soft:
-    /// an estimate of its score at the end of the game, never a proof (the table keeps its
-    /// bounds at that selectivity, except those of the nodes below [`PROBCUT_END_MIN`] empties,
-    /// which nothing prunes). One step of the climb towards a proof, as the passes of
-    /// [`Self::solve_window`], for the estimates of the analysis
-    /// ([`super::analysis`]: "Estimates to the end").
-    pub(super) fn selective_end(&mut self, p: u64, o: u64, w: Window, level: u8) -> i32 {
-        let n = (!(p | o) & full_mask(N)).count_ones();
-        if n == 0 {
-            return Self::final_score(p, o);
-        }
-        let saved = self.selectivity;
-        self.selectivity = level;
-        let v = self.pvs::<Exact>(Node { p, o, x: &(), depth: n, n }, w);
-        self.selectivity = saved;
-        v
     }
 
     /// The exact search of `node` within `w`, first with the window (`guess - 1`, `guess + 1`)

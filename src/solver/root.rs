@@ -23,9 +23,9 @@ pub(super) enum Job {
     },
     Wld,
     Exact,
-    /// The exact search at a selectivity below 100% ([`Searcher::selective_end`]): an estimate
-    /// searched to the end of the game with probable cutoffs, as Edax's endgame passes climb
-    /// towards a proof.
+    /// The exact search at a selectivity below 100% ([`Searcher::window`] at that level, which
+    /// then makes no passes of its own): an estimate searched to the end of the game with
+    /// probable cutoffs, as Edax's endgame passes climb towards a proof.
     EndEstimate {
         selectivity: Selectivity,
     },
@@ -78,18 +78,18 @@ fn child_value<const N: usize, const D: bool, I: Isa>(s: &mut Searcher<N, D, I>,
         Job::Exact => (-s.exact(t.p, t.o), Kind::Exact),
         Job::EndEstimate { selectivity } => {
             let (first, full) = around::<N, D, I>(t.guess);
-            let v = s.aspirated(first, full, |s, w| s.selective_end(t.p, t.o, w, selectivity.level()));
-            (-v, Kind::Estimate { depth: t.empties + 1, selectivity })
+            let search =
+                |s: &mut Searcher<N, D, I>| s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta));
+            (-s.with_selectivity(selectivity.level(), search), Kind::Estimate { depth: t.empties + 1, selectivity })
         }
         Job::Wld => (-s.window(t.p, t.o, -1, 1).signum(), Kind::Wld),
         Job::Estimate { depth } if solved_within(t.empties, depth - 1) => {
             // Labelled exact, so searched full width whatever the estimates' selectivity: a
             // search with probable cutoffs is no proof (and the store keeps exact values).
             let (first, full) = around::<N, D, I>(t.guess);
-            let selectivity = std::mem::replace(&mut s.selectivity, FULL_WIDTH);
-            let v = -s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta));
-            s.selectivity = selectivity;
-            (v, Kind::Exact)
+            let search =
+                |s: &mut Searcher<N, D, I>| s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta));
+            (-s.with_selectivity(FULL_WIDTH, search), Kind::Exact)
         }
         Job::Estimate { depth } => {
             let selectivity = Selectivity::from_level(s.selectivity);

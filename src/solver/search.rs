@@ -97,9 +97,12 @@ impl Control {
         self.poll(0)
     }
 
-    /// The limits the search was given.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
+    /// What is left of the time and node limits, if any.
+    pub fn left(&self) -> (Option<std::time::Duration>, Option<u64>) {
+        (
+            self.limits.max_time.map(|t| t.saturating_sub(self.elapsed())),
+            self.limits.max_nodes.map(|m| m.saturating_sub(self.total_nodes())),
+        )
     }
 
     /// Time since the search began.
@@ -315,6 +318,15 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let new = self.nodes + CHECK_EVERY - self.next_check;
         self.next_check = self.nodes + CHECK_EVERY;
         self.control.nodes.fetch_add(new, Ordering::Relaxed);
+    }
+
+    /// `search` run at selectivity `level` (a level of [`super::probcut::Selectivity`],
+    /// [`FULL_WIDTH`] for none), the searcher's own selectivity restored after it.
+    pub(super) fn with_selectivity<T>(&mut self, level: u8, search: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = std::mem::replace(&mut self.selectivity, level);
+        let v = search(self);
+        self.selectivity = saved;
+        v
     }
 
     /// Aspiration: `search` within `first` (clipped to `outer`); while it fails on a side where
