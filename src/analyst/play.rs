@@ -8,8 +8,8 @@
 //!   where the level proves), after which the best move known is played.
 //! - **A time a move**: the best move known after that long (a proven one at once).
 //!
-//! A client's clock (GTP's `time_left`) bounds both: no move takes more than its share of the
-//! time left ([`clock_share`]).
+//! A client's clock (GTP's `time_settings` and `time_left`, [`Clock`]) bounds both: no move
+//! takes more than its share of the time left ([`clock_share`]).
 
 use super::{Analyst, Ask, Event, LineRule};
 use crate::solver::{ChildValue, Limits, SearchMode};
@@ -75,12 +75,32 @@ fn proves(level: u32, p: &Position) -> bool {
     p.size() == Size::Four || p.empty_count() <= exact_empties(level)
 }
 
-/// The share of `left` (the side's time for the rest of the game) one move at `p` may take: the
-/// time left over the side's moves still to play, less a safety margin of 5% and 50 ms.
-pub fn clock_share(left: Duration, p: &Position) -> Duration {
-    let moves = u64::from(p.empty_count().div_ceil(2).max(1));
-    let share = left / moves as u32;
-    share.mul_f64(0.95).saturating_sub(Duration::from_millis(50)).max(Duration::from_millis(10))
+/// A side's clock as a client keeps it (GTP's `time_settings` and `time_left`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// `left` for the rest of the game (main time, no overtime after it).
+    Game { left: Duration },
+    /// `left` for the next `moves` moves (a byo-yomi period: Canadian overtime, or a time a move
+    /// when `moves` is 1).
+    Period { left: Duration, moves: u32 },
+    /// Main time `left`, then `period` for every `moves` moves.
+    MainThenPeriod { left: Duration, period: Duration, moves: u32 },
+}
+
+/// The share of `clock` one move at `p` may take: the game's time left over the side's moves
+/// still to play, or a period's time over its moves (in main time with overtime after it, the
+/// larger of the two), less a safety margin of 5% and 50 ms (a tenth of the share when that is
+/// less), and never under 10 ms.
+pub fn clock_share(clock: Clock, p: &Position) -> Duration {
+    let game = |left: Duration| left / p.empty_count().div_ceil(2).max(1);
+    let period = |left: Duration, moves: u32| left / moves.max(1);
+    let share = match clock {
+        Clock::Game { left } => game(left),
+        Clock::Period { left, moves } => period(left, moves),
+        Clock::MainThenPeriod { left, period: overtime, moves } => game(left).max(period(overtime, moves)),
+    };
+    let margin = Duration::from_millis(50).min(share / 10);
+    share.mul_f64(0.95).saturating_sub(margin).max(Duration::from_millis(10))
 }
 
 /// What the engine plays at a position, and what it knows of it.
@@ -120,7 +140,7 @@ impl Analyst {
         &mut self,
         position: &Position,
         strength: Strength,
-        clock: Option<Duration>,
+        clock: Option<Clock>,
         stop: Option<Arc<AtomicBool>>,
         on_event: &mut dyn FnMut(Event),
     ) -> Choice {
@@ -139,8 +159,8 @@ impl Analyst {
             return empty;
         }
         let mut budget = think_budget(strength, position);
-        if let Some(left) = clock {
-            budget = budget.min(clock_share(left, position));
+        if let Some(clock) = clock {
+            budget = budget.min(clock_share(clock, position));
         }
         let max_depth = match strength {
             Strength::Level(n) if !proves(n, position) => Some(n.max(1)),
@@ -176,8 +196,20 @@ mod tests {
         assert_eq!(think_budget(Strength::Level(10), &start), Duration::from_secs(2));
         assert_eq!(think_budget(Strength::Level(10), &Position::start(Size::Four)), Duration::from_secs(6));
         assert_eq!(think_budget(Strength::MoveTime(Duration::from_millis(300)), &start), Duration::from_millis(300));
+        let game = |s: u64| Clock::Game { left: Duration::from_secs(s) };
         // 60 s for 30 moves: 2 s each, less the margin.
-        assert_eq!(clock_share(Duration::from_secs(60), &start), Duration::from_millis(1850));
-        assert_eq!(clock_share(Duration::ZERO, &start), Duration::from_millis(10));
+        assert_eq!(clock_share(game(60), &start), Duration::from_millis(1850));
+        assert_eq!(clock_share(game(0), &start), Duration::from_millis(10));
+        // A second a move (byo-yomi of one stone): 0.95 s less 50 ms, not a thirtieth of it.
+        let period = |ms: u64, moves: u32| Clock::Period { left: Duration::from_millis(ms), moves };
+        assert_eq!(clock_share(period(1000, 1), &start), Duration::from_millis(900));
+        // 10 s for 5 moves; a tenth of a second a move keeps 85 ms (the margin a tenth of it).
+        assert_eq!(clock_share(period(10_000, 5), &start), Duration::from_millis(1850));
+        assert_eq!(clock_share(period(100, 1), &start), Duration::from_millis(85));
+        // In main time with overtime after it, the larger share.
+        let main =
+            |s: u64| Clock::MainThenPeriod { left: Duration::from_secs(s), period: Duration::from_secs(2), moves: 1 };
+        assert_eq!(clock_share(main(3), &start), Duration::from_millis(1850));
+        assert_eq!(clock_share(main(600), &start), Duration::from_millis(18_950));
     }
 }

@@ -14,7 +14,7 @@ use super::CliError;
 use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
 use othello_explorer::analyst::Analyst;
-use othello_explorer::analyst::play::{MAX_LEVEL, Strength};
+use othello_explorer::analyst::play::{Clock, MAX_LEVEL, Strength};
 use othello_explorer::solver::SolverOptions;
 use othello_explorer::store::Store;
 use othello_explorer::{Color, Scoring, Size, Square};
@@ -56,10 +56,11 @@ struct Engine {
     analyst: Analyst,
     line: Line,
     strength: Strength,
-    /// Seconds of main time a side gets (`time_settings`), if a clock is kept.
-    main_time: Option<Duration>,
-    /// The time each side has left (`time_left`): black's, white's.
-    left: [Option<Duration>; 2],
+    /// The clock of `time_settings`, if one is kept.
+    settings: Option<TimeSettings>,
+    /// What each side has left (`time_left`): black's, white's, the time and the stones of the
+    /// byo-yomi period (0 in main time).
+    left: [Option<(Duration, u32)>; 2],
 }
 
 /// What one command does: an answer (`Ok` is `=`, `Err` is `?`), and whether to quit after it.
@@ -86,6 +87,35 @@ fn vertex_of(word: &str, size: Size) -> Result<Option<Square>, String> {
     match word.to_ascii_lowercase().parse::<Square>() {
         Ok(sq) if sq.is_on(size) => Ok(Some(sq)),
         _ => Err(format!("invalid vertex '{}'", printable(word))),
+    }
+}
+
+/// GTP's `time_settings`: main time, then `byo_yomi` for every `stones` moves (Canadian
+/// byo-yomi). No byo-yomi time is absolute time; byo-yomi time with no stones, no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TimeSettings {
+    main: Duration,
+    byo_yomi: Duration,
+    stones: u32,
+}
+
+/// The clock a move is chosen under, from the settings and the side's last `time_left` (GTP
+/// 2, section 4.2: `time_left` with 0 stones is main time, else the time for that many stones).
+fn clock_of(settings: Option<TimeSettings>, left: Option<(Duration, u32)>) -> Option<Clock> {
+    if let Some(s) = settings
+        && s.stones == 0
+        && !s.byo_yomi.is_zero()
+    {
+        return None;
+    }
+    let overtime = settings.filter(|s| !s.byo_yomi.is_zero());
+    match (left, overtime) {
+        (Some((left, 0)), None) => Some(Clock::Game { left }),
+        (Some((left, 0)), Some(s)) => Some(Clock::MainThenPeriod { left, period: s.byo_yomi, moves: s.stones }),
+        (Some((left, moves)), _) => Some(Clock::Period { left, moves }),
+        (None, Some(s)) if s.main.is_zero() => Some(Clock::Period { left: s.byo_yomi, moves: s.stones }),
+        (None, Some(s)) => Some(Clock::MainThenPeriod { left: s.main, period: s.byo_yomi, moves: s.stones }),
+        (None, None) => settings.filter(|s| !s.main.is_zero()).map(|s| Clock::Game { left: s.main }),
     }
 }
 
@@ -130,8 +160,8 @@ impl Engine {
         }
         self.turn_of(color)?;
         let p = self.line.now();
-        // The time left, as the client said; a clock set but never updated: the main time.
-        let clock = self.left[usize::from(color == Color::White)].or(self.main_time);
+        // The time left, as the client said; a clock set but never updated: the settings'.
+        let clock = clock_of(self.settings, self.left[usize::from(color == Color::White)]);
         let choice = self.analyst.choose(&p, self.strength, clock, Some(stop.clone()), &mut |_| {});
         match choice.square {
             Some(sq) => {
@@ -227,20 +257,28 @@ impl Engine {
                     _ => "0".into(),
                 })
             }
-            "time_settings" => match (number::<u64>(args.first(), "main time"), args.len()) {
-                (Ok(main), 3) => {
-                    self.main_time = (main > 0).then(|| Duration::from_secs(main));
+            "time_settings" => match args {
+                [main, byo_yomi, stones] => (|| {
+                    let main = number::<u64>(Some(main), "main time")?;
+                    let byo_yomi = number::<u64>(Some(byo_yomi), "byo-yomi time")?;
+                    let stones = number::<u32>(Some(stones), "byo-yomi stones")?;
+                    let secs = |s: u64| Duration::from_secs(s.min(10_000_000));
+                    Ok(TimeSettings { main: secs(main), byo_yomi: secs(byo_yomi), stones })
+                })()
+                .map(|settings| {
+                    self.settings = Some(settings);
                     self.left = [None; 2];
-                    Ok(String::new())
-                }
-                (Err(e), _) => Err(e),
+                    String::new()
+                }),
                 _ => Err("syntax error: time_settings MAIN BYOYOMI STONES".into()),
             },
             "time_left" => match args {
-                [c, t, _] => color_of(c).and_then(|c| {
+                [c, t, stones] => color_of(c).and_then(|c| {
                     let secs: f64 = t.parse().map_err(|_| "syntax error: time_left COLOR TIME STONES".to_string())?;
                     let secs = if secs.is_finite() { secs.clamp(0.0, 1e7) } else { 0.0 };
-                    self.left[usize::from(c == Color::White)] = Some(Duration::from_secs_f64(secs));
+                    let stones: u32 =
+                        stones.parse().map_err(|_| "syntax error: time_left COLOR TIME STONES".to_string())?;
+                    self.left[usize::from(c == Color::White)] = Some((Duration::from_secs_f64(secs), stones));
                     Ok(String::new())
                 }),
                 _ => Err("syntax error: time_left COLOR TIME STONES".into()),
@@ -272,7 +310,7 @@ pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Resu
         analyst: protocol::analyst(options, store)?,
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
-        main_time: None,
+        settings: None,
         left: [None; 2],
     };
     protocol::serve(urgent, |line, stop| {
@@ -297,4 +335,37 @@ pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Resu
         quit
     });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_read_as_gtp_2_defines_them() {
+        let s = |main: u64, byo_yomi: u64, stones: u32| {
+            Some(TimeSettings { main: Duration::from_secs(main), byo_yomi: Duration::from_secs(byo_yomi), stones })
+        };
+        let secs = Duration::from_secs;
+        // No settings and no time left: no clock.
+        assert_eq!(clock_of(None, None), None);
+        // Absolute time: the main time until the client says what is left.
+        assert_eq!(clock_of(s(300, 0, 0), None), Some(Clock::Game { left: secs(300) }));
+        assert_eq!(clock_of(s(300, 0, 0), Some((secs(120), 0))), Some(Clock::Game { left: secs(120) }));
+        // Byo-yomi time without stones: no limit, whatever is left.
+        assert_eq!(clock_of(s(0, 5, 0), Some((secs(5), 0))), None);
+        // A time a move (match's `time_settings 0 S 1`): the period, not a share of the game.
+        assert_eq!(clock_of(s(0, 2, 1), None), Some(Clock::Period { left: secs(2), moves: 1 }));
+        assert_eq!(clock_of(s(0, 2, 1), Some((secs(2), 1))), Some(Clock::Period { left: secs(2), moves: 1 }));
+        // Canadian byo-yomi: main time first, then 25 stones in 60 s.
+        let main = Clock::MainThenPeriod { left: secs(600), period: secs(60), moves: 25 };
+        assert_eq!(clock_of(s(600, 60, 25), None), Some(main));
+        assert_eq!(
+            clock_of(s(600, 60, 25), Some((secs(10), 0))),
+            Some(Clock::MainThenPeriod { left: secs(10), period: secs(60), moves: 25 })
+        );
+        assert_eq!(clock_of(s(600, 60, 25), Some((secs(40), 7))), Some(Clock::Period { left: secs(40), moves: 7 }));
+        // Time left without settings: as the client says.
+        assert_eq!(clock_of(None, Some((secs(30), 0))), Some(Clock::Game { left: secs(30) }));
+    }
 }

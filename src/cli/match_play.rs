@@ -60,7 +60,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Seconds a move for every engine: `ours` plays with this move time, and GTP engines are
-    /// told it (`time_settings 0 S 1`, then `time_left` before each move).
+    /// told it (`time_settings 0 S 1`, then `time_left` before each move; whole seconds, at
+    /// least 1).
     #[arg(long, value_name = "SECONDS", value_parser = super::values::seconds)]
     pub move_time: Option<Duration>,
     /// Seconds an engine may stay silent on a move before it forfeits the game.
