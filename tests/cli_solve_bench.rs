@@ -288,6 +288,8 @@ fn solve_rejects_bad_search_flags_in_one_line() {
         &["bench", "/dev/null", "--time", "1"],
         &["bench", "/dev/null", "--mode", "estimate", "--time", "0"],
         &["bench", "/dev/null", "--mode", "estimate", "--time", "1", "--depth", "3"],
+        &["bench", "/dev/null", "--mode", "play"],
+        &["bench", "/dev/null", "--mode", "play", "--time", "1", "--depth", "3"],
     ] {
         let out = bin().args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -357,6 +359,17 @@ fn bench_estimate_with_a_time_judges_the_move_it_ends_with() {
         "-----OX--XXX---- O; D2:+10; B4:-9; D4:+8;\n",
         "-----OX--XXX---- O; D2:-8;\n",
     ));
+    // The move to play (`--mode play`) is judged the same way: here the proof is in reach, so
+    // it is the same move with the same exact value.
+    for mode in ["play", "estimate"] {
+        let args =
+            ["bench", path(&file), "--mode", mode, "--time", "5", "--scoring", "discs", "--json", "--threads", "1"];
+        let v = json(&args);
+        assert_eq!(v["mode"].as_str(), Some(mode));
+        for row in v["positions"].as_array().unwrap() {
+            assert_eq!((row["move"].as_str(), row["value"].as_i64()), (Some("d4"), Some(8)), "{mode}");
+        }
+    }
     let args =
         ["bench", path(&file), "--mode", "estimate", "--time", "5", "--scoring", "discs", "--json", "--threads", "1"];
     let v = json(&args);

@@ -427,6 +427,76 @@ fn extended_estimates_lie_in_their_range() {
     assert!(differ > 0, "no estimate changed in {checked} positions");
 }
 
+/// `SearchMode::Play` past the quick estimates (full width, the extension off, no proof in
+/// reach): at every completed depth the first child is a best move by plain minimax, with the
+/// minimax value of the position at that depth; any other child still listed is one searched for
+/// its own value (it beat the first in its null-window test) and has its minimax value too; the
+/// others are left without a value. Random 6x6 positions of 29 empties, one and two threads,
+/// under a node limit that keeps the proofs out.
+#[test]
+fn play_finds_a_minimax_best_move_at_every_depth() {
+    let depth = QUICK_DEPTH + 2;
+    let mut refuted = 0;
+    for seed in 1..=3 {
+        let b = game_position(6, &mut Rng(seed), 29);
+        let pos = to_position(&b);
+        let children: Vec<(Square, Board)> = b.moves().into_iter().map(|m| (square(6, m), b.play(m))).collect();
+        assert!(children.len() >= 2, "{}: a choice", b.board_string());
+        let values: Vec<BTreeMap<Square, i32>> = (0..=depth)
+            .map(|k| {
+                if k <= QUICK_DEPTH {
+                    return BTreeMap::new();
+                }
+                children.iter().map(|(sq, c)| (*sq, -minimax(c, k - 1, Scoring::Standard))).collect()
+            })
+            .collect();
+        for threads in [1, 2] {
+            let ctx = format!("{} ({threads} threads)", b.board_string());
+            let mut s =
+                Solver::new(SolverOptions { hash_mb: 4, threads, pv_extension: false, ..SolverOptions::default() });
+            // A node limit the proofs would not fit (without a limit the auto policy proves every
+            // 6x6 position), far above what the estimates take.
+            let limits = Limits { max_nodes: Some(100_000_000), ..Limits::default() };
+            let rec = record(&mut s, &pos, SearchMode::Play, Some(depth), &limits, &[]);
+            assert_eq!(rec.analysis.stopped, None, "{ctx}: not stopped");
+            assert_eq!(rec.depths(), (1..=depth).collect::<Vec<_>>(), "{ctx}: completed depths");
+            // The values as each depth past the quick ones completes: those reported at it.
+            let mut at: Vec<ChildValue> = Vec::new();
+            let mut k = 0;
+            for r in &rec.reports {
+                match r {
+                    Report::Child(c) => at.push(*c),
+                    Report::DepthDone { depth } => {
+                        k = *depth;
+                        if k > QUICK_DEPTH {
+                            let best = *values[k as usize].values().max().unwrap();
+                            let first = at.iter().max_by_key(|c| c.score).expect("a value at each depth");
+                            assert_eq!(first.score, best, "{ctx}: depth {k}: the best value");
+                            for c in &at {
+                                assert_eq!(c.kind, Kind::estimate(k), "{ctx}: depth {k}: {}", c.square);
+                                assert_eq!(c.score, values[k as usize][&c.square], "{ctx}: depth {k}: {}", c.square);
+                            }
+                            refuted += children.len() - at.len();
+                        }
+                        at.clear();
+                    }
+                    Report::Phase(_) | Report::Line { .. } => {}
+                }
+            }
+            assert_eq!(k, depth);
+            // The result: the last depth's children, the best first.
+            let got = &rec.analysis.children;
+            let best = *values[depth as usize].values().max().unwrap();
+            assert_eq!(got[0].score, best, "{ctx}: the move to play");
+            assert_eq!(values[depth as usize][&got[0].square], best, "{ctx}: a best move");
+            for c in got {
+                assert_eq!(c.score, values[depth as usize][&c.square], "{ctx}: {}", c.square);
+            }
+        }
+    }
+    assert!(refuted > 0, "no child was left refuted: the null windows were not used");
+}
+
 /// With no more empties than the depth, every child is exact and equal to negamax, on every size.
 #[test]
 fn with_few_empties_the_estimates_are_exact() {

@@ -8,6 +8,11 @@
 //!   where the level proves), after which the best move known is played.
 //! - **A time a move**: the best move known after that long (a proven one at once).
 //!
+//! The analysis is [`SearchMode::Play`]: once the quick estimates are done, each depth values
+//! the best move so far and any move that beats it, the others refuted by null windows, as a
+//! game engine searches its root; not every move's value, as the explorer's analysis gives
+//! them (docs/solver.md, "The move to play").
+//!
 //! A client's clock (GTP's `time_settings` and `time_left`, [`Clock`]) bounds both: no move
 //! takes more than its share of the time left ([`clock_share`]).
 
@@ -167,7 +172,7 @@ impl Analyst {
             _ => None,
         };
         let limits = Limits { max_time: Some(budget), stop, ..Limits::default() };
-        let ask = Ask { mode: SearchMode::Auto, max_depth, limits, line: LineRule::Best };
+        let ask = Ask { mode: SearchMode::Play, max_depth, limits, line: LineRule::Best };
         let verdict = self.analyse(position, &ask, on_event);
         let square = verdict.best().map(|b| b.square).or_else(|| legal.reading_order().first().copied());
         let (line, line_proven) = match verdict.line {

@@ -32,6 +32,9 @@ pub enum BenchMode {
     /// Estimates at every depth against every listed score: how often the estimate's best move is
     /// a best move, and the mean error.
     Estimate,
+    /// The move the engine plays after `--time` (`solve --mode play`), judged as `--mode estimate
+    /// --time` judges the analysis's first move.
+    Play,
 }
 
 /// The deepest estimate `bench --mode estimate` measures unless `--depth` says otherwise.
@@ -102,13 +105,15 @@ pub fn run(
     if depth.is_some() && mode != BenchMode::Estimate {
         return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
     }
-    if time.is_some() && mode != BenchMode::Estimate {
-        return Err(CliError::Usage("--time applies to bench --mode estimate".into()));
+    if time.is_some() && !matches!(mode, BenchMode::Estimate | BenchMode::Play) {
+        return Err(CliError::Usage("--time applies to bench --mode estimate or play".into()));
     }
     match (mode, time) {
+        (BenchMode::Play, None) => Err(CliError::Usage("bench --mode play needs --time SECONDS".into())),
+        (BenchMode::Play, Some(time)) => timed::run(selected, first, time, SearchMode::Play, options, json),
         (BenchMode::Exact, _) => exact(path, selected, first, options, store, json),
         (BenchMode::Wld, _) => wld(path, selected, first, options, store, json),
-        (BenchMode::Estimate, Some(time)) => timed::run(selected, first, time, options, json),
+        (BenchMode::Estimate, Some(time)) => timed::run(selected, first, time, SearchMode::Estimate, options, json),
         (BenchMode::Estimate, None) => estimate(selected, depth.unwrap_or(DEFAULT_DEPTH), options, json),
     }
 }

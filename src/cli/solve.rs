@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// What to compute: `exact` scores, `wld` (win/loss/draw), `estimate` (depth-limited
-    /// estimates), or `auto` (estimates, then proofs when they fit the limits). Default: `exact`,
+    /// estimates), `auto` (estimates, then proofs when they fit the limits), or `play` (the move
+    /// an engine plays: `auto`, but each depth after the first few values only the best move and
+    /// any move that beats it, the others refuted and left without a value). Default: `exact`,
     /// or `auto` when --depth or --time is given; a position whose exact solve is predicted to
     /// take more than ten minutes gets `auto` for 5 seconds (a note on stderr says so).
     #[arg(long, value_enum, value_name = "MODE")]
@@ -42,6 +44,7 @@ pub enum ModeArg {
     Exact,
     Wld,
     Estimate,
+    Play,
 }
 
 /// The estimate depth of `--mode estimate` when neither --depth nor --time bounds it.
@@ -111,6 +114,7 @@ pub fn run(
         Some(ModeArg::Exact) => SearchMode::Exact,
         Some(ModeArg::Wld) => SearchMode::Wld,
         Some(ModeArg::Estimate) => SearchMode::Estimate,
+        Some(ModeArg::Play) => SearchMode::Play,
         None if search.depth.is_some() || search.time.is_some() => SearchMode::Auto,
         None => SearchMode::Exact,
     };
@@ -229,6 +233,13 @@ pub fn run(
                 best: best.contains(&c.square),
             })
             .collect(),
+        refuted: if mode == SearchMode::Play {
+            let listed: Vec<Square> = verdict.children.iter().map(|c| c.square).collect();
+            let moves = position.legal_moves().reading_order();
+            moves.into_iter().filter(|sq| !listed.contains(sq)).map(|sq| sq.to_string()).collect()
+        } else {
+            Vec::new()
+        },
         from_store: verdict.from_store.len(),
         store: store_path,
         nodes: verdict.nodes,
@@ -266,6 +277,9 @@ struct SolveReport {
     /// or the deepest estimate expects.
     pv_proven: bool,
     children: Vec<ChildRow>,
+    /// `--mode play`: the moves left without a value, refuted at the last depth (each no better
+    /// than the best move there).
+    refuted: Vec<String>,
     from_store: usize,
     store: Option<String>,
     nodes: u64,
@@ -358,6 +372,9 @@ impl std::fmt::Display for SolveReport {
                 let mark = if c.best { " *" } else { "" };
                 let source = if c.source == "store" { "  (store)" } else { "" };
                 writeln!(f, "  {}  {:3}{mark}{source}", c.square, c.text)?;
+            }
+            if !self.refuted.is_empty() {
+                writeln!(f, "  refuted (no better than the best at its depth): {}", self.refuted.join(" "))?;
             }
             if let Some(path) = &self.store
                 && self.from_store > 0

@@ -39,6 +39,11 @@
 //! one estimate serves the group even if an evaluation were not symmetric); the root's children
 //! are shared between the threads, one child at a time.
 //!
+//! [`SearchMode::Play`], the engines' mode, is `Auto` with each depth past the quick estimates
+//! a principal-variation search over the children ([`Job::Beats`]): the best child searched for
+//! its value, the others tested against it by null windows, only those that beat it searched
+//! for theirs; refuted children keep no value (docs/solver.md, "The move to play").
+//!
 //! [`SearchMode::Auto`], the explorer's mode: estimates to depth [`QUICK_DEPTH`] first, so that
 //! every child has a value at once, then the proofs if they are affordable (see [`Plan`]), else
 //! deeper estimates until a limit or a stop.
@@ -69,6 +74,14 @@ pub enum SearchMode {
     Wld,
     /// Estimates only, deepening until the depth limit, another limit or a stop.
     Estimate,
+    /// The move to play: [`SearchMode::Auto`], except that beyond the quick estimates each depth
+    /// values only what choosing needs, as a game engine searches its root: the best child so
+    /// far first, then each other child tested against it by a null window, and only a child
+    /// that beats it searched for its value (a principal-variation search over the children).
+    /// A child refuted at a depth keeps no value, so the analysis lists the best child and those
+    /// searched for their values; with a child already proven (the store, the proofs), every
+    /// child is valued as in `Auto`.
+    Play,
 }
 
 /// What a value is.
@@ -561,7 +574,7 @@ impl Solver {
                 SearchMode::Estimate => {
                     solver.deepen(&run, &mut children, max_depth, &mut depth_done, false, on_report);
                 }
-                SearchMode::Auto => {
+                SearchMode::Auto | SearchMode::Play => {
                     let quick = max_depth.map_or(QUICK_DEPTH, |d| d.min(QUICK_DEPTH));
                     solver.deepen(&run, &mut children, Some(quick), &mut depth_done, false, on_report);
                     solver.hunt(&run, &mut children, on_report);
@@ -575,8 +588,14 @@ impl Solver {
                     } else if plan.wld {
                         solver.prove(&run, &mut children, Job::Wld, on_report);
                     }
-                    solver.deepen(&run, &mut children, max_depth, &mut depth_done, true, on_report);
-                    if plan.wld && !plan.exact {
+                    if mode == SearchMode::Play {
+                        solver.deepen_best(&run, &mut children, max_depth, &mut depth_done, on_report);
+                    } else {
+                        solver.deepen(&run, &mut children, max_depth, &mut depth_done, true, on_report);
+                    }
+                    // (The move to play is chosen once the deepening ends: the children it
+                    // refuted need no proof.)
+                    if plan.wld && !plan.exact && mode != SearchMode::Play {
                         solver.prove(&run, &mut children, Job::Exact, on_report);
                     }
                 }
@@ -626,20 +645,130 @@ impl Solver {
                 return;
             }
             *depth_done = Some(depth);
-            if let Some(best) =
-                children.iter().filter(|c| c.value.is_some()).max_by_key(|c| (c.rank(), Reverse(c.squares[0])))
-            {
-                let first = best.squares[0];
-                let child = run.position.play(first).expect("a legal move");
-                let mut moves = vec![first];
-                moves.extend(self.expected_line(&child, depth as usize - 1));
-                on_report(Report::Line { depth, moves });
-            }
-            on_report(Report::DepthDone { depth });
+            self.depth_done(run, children, depth, on_report);
             if hunt {
                 self.hunt(run, children, on_report);
             }
             depth += 1;
+        }
+    }
+
+    /// Reports `depth` done: the line of the best child, then [`Report::DepthDone`].
+    fn depth_done(&self, run: &Run, children: &[Child], depth: u32, on_report: &mut dyn FnMut(Report)) {
+        if let Some(best) =
+            children.iter().filter(|c| c.value.is_some()).max_by_key(|c| (c.rank(), Reverse(c.squares[0])))
+        {
+            let first = best.squares[0];
+            let child = run.position.play(first).expect("a legal move");
+            let mut moves = vec![first];
+            moves.extend(self.expected_line(&child, depth as usize - 1));
+            on_report(Report::Line { depth, moves });
+        }
+        on_report(Report::DepthDone { depth });
+    }
+
+    /// [`SearchMode::Play`]'s deepening, from the depth after `depth_done` to `to`: at each
+    /// depth the best child so far searched for its value (with the aspiration window of
+    /// [`Self::deepen`]), every other child tested against it ([`Job::Beats`], shared between
+    /// the threads), and those that beat it searched for theirs. A depth counts only once
+    /// complete: a stop within it leaves the depth before. Children refuted at a depth lose the
+    /// value they had; the next depth takes the best child first, the others in their order
+    /// before. Ends when a depth was searched to the end at full width (the choice is proven).
+    /// With a child settled already (proven, or known from the store), or only one child, it is
+    /// [`Self::deepen`].
+    fn deepen_best(
+        &self,
+        run: &Run,
+        children: &mut [Child],
+        to: Option<u32>,
+        depth_done: &mut Option<u32>,
+        on_report: &mut dyn FnMut(Report),
+    ) {
+        let settled = |c: &Child| c.settled_for(Job::Estimate { depth: 1 });
+        if children.len() < 2 || children.iter().any(settled) {
+            return self.deepen(run, children, to, depth_done, true, on_report);
+        }
+        let size = run.position.size();
+        let task =
+            |c: &Child, index: usize, guess: Option<i32>| Task { index, p: c.p, o: c.o, empties: c.empties, guess };
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        order.sort_by(|&a, &b| {
+            children[b].rank().cmp(&children[a].rank()).then(children[a].squares[0].cmp(&children[b].squares[0]))
+        });
+        let mut depth = depth_done.map_or(1, |d| d + 1);
+        let mut announced = false;
+        while to.is_none_or(|to| depth <= to) && !run.control.halted() {
+            if !announced {
+                on_report(Report::Phase(Phase::Estimate));
+                announced = true;
+            }
+            // The best child so far, for its value at this depth.
+            let lead = order[0];
+            let mut values: Vec<(usize, i32, Kind)> = Vec::new();
+            let first = [task(&children[lead], lead, children[lead].estimates.last().copied())];
+            self.schedule(run.control, size, &first, Job::Estimate { depth }, &mut |t, score, kind| {
+                values.push((t.index, score, kind))
+            });
+            let Some(&(_, alpha, lead_kind)) = values.first() else { return };
+            // The others against it; those that beat it, for their values.
+            let rest: Vec<Task> = order[1..].iter().map(|&i| task(&children[i], i, None)).collect();
+            let mut proven = lead_kind == Kind::Exact;
+            let mut beat: Vec<(i32, Task)> = Vec::new();
+            let mut tested = 0;
+            self.schedule(run.control, size, &rest, Job::Beats { depth, alpha }, &mut |t, bound, kind| {
+                tested += 1;
+                proven &= kind == Kind::Exact;
+                if bound > alpha {
+                    beat.push((bound, Task { guess: Some(bound), ..*t }));
+                }
+            });
+            if run.control.halted() || tested < rest.len() {
+                return;
+            }
+            beat.sort_by_key(|b| Reverse(b.0));
+            let again: Vec<Task> = beat.into_iter().map(|b| b.1).collect();
+            let mut searched = 0;
+            self.schedule(run.control, size, &again, Job::Estimate { depth }, &mut |t, score, kind| {
+                searched += 1;
+                values.push((t.index, score, kind));
+            });
+            if run.control.halted() || searched < again.len() {
+                return;
+            }
+            // The depth is complete: each child's value at it, or none (and no history, which
+            // would skip this depth: ties go to the children valued at every depth).
+            for (index, c) in children.iter_mut().enumerate() {
+                if !values.iter().any(|v| v.0 == index) {
+                    c.value = None;
+                    c.estimates.clear();
+                }
+            }
+            for &(index, score, kind) in &values {
+                let c = &mut children[index];
+                if let Kind::Estimate { .. } = kind {
+                    c.estimates.push(score);
+                }
+                c.value = Some((score, kind));
+                for &square in &c.squares {
+                    on_report(Report::Child(ChildValue { square, score, kind }));
+                }
+            }
+            // The best first (the one before it on equal values), the others in their order.
+            let most = values.iter().map(|v| v.1).max();
+            let top = order.iter().position(|&i| values.iter().any(|v| v.0 == i && Some(v.1) == most)).unwrap_or(0);
+            let best = order.remove(top);
+            order.insert(0, best);
+            *depth_done = Some(depth);
+            self.depth_done(run, children, depth, on_report);
+            if proven {
+                return;
+            }
+            self.hunt(run, children, on_report);
+            depth += 1;
+            if children.iter().any(settled) {
+                // A wipe-out proven: each child valued from here.
+                return self.deepen(run, children, to, depth_done, true, on_report);
+            }
         }
     }
 

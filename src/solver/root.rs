@@ -29,6 +29,14 @@ pub(super) enum Job {
     EndEstimate {
         selectivity: Selectivity,
     },
+    /// Whether the child's estimate of `depth` plies (from the parent) beats `alpha` (the
+    /// parent's side): a null-window search whose fail-soft value is a bound, above `alpha` a
+    /// lower one, else an upper one ([`SearchMode::Play`](super::SearchMode::Play)'s children
+    /// after the first). Within [`solved_within`] the exact search at full width, a proven bound.
+    Beats {
+        depth: u32,
+        alpha: i32,
+    },
     /// The proof that a child estimated at the evaluation's cap is won or lost by everything
     /// ([`Searcher::extreme_proof`]): its exact score, or no value when no depth proves it.
     Extreme,
@@ -91,6 +99,14 @@ fn child_value<const N: usize, const D: bool, I: Isa>(s: &mut Searcher<N, D, I>,
                 |s: &mut Searcher<N, D, I>| s.aspirated(first, full, |s, w| s.window(t.p, t.o, w.alpha, w.beta));
             (-s.with_selectivity(FULL_WIDTH, search), Kind::Exact)
         }
+        Job::Beats { depth, alpha } if solved_within(t.empties, depth - 1) => {
+            let v = s.with_selectivity(FULL_WIDTH, |s| s.window(t.p, t.o, -alpha - 1, -alpha));
+            (-v, Kind::Exact)
+        }
+        Job::Beats { depth, alpha } => {
+            let selectivity = Selectivity::from_level(s.selectivity);
+            (-s.estimate(t.p, t.o, -alpha - 1, -alpha, depth - 1), Kind::Estimate { depth, selectivity })
+        }
         Job::Estimate { depth } => {
             let selectivity = Selectivity::from_level(s.selectivity);
             let (first, full) = around::<N, D, I>(t.guess);
@@ -119,7 +135,7 @@ impl Solver {
         let (table, scoring, cpu) = (&self.table, self.options.scoring, self.cpu);
         let (selectivity, selective_solve) = (self.options.selectivity, self.options.selective_solve);
         let pv_solved = match job {
-            Job::Estimate { depth } if self.options.pv_extension => pv_solved(depth),
+            Job::Estimate { depth } | Job::Beats { depth, .. } if self.options.pv_extension => pv_solved(depth),
             _ => 0,
         };
         let next = AtomicUsize::new(0);
@@ -136,7 +152,7 @@ impl Solver {
                         let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
                         searcher.pv_solved = pv_solved;
                         searcher.iterate = selective_solve;
-                        if let Job::Estimate { .. } = job {
+                        if let Job::Estimate { .. } | Job::Beats { .. } = job {
                             searcher.selectivity = selectivity.level();
                         }
                         loop {

@@ -1,6 +1,7 @@
 //! `bench FILE --mode estimate --time SECONDS`: each position gets what `solve --time SECONDS
 //! --mode estimate` gives it (iterative deepening from an empty table, no depth limit, stopped
-//! by the clock), and the move the analysis ends with (its first child: the highest value, ties
+//! by the clock); `--mode play`, what `solve --time SECONDS --mode play` gives it (the move an
+//! engine plays: [`othello_explorer::solver::SearchMode::Play`]). The move the analysis ends with (its first child: the highest value, ties
 //! by [`othello_explorer::solver::rank_key`]) is judged against the scores the file lists:
 //!
 //! - **agrees**: it is a best listed move;
@@ -78,6 +79,8 @@ struct Summary {
 /// The whole bench: the JSON form.
 #[derive(Serialize)]
 struct Timed {
+    /// `estimate` or `play`.
+    mode: &'static str,
     seconds_per_move: f64,
     selectivity: u32,
     positions: Vec<Row>,
@@ -98,6 +101,7 @@ pub fn run(
     problems: &[Problem],
     first: usize,
     time: Duration,
+    mode: SearchMode,
     options: SolverOptions,
     json: bool,
 ) -> Result<(), CliError> {
@@ -107,7 +111,8 @@ pub fn run(
     let mut skipped = 0;
     if !json {
         outln!(
-            "estimates for {} s a position at selectivity {selectivity}{}",
+            "{} for {} s a position at selectivity {selectivity}{}",
+            if mode == SearchMode::Play { "the move to play" } else { "estimates" },
             time.as_secs_f64(),
             if selectivity.is_full() { " (full width)" } else { "" }
         );
@@ -137,7 +142,7 @@ pub fn run(
         solver.clear();
         let limits = Limits { max_time: Some(time), ..Limits::default() };
         let start = Instant::now();
-        let analysis = solver.analyse(&position, SearchMode::Estimate, None, &limits, &[], &mut |_| {});
+        let analysis = solver.analyse(&position, mode, None, &limits, &[], &mut |_| {});
         let seconds = start.elapsed().as_secs_f64();
         let Some(top) = analysis.children.first().copied() else {
             skipped += 1;
@@ -204,6 +209,7 @@ pub fn run(
     };
     if json {
         let timed = Timed {
+            mode: if mode == SearchMode::Play { "play" } else { "estimate" },
             seconds_per_move: time.as_secs_f64(),
             selectivity: selectivity.percent(),
             positions: rows,
