@@ -62,7 +62,7 @@ fn the_completion_scripts_name_every_subcommand() {
         assert!(all.contains(&name), "{name} not completed: {all:?}");
     }
     assert_eq!(complete(&["othello-explorer", "so"]), ["solve"]);
-    assert_eq!(complete(&["othello-explorer", "solve", "--mode", ""]), ["auto", "exact", "wld", "estimate"]);
+    assert_eq!(complete(&["othello-explorer", "solve", "--mode", ""]), ["auto", "exact", "wld", "estimate", "play"]);
     assert_eq!(complete(&["othello-explorer", "solve", "--dep"]), ["--depth"]);
     assert_eq!(complete(&["othello-explorer", "store", "exp"]), ["export"]);
     assert_eq!(complete(&["othello-explorer", "completions", "fi"]), ["fish"]);

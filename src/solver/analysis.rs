@@ -290,7 +290,9 @@ pub enum Report {
     Phase(Phase),
     /// A child has a new value (better than or as good as its last one).
     Child(ChildValue),
-    /// Every child still estimated has been searched to this depth (each reported just before).
+    /// Every child still estimated has been searched to this depth (each reported just before;
+    /// in [`SearchMode::Play`] those valued at it: a child refuted at a depth is not reported
+    /// and has no value in the result).
     DepthDone {
         /// The depth completed.
         depth: u32,
