@@ -51,6 +51,9 @@ pub const COMMANDS: &[&str] = &[
     "set_level",
 ];
 
+/// The answer to a malformed `time_left`.
+const TIME_LEFT_USAGE: &str = "syntax error: time_left COLOR TIME STONES";
+
 /// The engine's state between commands.
 struct Engine {
     analyst: Analyst,
@@ -274,14 +277,13 @@ impl Engine {
             },
             "time_left" => match args {
                 [c, t, stones] => color_of(c).and_then(|c| {
-                    let secs: f64 = t.parse().map_err(|_| "syntax error: time_left COLOR TIME STONES".to_string())?;
+                    let secs: f64 = t.parse().map_err(|_| TIME_LEFT_USAGE.to_string())?;
                     let secs = if secs.is_finite() { secs.clamp(0.0, 1e7) } else { 0.0 };
-                    let stones: u32 =
-                        stones.parse().map_err(|_| "syntax error: time_left COLOR TIME STONES".to_string())?;
+                    let stones: u32 = stones.parse().map_err(|_| TIME_LEFT_USAGE.to_string())?;
                     self.left[usize::from(c == Color::White)] = Some((Duration::from_secs_f64(secs), stones));
                     Ok(String::new())
                 }),
-                _ => Err("syntax error: time_left COLOR TIME STONES".into()),
+                _ => Err(TIME_LEFT_USAGE.into()),
             },
             "set_level" | "level" => match args.first().map(|a| a.parse::<u32>()) {
                 Some(Ok(n)) if (1..=MAX_LEVEL).contains(&n) => {
