@@ -152,7 +152,12 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 /// (one thread, nodes, at 16 / 32 / 48): FFO #50 636.7 M / 615.9 M / 591.2 M, FFO #53 1,909.9 M /
 /// 1,866.4 M / 1,819.5 M, FFO #40-#49 615.9 M / 640.9 M / 638.2 M (`docs/solver.md`, "Move
 /// ordering by the evaluation").
-pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 48];
+///
+/// Why 64 on 8x8 (2026-11-29, with the ordering search's sorted top plies and corners first,
+/// one thread, nodes, at 48 / 56 / 64 / 80): FFO #50-#58 13,065 M / 12,864 M / **12,615 M** /
+/// 13,252 M, FFO #40-#49 628.6 M / 618.2 M / **618.1 M** / 609.9 M. On two threads FFO #50-#59
+/// took 403.6 s and 13.06 G nodes at 64 against 428.2 s and 13.54 G at 48 (one run each).
+pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 64];
 
 /// The same weight where the ordering search is [`EVAL_SORT_NEAR_DEPTH`] plies deep, below
 /// [`EVAL_SORT_DEEP`] empties, on every board: near the end mobility decides more.
