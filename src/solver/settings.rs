@@ -166,7 +166,13 @@ pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 64];
 /// 32 on 6x6 (as higher up) 640.2 M / 125.6 M; 32 on both 629.3 M / 125.6 M; 48 624.0 M /
 /// 124.6 M; 64 619.3 M / 123.7 M, the same time within the noise. At 48 from 18 empties as well
 /// on 8x8: 634.5 M; 32 there: 640.3 M.
-pub(super) const EVAL_SORT_NEAR_FASTEST: i32 = 48;
+///
+/// Why 64 since 2026-11-29 (with [`EVAL_SORT_FASTEST`] at 64 on 8x8; one thread, nodes, 48
+/// against 64): FFO #40-#49 618.1 M / 612.5 M (56: 613.1 M, 80: 613.3 M), FFO #50-#58 12,614.7 M /
+/// 12,373.5 M (fewer on each of the nine), every child of the 6x6 positions `c2b2b3d2`,
+/// `c2b4c5d2` and `--------O-----OXX---OX---XO--------- X` 1,430.6 M / 1,402.3 M (fewer on each).
+/// On two threads FFO #50-#59 took 396.3 s at 64 against 403.2 s at 48 (one run each).
+pub(super) const EVAL_SORT_NEAR_FASTEST: i32 = 64;
 
 /// How far below the node's alpha, in discs, the ordering search still tells children apart
 /// (`ordering.rs`): each child is searched with the window (-inf, alpha - this) from the node's
