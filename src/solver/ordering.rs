@@ -17,6 +17,11 @@
 //!   (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of each child, fewest replies
 //!   breaking ties.
 //!
+//! Each list is keyed, not sorted: the node routines (`search.rs`) bring the best remaining move
+//! to the front before each child ([`best_first`], the move [`sort_by_key`], its plain twin, would
+//! put there), as Edax's `movelist_best` does, so a node that cuts at its first move pays one pass
+//! over the list instead of a whole sort; a split point sorts what it shares.
+//!
 //! The thresholds and depths, with what was measured to choose them, are in `settings.rs`.
 
 use super::local_table;
@@ -91,7 +96,7 @@ pub(super) struct Move {
 /// Sorts moves by key, highest first, ties in the order given: an insertion sort, as the lists
 /// are short.
 #[inline(always)]
-fn sort_by_key(list: &mut [Move]) {
+pub(super) fn sort_by_key(list: &mut [Move]) {
     for i in 1..list.len() {
         let m = list[i];
         let mut j = i;
@@ -100,6 +105,25 @@ fn sort_by_key(list: &mut [Move]) {
             j -= 1;
         }
         list[j] = m;
+    }
+}
+
+/// Brings the move that [`sort_by_key`] would put first to the front of `list` (the first of
+/// the highest keys), the others keeping their order: called before each move, it gives the
+/// sorted order one move at a time, so a node that cuts at its first move (nearly every node
+/// that cuts, `docs/solver.md`) pays one pass over its list instead of a whole sort.
+#[inline(always)]
+pub(super) fn best_first(list: &mut [Move]) {
+    let mut b = 0;
+    for j in 1..list.len() {
+        if list[j].key > list[b].key {
+            b = j;
+        }
+    }
+    if b > 0 {
+        let m = list[b];
+        list.copy_within(0..b, 1);
+        list[0] = m;
     }
 }
 
@@ -162,7 +186,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
         let mut best = -i32::MAX;
         if depth >= EVAL_SORT_INNER_DEPTH {
-            // High in the ordering search: the moves sorted by how each child evaluates.
+            // High in the ordering search: the moves taken by how each child evaluates.
             let mut list = [Move::default(); 64];
             let mut count = 0;
             let mut rest = pm;
@@ -176,8 +200,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 list[count] = Move { sq, flips: f, key };
                 count += 1;
             }
-            sort_by_key(&mut list[..count]);
-            for m in &list[..count] {
+            for i in 0..count {
+                best_first(&mut list[i..count]);
+                let m = list[i];
                 let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
                 let replies = self.isa.legal_moves::<N>(np, no);
                 let child =
@@ -208,8 +233,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         best
     }
 
-    /// The legal `moves` of the side to move at `node` with their flips, sorted best first: the
-    /// table's move, a wipe-out, then fastest-first, led from [`EVAL_SORT_MIN`] empties by a
+    /// The legal `moves` of the side to move at `node` with their flips, each keyed for the
+    /// order (the node routines take them best first, [`best_first`]): the table's move, a wipe-out, then fastest-first, led from [`EVAL_SORT_MIN`] empties by a
     /// search of the evaluation ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`]
     /// discs below `alpha` (without the weights, from [`SORT_SEARCH_MIN`] empties by a one-ply
     /// search of [`rough_eval`]).
@@ -349,11 +374,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             }
             i += 4;
         }
-        sort_by_key(&mut list[..count]);
         Ok(count)
     }
 
-    /// The legal `moves` of an estimate node with their flips, best first: the table's move
+    /// The legal `moves` of an estimate node with their flips, keyed best first (taken in that
+    /// order by [`best_first`]): the table's move
     /// (`tt_move`), a wipe-out, then (from [`SORT_BY_EVAL_DEPTH`] plies left) by the evaluation of
     /// each child, fewest replies breaking ties. From 3 plies left the children will probe the
     /// table, so their buckets are prefetched.
@@ -398,7 +423,38 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             list[count] = Move { sq, flips: f, key };
             count += 1;
         }
-        sort_by_key(&mut list[..count]);
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    /// [`best_first`] before each move gives the order of its plain twin, [`sort_by_key`]: the
+    /// same moves, ties in the order given (which the node counts of every search depend on).
+    #[test]
+    fn best_first_move_by_move_is_the_stable_sort() {
+        let mut rng = Rng(0x50a7);
+        for len in 0..=34 {
+            for _ in 0..40 {
+                let mut list = [Move::default(); 64];
+                for (i, m) in list[..len].iter_mut().enumerate() {
+                    // Few distinct keys, so that ties are common; the square tells them apart.
+                    *m = Move { sq: i as u32, flips: rng.next(), key: (rng.next() % 5) as i32 - 2 };
+                }
+                let mut sorted = list;
+                sort_by_key(&mut sorted[..len]);
+                let mut lazy = list;
+                for i in 0..len {
+                    best_first(&mut lazy[i..len]);
+                }
+                let order = |l: &[Move]| l.iter().map(|m| (m.sq, m.flips, m.key)).collect::<Vec<_>>();
+                assert_eq!(order(&lazy[..len]), order(&sorted[..len]), "length {len}");
+                let keys: Vec<i32> = sorted[..len].iter().map(|m| m.key).collect();
+                assert!(keys.windows(2).all(|w| w[0] >= w[1]), "highest first");
+            }
+        }
     }
 }

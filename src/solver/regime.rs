@@ -68,8 +68,8 @@ pub(super) trait Regime {
         e: &Entry,
     ) -> u8;
 
-    /// The node's `moves` into `list`, best first (`tt_move`: the table's; `alpha`: the node's
-    /// alpha); `Err` settles the node at once. `etc`: in null-window nodes, the best score so
+    /// The node's `moves` into `list`, keyed best first (`tt_move`: the table's; `alpha`: the
+    /// node's alpha; the caller takes them in that order, [`super::ordering::best_first`]); `Err` settles the node at once. `etc`: in null-window nodes, the best score so
     /// far, for enhanced transposition cutoffs against `alpha`.
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,

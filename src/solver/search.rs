@@ -12,7 +12,8 @@
 //!    for a split point, whether it was aborted); the legal
 //!    moves (a finished game is scored, a pass searched from the other side); the regime's
 //!    shortcut; the table's bounds ([`table_cutoff`]) where the regime trusts them.
-//! 2. The moves, sorted by the regime; the table's move first.
+//! 2. The moves, keyed by the regime (the table's move first) and taken best first, one at a time
+//!    ([`best_first`](super::ordering::best_first)); a split point sorts the moves it shares.
 //! 3. The children: PVS searches the first with the full window and the rest with a null window,
 //!    re-searched when they beat it; NWS stops at the first that beats alpha ([`raise`]).
 //! 4. [`Searcher::close`]: the bounds stored ([`bounds`]), with the regime's depth.
@@ -32,7 +33,7 @@
 //! stored: callers check [`Searcher::stopped`] before trusting a value.
 
 use super::local_table;
-use super::ordering::Move;
+use super::ordering::{Move, best_first, sort_by_key};
 use super::parallel::{Abort, in_a_pool};
 use super::probcut::prunes_exact;
 use super::regime::Regime;
@@ -472,15 +473,18 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             Err(cut) => return cut,
         };
         let mut best_move = NO_MOVE;
-        for (i, m) in list[..count].iter().enumerate() {
+        for i in 0..count {
             if i == 1 && count > 2 && R::splits(node) && self.control.splits && in_a_pool() {
-                // The eldest brother did not cut: the others may be shared.
+                // The eldest brother did not cut: the others may be shared, in their order.
+                sort_by_key(&mut list[1..count]);
                 self.split_nws::<R>(node, &list[1..count], alpha, &mut best, &mut best_move);
                 if self.stopped {
                     return 0;
                 }
                 break;
             }
+            best_first(&mut list[i..count]);
+            let m = &list[i];
             let x = R::child(node.x, self.layout, m);
             let v = -self.nws::<R>(node.child(m, &x), -alpha - 1);
             if self.stopped {
@@ -521,7 +525,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let mut best = -Self::MAX - 1;
         let count = R::sort(self, node, moves, tt_move, &mut list, alpha, None).unwrap_or_default();
         let mut best_move = NO_MOVE;
-        for (i, m) in list[..count].iter().enumerate() {
+        for i in 0..count {
+            best_first(&mut list[i..count]);
+            let m = &list[i];
             let x = R::child(node.x, self.layout, m);
             let child = node.child(m, &x);
             let v = if i == 0 {
