@@ -157,20 +157,29 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The table-free search of the last few empties (`n` of them, at least 1).
     #[inline(always)]
     pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
+        let odd = odd_quadrants::<N>(!(p | o) & full_mask(N));
+        self.shallow_odd(p, o, alpha, beta, n, odd)
+    }
+
+    /// [`Self::shallow`] given the squares of the quadrants with an odd number of empties
+    /// ([`odd_quadrants`]), which each move keeps up to date with one XOR
+    /// ([`Masks::QUADRANT_OF`]) instead of four counts a node.
+    #[inline(always)]
+    fn shallow_odd(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.shallow_body(p, o, alpha, beta, n),
+            move || self.shallow_body(p, o, alpha, beta, n, odd),
         )
     }
 
     #[inline(always)]
-    fn shallow_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    fn shallow_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
         let empty = !(p | o) & full_mask(N);
+        debug_assert_eq!(odd, odd_quadrants::<N>(empty));
         if n == 1 {
             return self.last1(p, o, empty.trailing_zeros());
         }
-        let odd = odd_quadrants::<N>(empty);
         if n <= 4 {
             let mut list = [0u32; 4];
             let mut k = 0;
@@ -192,7 +201,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if n >= SHALLOW_SORT {
             let (list, k) = self.shallow_sorted(p, o, empty & odd);
             for &(sq, f) in &list[..k] {
-                let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
+                let v = -self.shallow_odd(
+                    o ^ f,
+                    p ^ f ^ (1 << sq),
+                    -beta,
+                    -alpha,
+                    n - 1,
+                    odd ^ Masks::<N>::QUADRANT_OF[sq as usize],
+                );
                 if raise(v, &mut best, &mut alpha, beta) {
                     return v;
                 }
@@ -209,7 +225,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                     let Some(f) = self.legal_flips(p, o, sq) else {
                         continue;
                     };
-                    let v = -self.shallow(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, n - 1);
+                    let v = -self.shallow_odd(
+                        o ^ f,
+                        p ^ f ^ (1 << sq),
+                        -beta,
+                        -alpha,
+                        n - 1,
+                        odd ^ Masks::<N>::QUADRANT_OF[sq as usize],
+                    );
                     if raise(v, &mut best, &mut alpha, beta) {
                         return v;
                     }
@@ -223,6 +246,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if self.isa.legal_moves::<N>(o, p) == 0 {
             return Self::final_score(p, o);
         }
-        -self.shallow(o, p, -beta, -alpha, n)
+        -self.shallow_odd(o, p, -beta, -alpha, n, odd)
     }
 }

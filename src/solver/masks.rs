@@ -21,6 +21,9 @@ impl<const N: usize> Masks<N> {
     /// For each square (by bit), its neighbours: a move there flips nothing unless one of them
     /// holds an opponent disc.
     pub(crate) const NEIGHBOURS: [u64; 64] = neighbour_table(N);
+    /// For each square (by bit), the quadrant it lies in: filling it flips that quadrant's
+    /// parity, so the shallow search keeps [`odd_quadrants`] move by move with one XOR.
+    pub(super) const QUADRANT_OF: [u64; 64] = quadrant_table(N);
 }
 
 const fn neighbours(n: usize, m: u64) -> u64 {
@@ -96,6 +99,21 @@ const fn quadrants(n: usize) -> [u64; 4] {
         row += 1;
     }
     q
+}
+
+const fn quadrant_table(n: usize) -> [u64; 64] {
+    let q = quadrants(n);
+    let mut t = [0u64; 64];
+    let mut k = 0;
+    while k < 4 {
+        let mut rest = q[k];
+        while rest != 0 {
+            t[rest.trailing_zeros() as usize] = q[k];
+            rest &= rest - 1;
+        }
+        k += 1;
+    }
+    t
 }
 
 /// A set of moves counted for the move ordering: each move once, a corner twice.
