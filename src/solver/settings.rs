@@ -139,7 +139,7 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 ///
 /// From [`EVAL_SORT_DEEP`] empties; below it [`EVAL_SORT_NEAR_FASTEST`].
 ///
-/// Why 32 on 6x6 (and 16 on 8x8 until 2026-11-28; one thread, no store, nodes): every child of
+/// Why 32 on 6x6 until 2026-11-29 (and 16 on 8x8 until 2026-11-28; one thread, no store, nodes): every child of
 /// `c2b2b3d2` solved one by one, 955.3 M with neither term, 896.8 M / 843.7 M / 973.0 M with the
 /// replies alone at 16 / 32 / 64, **813.4 M** with both at 32 (both at 64: 857.7 M; the
 /// potential mobility at 8 or 16 on top: worse); FFO #40-#49, 934.5 M with neither, 909.0 M /
@@ -157,7 +157,13 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 /// one thread, nodes, at 48 / 56 / 64 / 80): FFO #50-#58 13,065 M / 12,864 M / **12,615 M** /
 /// 13,252 M, FFO #40-#49 628.6 M / 618.2 M / **618.1 M** / 609.9 M. On two threads FFO #50-#59
 /// took 403.6 s and 13.06 G nodes at 64 against 428.2 s and 13.54 G at 48 (one run each).
-pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 32, 64];
+///
+/// Why 40 on 6x6 (2026-11-29, every child of a dozen positions four plies in solved one by one,
+/// `c2b4c5` + b2/d2/b6/d6, `c2b2b3` + d2/b4, `c2b4a5d2`, `c2b4b5d2`, `c2b4d5e4`, `c2b4e5d2`,
+/// `c2b2a2c5` and `--------O-----OXX---OX---XO--------- X`; one thread, nodes, in sum at 24 / 32
+/// / 40 / 48 / 56 / 64): 4,767 M / 4,631 M / **4,494 M** / 4,580 M / 4,558 M / 4,640 M; at 40
+/// nine of the twelve took fewer nodes than at 32, two about as many, one 3% more.
+pub(super) const EVAL_SORT_FASTEST: [i32; 3] = [0, 40, 64];
 
 /// The same weight where the ordering search is [`EVAL_SORT_NEAR_DEPTH`] plies deep, below
 /// [`EVAL_SORT_DEEP`] empties, on every board: near the end mobility decides more.
