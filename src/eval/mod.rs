@@ -135,7 +135,8 @@ pub(crate) fn evaluate_fine_indexed<const N: usize>(w: &Weights, own: &Row, p: u
     let mut sum: i32 = f.iter().zip(&stage.scalars).map(|(&x, &w)| x * w as i32).sum();
     let tables = &stage.tables[..];
     let layout = w.layout();
-    let lanes = layout.instances.len();
+    let lanes = pattern::placements(N);
+    debug_assert_eq!(lanes, layout.instances.len());
     for (&offset, &index) in layout.lane_offsets[..lanes].iter().zip(&own.0[..lanes]) {
         sum += tables[offset as usize + index as usize] as i32;
     }

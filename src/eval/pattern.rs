@@ -354,6 +354,16 @@ pub struct Layout {
     pub lane_offsets: [u32; LANES],
 }
 
+/// How many placements the `n x n` layout has ([`Layout::instances`]), known at compile time so
+/// that the search's evaluation loops over a constant count.
+pub const fn placements(n: usize) -> usize {
+    match n {
+        8 => 46,
+        6 => 38,
+        _ => 14,
+    }
+}
+
 /// How many placements an [`super::indexes::Indexes`] holds: the largest set (8x8, 46) rounded
 /// up to whole 256-bit vectors of `u16`.
 pub const LANES: usize = 48;
@@ -572,6 +582,9 @@ mod tests {
         assert_eq!(Layout::of(8).instances.len(), 46);
         assert_eq!(Layout::of(6).instances.len(), 38);
         assert_eq!(Layout::of(4).instances.len(), 14);
+        for n in [4, 6, 8] {
+            assert_eq!(placements(n), Layout::of(n).instances.len());
+        }
         // The top edge read backwards is the same entry.
         let l = Layout::of(8);
         let edge = PATTERNS_8[0].mask(8);

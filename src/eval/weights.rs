@@ -50,8 +50,15 @@ pub struct Weights {
     n: usize,
     bucket: usize,
     stages: Vec<StageWeights>,
+    /// The stage of each number of empties (0 to 64), [`Weights::stage_of`] without a division.
+    stage_by_empties: [u8; 65],
     /// The size's pattern layout, kept here so the evaluation reaches it in one step.
     layout: &'static Layout,
+}
+
+/// [`Weights::stage_by_empties`]: `empties / bucket`, at most the last of `count` stages.
+fn stage_table(bucket: usize, count: usize) -> [u8; 65] {
+    std::array::from_fn(|e| (e / bucket).min(count - 1) as u8)
 }
 
 /// Why a weights file could not be read.
@@ -172,7 +179,13 @@ impl Weights {
         let count = squares / bucket + 1;
         let len = Layout::of(n).table_len();
         let stage = StageWeights { scalars: [0; SCALARS], tables: vec![0; len] };
-        Weights { n, bucket, stages: vec![stage; count], layout: Layout::of(n) }
+        Weights {
+            n,
+            bucket,
+            stages: vec![stage; count],
+            stage_by_empties: stage_table(bucket, count),
+            layout: Layout::of(n),
+        }
     }
 
     /// The board side.
@@ -205,7 +218,7 @@ impl Weights {
     /// The stage for a position with `empties` empty squares.
     #[inline(always)]
     pub fn stage_of(&self, empties: usize) -> usize {
-        (empties / self.bucket).min(self.stages.len() - 1)
+        self.stage_by_empties[empties.min(64)] as usize
     }
 
     /// The weights of stage `s`.
@@ -346,7 +359,8 @@ impl Weights {
         if !r.0.is_empty() {
             return Err(WeightsError::TrailingBytes);
         }
-        Ok(Weights { n, bucket, stages, layout })
+        let stage_by_empties = stage_table(bucket, stages.len());
+        Ok(Weights { n, bucket, stages, stage_by_empties, layout })
     }
 }
 
