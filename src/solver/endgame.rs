@@ -9,7 +9,7 @@
 
 use super::last_flips::count_last_flips;
 use super::masks::{Masks, corner_groups, odd_quadrants, weighted_mobility};
-use super::search::{Searcher, raise};
+use super::search::{Searcher, Window, raise};
 use super::settings::{SHALLOW, SHALLOW_SORT};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
@@ -173,6 +173,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         )
     }
 
+    /// The value from the mover's side of the move at `sq` flipping `f` in the shallow search:
+    /// the child searched with the window `w` turned round, its quadrants' parity kept.
+    #[inline(always)]
+    fn shallow_play(&mut self, p: u64, o: u64, (sq, f): (u32, u64), w: Window, n: u32, odd: u64) -> i32 {
+        let odd = odd ^ Masks::<N>::QUADRANT_OF[sq as usize];
+        -self.shallow_odd(o ^ f, p ^ f ^ (1 << sq), -w.beta, -w.alpha, n - 1, odd)
+    }
+
     #[inline(always)]
     fn shallow_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
         let empty = !(p | o) & full_mask(N);
@@ -201,14 +209,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if n >= SHALLOW_SORT {
             let (list, k) = self.shallow_sorted(p, o, empty & odd);
             for &(sq, f) in &list[..k] {
-                let v = -self.shallow_odd(
-                    o ^ f,
-                    p ^ f ^ (1 << sq),
-                    -beta,
-                    -alpha,
-                    n - 1,
-                    odd ^ Masks::<N>::QUADRANT_OF[sq as usize],
-                );
+                let v = self.shallow_play(p, o, (sq, f), Window { alpha, beta }, n, odd);
                 if raise(v, &mut best, &mut alpha, beta) {
                     return v;
                 }
@@ -225,14 +226,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                     let Some(f) = self.legal_flips(p, o, sq) else {
                         continue;
                     };
-                    let v = -self.shallow_odd(
-                        o ^ f,
-                        p ^ f ^ (1 << sq),
-                        -beta,
-                        -alpha,
-                        n - 1,
-                        odd ^ Masks::<N>::QUADRANT_OF[sq as usize],
-                    );
+                    let v = self.shallow_play(p, o, (sq, f), Window { alpha, beta }, n, odd);
                     if raise(v, &mut best, &mut alpha, beta) {
                         return v;
                     }
