@@ -234,8 +234,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 
     /// The legal `moves` of the side to move at `node` with their flips, each keyed for the
-    /// order (the node routines take them best first, [`best_first`]): the table's move, a wipe-out, then fastest-first, led from [`EVAL_SORT_MIN`] empties by a
-    /// search of the evaluation ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`]
+    /// order (the node routines take them best first, [`best_first`]): the table's move, a
+    /// wipe-out, then fastest-first, led from [`EVAL_SORT_MIN`] empties by a search of the
+    /// evaluation ([`Self::eval_search`]) whose window ends [`EVAL_SORT_WINDOW`]
     /// discs below `alpha` (without the weights, from [`SORT_SEARCH_MIN`] empties by a one-ply
     /// search of [`rough_eval`]).
     ///
