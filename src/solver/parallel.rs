@@ -3,7 +3,8 @@
 //! [`SPLIT_NWS`](super::settings::SPLIT_NWS) empties, the estimate's from
 //! [`SPLIT_ESTIMATE`](super::settings::SPLIT_ESTIMATE) plies left) whose first move did not cut
 //! (the null-window routine in `search.rs` decides) shares its other moves between the threads
-//! of the solver's pool ([`Searcher::split_nws`]), each taking the next one not yet taken. The
+//! of the solver's pool ([`Searcher::split_nws`]), each taking the next one not yet taken, when
+//! the work its thread offered last has been taken ([`may_split`]). The
 //! helpers search as the node's searcher does, at its selectivity. The first move to beat alpha
 //! aborts the others ([`Abort`]): every searcher of that split point and of the split points
 //! below it stops within a node.
@@ -49,10 +50,13 @@ impl<'a> Abort<'a> {
     }
 }
 
-/// Whether the calling thread is a pool's, where a split point may hand work to others.
+/// Whether a split point here may hand work to others: the calling thread is a pool's, and the
+/// work it offered last has been taken (its own queue is empty). While the other threads are busy
+/// with work of their own, an offer would wait in the queue until the thread took it back itself,
+/// having paid for the split point for nothing.
 #[inline(always)]
-pub(super) fn in_a_pool() -> bool {
-    rayon::current_thread_index().is_some()
+pub(super) fn may_split() -> bool {
+    rayon_core::current_thread_has_pending_tasks() == Some(false)
 }
 
 /// Runs `search` on `pool` (in one of its threads, where the search may split), or on the

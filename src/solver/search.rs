@@ -34,7 +34,7 @@
 
 use super::local_table;
 use super::ordering::{Move, best_first, sort_by_key};
-use super::parallel::{Abort, in_a_pool};
+use super::parallel::{Abort, may_split};
 use super::probcut::prunes_exact;
 use super::regime::Regime;
 use super::settings::CHECK_EVERY;
@@ -474,7 +474,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         };
         let mut best_move = NO_MOVE;
         for i in 0..count {
-            if i == 1 && count > 2 && R::splits(node) && self.control.splits && in_a_pool() {
+            if i == 1 && count > 2 && R::splits(node) && self.control.splits && may_split() {
                 // The eldest brother did not cut: the others may be shared, in their order.
                 sort_by_key(&mut list[1..count]);
                 self.split_nws::<R>(node, &list[1..count], alpha, &mut best, &mut best_move);
