@@ -329,7 +329,9 @@ pub(super) const EXTREME_DEPTH_STEP: u32 = 4;
 /// the split points (FFO #40-#49 on two threads 1.81 times as fast as one, `docs/solver.md`,
 /// "Side by side with the peers"). From 8, 12 or 14 instead (2026-11-29, every child of 6x6
 /// `c2b2b3d2` on two threads, two rounds): within the machine's noise (`docs/solver.md`, "Where a
-/// deep proof's work goes, and four more tries, one kept").
+/// deep proof's work goes, and four more tries, one kept"); and again once a node splits only
+/// when the last offer was taken (FFO #50-#52 on two threads, two rounds; `docs/solver.md`,
+/// "Threads").
 pub(super) const SPLIT_NWS: u32 = 10;
 
 /// Plies left from which null-window nodes of the estimate search are split between threads, as
