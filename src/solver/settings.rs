@@ -142,10 +142,10 @@ pub(super) const EVAL_SORT_DEEPEST: u32 = 25;
 /// Why 32 on 6x6 until 2026-11-29 (and 16 on 8x8 until 2026-11-28; one thread, no store,
 /// nodes): every child of `c2b2b3d2` solved one by one, 955.3 M with neither term, 896.8 M /
 /// 843.7 M / 973.0 M with the replies alone at 16 / 32 / 64, **813.4 M** with both at 32 (both
-/// at 64: 857.7 M; the potential mobility at 8 or 16 on top: worse); FFO #40-#49, 934.5 M with neither, 909.0 M /
-/// 921.8 M / 917.8 M with the replies alone at 16 / 32 / 48, **905.4 M** with both at 16 (both at
-/// 32: 926.9 M). The 6x6 evaluation is the rougher (fitted on 11,000 games), so mobility is worth
-/// more beside it.
+/// at 64: 857.7 M; the potential mobility at 8 or 16 on top: worse); FFO #40-#49, 934.5 M with
+/// neither, 909.0 M / 921.8 M / 917.8 M with the replies alone at 16 / 32 / 48, **905.4 M** with
+/// both at 16 (both at 32: 926.9 M). The 6x6 evaluation is the rougher (fitted on 11,000 games),
+/// so mobility is worth more beside it.
 ///
 /// Why 48 on 8x8 (2026-11-28, version 7 of the weights, the one-ply sort below 20 empties): the
 /// deep solves, whose nodes of 20 and more empties are many, gain more than FFO #40-#49 loses
