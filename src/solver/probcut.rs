@@ -33,7 +33,7 @@ use super::regime::{Estimate, Exact, Regime};
 use super::search::{Node, Searcher, Window};
 use super::settings::{
     EXACT_MARGIN, EXTREME_DEPTH_STEP, EXTREME_FIRST_DEPTH, ITERATE_FROM, PROBCUT_END_MIN, PROBCUT_MIN_DEPTH,
-    SELECTIVE_PASSES, SOLVE_GUESS_DEPTH,
+    PROOF_STEP, SELECTIVE_PASSES, SELECTIVE_TRIES, SOLVE_GUESS_DEPTH,
 };
 use super::table::FULL_WIDTH;
 use crate::Size;
@@ -456,11 +456,64 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         None
     }
 
-    /// The exact search of `node` within `w`, first with the window (`guess - 1`, `guess + 1`)
-    /// (without a guess: `w`), opened on the side it fails ([`Searcher::aspirated`]).
+    /// The exact search of `node` within `w` (without a guess: one search of `w`), stepped
+    /// towards its value from a window around `guess` ([`Searcher::stepped`]): (`guess - 1`,
+    /// `guess + 1`), or (`guess - 2`, `guess + 2`) where the guess is odd and every score is even
+    /// (the standard scoring: the empties go to the winner and the board has an even number of
+    /// squares), since a window holding no possible score can only fail.
     fn proof_near(&mut self, node: Node<'_, ()>, w: Window, guess: Option<i32>) -> i32 {
-        let first = guess.map_or(w, |g| Window { alpha: g - 1, beta: g + 1 });
-        self.aspirated(first, w, |s, w| s.pvs::<Exact>(node, w))
+        let Some(g) = guess else {
+            return self.pvs::<Exact>(node, w);
+        };
+        let half = if !DISCS && g % 2 != 0 { 2 } else { 1 };
+        self.stepped(Window { alpha: g - half, beta: g + half }, w, |s, w| s.pvs::<Exact>(node, w))
+    }
+
+    /// Aspiration by steps, for the passes and proofs of [`Self::solve_window`]: `search` within
+    /// `first` (clipped to `outer`); when it fails low with the bound `v`, again within (`v -
+    /// step`, `v + 1`), when it fails high within (`v - 1`, `v + step`), the step starting at
+    /// [`PROOF_STEP`] and doubling, until the value falls inside the window or beyond `outer`.
+    /// A fail-soft bound is usually the value or near it, so the next window is next to it
+    /// rather than open to `outer`'s edge, which a search pays for: a selective pass of FFO #58
+    /// that failed low at (-6, -4) took 156.6 M nodes to find -8 within (-64, -5), and 2.2 M
+    /// within (-9, -6).
+    ///
+    /// A full-width search's bounds are proofs, so each window lies beyond the last bound found
+    /// and the steps reach `outer`'s edge at the latest. A selective search's are not (it may
+    /// fail high, then low on the same side of the value): after [`SELECTIVE_TRIES`] searches
+    /// its last value is taken as it is, since a pass only gives the next its window and the
+    /// table its moves. The value within `outer`, unless the search was stopped.
+    pub(super) fn stepped(
+        &mut self,
+        first: Window,
+        outer: Window,
+        mut search: impl FnMut(&mut Self, Window) -> i32,
+    ) -> i32 {
+        let clip = |w: Window| {
+            let w = Window { alpha: w.alpha.max(outer.alpha), beta: w.beta.min(outer.beta) };
+            if w.alpha >= w.beta { outer } else { w }
+        };
+        let mut w = clip(first);
+        let mut step = PROOF_STEP;
+        let mut tries = 0;
+        loop {
+            let v = search(self, w);
+            tries += 1;
+            if self.stopped {
+                return v;
+            }
+            let low = v <= w.alpha && w.alpha > outer.alpha;
+            let high = v >= w.beta && w.beta < outer.beta;
+            if !(low || high) || (self.selectivity != FULL_WIDTH && tries >= SELECTIVE_TRIES) {
+                return v;
+            }
+            w = if low {
+                clip(Window { alpha: v - step, beta: v + 1 })
+            } else {
+                clip(Window { alpha: v - 1, beta: v + step })
+            };
+            step = step.saturating_mul(2);
+        }
     }
 }
 
@@ -474,6 +527,61 @@ fn extreme_depths(n: u32) -> impl Iterator<Item = u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fail-soft search of a position whose value is `value`, as [`Searcher::stepped`] sees it:
+    /// inside the window the value; outside, a bound between the window's edge and the value
+    /// (`tight`: the value itself, else the edge, the weakest bound a search may return).
+    fn fail_soft(value: i32, w: Window, tight: bool) -> i32 {
+        if value <= w.alpha {
+            if tight { value } else { w.alpha }
+        } else if value >= w.beta {
+            if tight { value } else { w.beta }
+        } else {
+            value
+        }
+    }
+
+    /// The steps end at the value from any first window, with bounds tight or weak, in a few
+    /// searches; a value beyond the outer window comes back as a bound beyond it. A selective
+    /// search that fails high, then low, then high (its bounds no proofs) is taken as it is after
+    /// [`SELECTIVE_TRIES`] searches.
+    #[test]
+    fn stepped_windows_reach_the_value_from_any_guess() {
+        let table = crate::solver::table::Table::new(1);
+        let control = crate::solver::search::Control::new(&crate::solver::Limits::default());
+        let mut s = Searcher::<6, false, crate::isa::Plain>::new(crate::isa::Plain, &table, &control);
+        let outer = Window { alpha: -36, beta: 36 };
+        for value in -40..=40 {
+            for g in -38..=38 {
+                for half in [1, 2] {
+                    for tight in [false, true] {
+                        let mut calls = 0;
+                        let first = Window { alpha: g - half, beta: g + half };
+                        let v = s.stepped(first, outer, |_, w| {
+                            calls += 1;
+                            fail_soft(value, w, tight)
+                        });
+                        if value <= outer.alpha {
+                            assert!(v <= outer.alpha && v >= value, "value {value} guess {g}: {v}");
+                        } else if value >= outer.beta {
+                            assert!(v >= outer.beta && v <= value, "value {value} guess {g}: {v}");
+                        } else {
+                            assert_eq!(v, value, "guess {g} half {half} tight {tight}");
+                        }
+                        assert!(calls <= 9, "value {value} guess {g}: {calls} searches");
+                    }
+                }
+            }
+        }
+        s.selectivity = 0;
+        let mut calls = 0;
+        let v = s.stepped(Window { alpha: -1, beta: 1 }, outer, |_, w| {
+            calls += 1;
+            if calls % 2 == 1 { w.beta } else { w.alpha }
+        });
+        assert_eq!(calls, SELECTIVE_TRIES);
+        assert!(v.abs() < outer.beta);
+    }
 
     #[test]
     fn levels_read_and_print_as_edax_names_them() {

@@ -313,6 +313,23 @@ pub(super) const END_PASS_SHARE: f64 = 0.4;
 /// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
 pub(super) const SOLVE_GUESS_DEPTH: u32 = 10;
 
+/// The first step of the windows of a pass or proof that failed (`probcut.rs`,
+/// `Searcher::stepped`): after failing low with the bound `v`, the next window is (`v - step`,
+/// `v + 1`), after failing high (`v - 1`, `v + step`), the step doubling each time.
+///
+/// Why 2 (2026-11-30, one thread, nodes; before, a failed window opened to the edge of the
+/// board's range at once): every child of the 6x6 position `c2b4e5d2` solved one by one, 706.5 M
+/// with the window opened to the edge, 685.1 M / **670.2 M** / 698.2 M / 702.0 M with a first
+/// step of 1 / 2 / 4 / 8 (with the odd guesses' wider first window, `Searcher::proof_near`).
+pub(super) const PROOF_STEP: i32 = 2;
+
+/// The searches a selective pass makes at most before its value is taken as it is (`probcut.rs`,
+/// `Searcher::stepped`): its bounds are not proofs, so the steps need not end.
+///
+/// Why 3 (the same measure as [`PROOF_STEP`]): 673.1 M nodes with 2, 670.2 M with 3 or 5; no
+/// pass searches again at all after failing (the proof alone steps): 813.9 M.
+pub(super) const SELECTIVE_TRIES: u32 = 3;
+
 /// The first depth of the full-width estimates that try to prove a won-by-everything guess
 /// before the selective passes (`probcut.rs`, `Searcher::extreme_proof`), and the step between
 /// depths, up to half the empties. FFO #59 (34 empties, +64 by a wipe-out), one thread: the
