@@ -474,7 +474,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// step`, `v + 1`), when it fails high within (`v - 1`, `v + step`), the step starting at
     /// [`PROOF_STEP`] and doubling, until the value falls inside the window or beyond `outer`.
     /// A fail-soft bound is usually the value or near it, so the next window is next to it
-    /// rather than open to `outer`'s edge, which a search pays for: a selective pass of FFO #58
+    /// rather than open to `outer`'s edge, which a search pays for: a selective pass of FFO #57
     /// that failed low at (-6, -4) took 156.6 M nodes to find -8 within (-64, -5), and 2.2 M
     /// within (-9, -6).
     ///
