@@ -483,12 +483,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// fail high, then low on the same side of the value): after [`SELECTIVE_TRIES`] searches
     /// its last value is taken as it is, since a pass only gives the next its window and the
     /// table its moves. The value within `outer`, unless the search was stopped.
-    pub(super) fn stepped(
-        &mut self,
-        first: Window,
-        outer: Window,
-        mut search: impl FnMut(&mut Self, Window) -> i32,
-    ) -> i32 {
+    fn stepped(&mut self, first: Window, outer: Window, mut search: impl FnMut(&mut Self, Window) -> i32) -> i32 {
         let clip = |w: Window| {
             let w = Window { alpha: w.alpha.max(outer.alpha), beta: w.beta.min(outer.beta) };
             if w.alpha >= w.beta { outer } else { w }
@@ -502,8 +497,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             if self.stopped {
                 return v;
             }
-            let low = v <= w.alpha && w.alpha > outer.alpha;
-            let high = v >= w.beta && w.beta < outer.beta;
+            // A bound beyond `outer` is already the answer within it: no search again.
+            let low = v <= w.alpha && v > outer.alpha;
+            let high = v >= w.beta && v < outer.beta;
             if !(low || high) || (self.selectivity != FULL_WIDTH && tries >= SELECTIVE_TRIES) {
                 return v;
             }
