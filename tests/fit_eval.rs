@@ -14,6 +14,11 @@
 //!   the stages below are refitted; with `--freeze-below` too, only the stages between move, and
 //!   `--keep-lean` leaves each of them with the base's mean signed error on the held-out
 //!   positions (computed here with the library's evaluation from the files written);
+//! - `train --checkpoint F`: a fit stopped after `--epochs-per-run` epochs (in either round) or by
+//!   SIGTERM exits 3 with its state kept, and the same command run again, as often as it takes,
+//!   ends with the weights and check positions of a fit never stopped, byte for byte; a
+//!   checkpoint of other settings is refused and left as it was, a folder refused as a
+//!   checkpoint;
 //! - bad settings, unknown values, missing arguments and empty data directories: exit 2 and one
 //!   line naming them.
 
@@ -440,4 +445,82 @@ fn games_solve_labels_one_position_of_every_game_exactly_in_shards_that_resume()
     std::fs::write(&path, cut).unwrap();
     games_solve(&source, &d.join("whole"), &["--shard", "1/1"], &[]);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+}
+
+/// `fit-eval train --size 6 ARGS DATA`, its exit code and standard error.
+fn train_6(args: &[&str], data: &Path) -> (Option<i32>, String) {
+    let out = fit_eval().args(["train", "--size", "6"]).args(args).arg(data).output().expect("train runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_fit_stopped_by_its_epoch_limit_or_a_signal_goes_on_from_its_checkpoint_to_the_same_weights() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    games(&d.join("g"), 60, &["--shard", "1/1"], &[]);
+    let data = d.join("g");
+    let path = |name: &str| d.join(name).to_str().expect("a UTF-8 path").to_string();
+    let (whole, pieces, state) = (path("whole"), path("pieces"), path("state"));
+    // Two rounds of 12 epochs, the second on labels relabelled by a 2-ply search.
+    let fit = ["--epochs", "12", "--bootstrap-depth", "2"];
+    let (code, stderr) = train_6(&[&fit[..], &["--out", &whole]].concat(), &data);
+    assert_eq!(code, Some(0), "{stderr}");
+
+    // Five epochs a run: stopped in round one at 5 and 10, in round two at 3 and 8, done in the
+    // fifth run.
+    let piece = [&fit[..], &["--out", &pieces, "--checkpoint", &state, "--epochs-per-run", "5"]].concat();
+    for (round, epoch) in [(1, 5), (1, 10), (2, 3), (2, 8)] {
+        let (code, stderr) = train_6(&piece, &data);
+        assert_eq!(code, Some(3), "{stderr}");
+        let last = stderr.lines().last().unwrap_or("");
+        assert!(last.starts_with(&format!("stopped in round {round} at epoch {epoch} of 12")), "{stderr}");
+        assert!(Path::new(&state).is_file() && !d.join("pieces").join("weights-6.oxev").exists());
+    }
+    let (code, stderr) = train_6(&piece, &data);
+    assert_eq!(code, Some(0), "{stderr}");
+    for file in ["weights-6.oxev", "check-6.txt"] {
+        let read = |dir: &str| std::fs::read(Path::new(dir).join(file)).expect("written");
+        assert!(read(&whole) == read(&pieces), "{file} differs from the fit never stopped");
+    }
+    assert!(!Path::new(&state).exists(), "the finished fit's state is removed");
+
+    // A kept state of one fit is no other fit's: refused, and left as it was.
+    let (code, _) = train_6(&piece, &data);
+    assert_eq!(code, Some(3));
+    let kept = std::fs::read(&state).expect("the state");
+    let other = ["--epochs", "12", "--bootstrap-depth", "2", "--prior", "5", "--out", &pieces, "--checkpoint", &state];
+    let (code, stderr) = train_6(&other, &data);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.lines().last().unwrap_or("").contains("the checkpoint of another fit"), "{stderr}");
+    assert_eq!(std::fs::read(&state).expect("the state"), kept);
+    let (code, stderr) = train_6(&[&fit[..], &["--out", &pieces, "--checkpoint", &path("g")]].concat(), &data);
+    assert_eq!((code, stderr.lines().count()), (Some(2), 1), "{stderr}");
+    assert!(stderr.contains("a folder, not a regular file"), "{stderr}");
+
+    // SIGTERM ends the epoch under way and keeps the state; the next run goes on from there.
+    let long = ["--epochs", "1000000", "--bootstrap-depth", "0", "--out", &pieces, "--checkpoint", &path("long")];
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_fit-eval"))
+        .args(["train", "--size", "6"])
+        .args(long)
+        .arg(&data)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("train starts");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("train ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    let epoch: usize = stderr
+        .lines()
+        .last()
+        .and_then(|l| l.strip_prefix("stopped in round 1 at epoch "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|e| e.parse().ok())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let (code, stderr) = train_6(&[&long[..], &["--epochs-per-run", "1"]].concat(), &data);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains(&format!("resumed from the checkpoint: round 1, epoch {epoch} of 1000000")), "{stderr}");
+    assert!(stderr.lines().last().unwrap_or("").starts_with(&format!("stopped in round 1 at epoch {}", epoch + 1)));
 }

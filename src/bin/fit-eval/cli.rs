@@ -244,6 +244,15 @@ pub(crate) enum Command {
         /// Where to write the files.
         #[arg(long, default_value = "data/eval")]
         out: PathBuf,
+        /// Keep the fit's state in this file (every 10 epochs, and when the run stops: after
+        /// --epochs-per-run, or on SIGINT or SIGTERM) and go on from it when the same command is
+        /// run again; removed once the weights are written. A stopped run exits with status 3.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// With --checkpoint: fit at most this many epochs in this run, then keep the state and
+        /// stop (a batch task's time slot).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+        epochs_per_run: Option<u64>,
     },
     /// Label every position of the first plies by the estimate search, in one shard: resumable,
     /// deterministic (see opening.rs).

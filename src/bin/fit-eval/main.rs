@@ -30,6 +30,7 @@
 //! Every generator is sharded the same way ([`shards`]): item `g` of a run belongs to shard
 //! `g mod N` and depends only on the run's seed and `g`.
 
+mod checkpoint;
 mod checkset;
 mod cli;
 mod fit4;
@@ -190,6 +191,8 @@ fn main() -> ExitCode {
             freeze_below,
             base,
             out,
+            checkpoint,
+            epochs_per_run,
         } => (|| {
             let bucket = bucket.unwrap_or(if size == 8 { 4 } else { 2 });
             if !(1..=8).contains(&bucket) {
@@ -238,12 +241,31 @@ fn main() -> ExitCode {
                 freeze_below,
                 base,
                 out,
+                stop: std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+                epochs_per_run: epochs_per_run.map(|k| k as usize),
+                checkpoint,
             };
-            match size {
-                6 => train::train::<6>(&settings, bucket),
-                8 => train::train::<8>(&settings, bucket),
-                _ => Err(format!("--size {size}: training runs on 6 or 8")),
+            if settings.checkpoint.is_some() {
+                // A signal ends the epoch under way and keeps the state (without a checkpoint
+                // there is nothing to keep, and a signal ends the fit at once).
+                for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                    signal_hook::flag::register(signal, settings.stop.clone()).map_err(|e| format!("signals: {e}"))?;
+                }
             }
+            let ended = match size {
+                6 => train::train::<6>(&settings, bucket)?,
+                8 => train::train::<8>(&settings, bucket)?,
+                _ => return Err(format!("--size {size}: training runs on 6 or 8")),
+            };
+            if let train::Ended::Paused { round, epoch } = ended {
+                let path = settings.checkpoint.as_ref().expect("a stopped fit has a checkpoint").display();
+                eprintln!(
+                    "stopped in round {round} at epoch {epoch} of {}: the state is in {path}; the same command goes on",
+                    settings.epochs
+                );
+                std::process::exit(3);
+            }
+            Ok(())
         })(),
         Command::Margins { files, max_depth, bands_8, bands_6, seconds, out } => margins::run(&margins::Margins {
             files,

@@ -18,7 +18,15 @@
 //! - **Scale**: a position is kept as a 24-byte [`Sample`] and its features are read from the
 //!   board at every pass, so memory is 24 bytes a position plus the model, whatever the data; the
 //!   gradient is summed on `threads` workers ([`fold`]).
+//! - **Resuming** (`--checkpoint FILE`, [`super::checkpoint`]): a fit on millions of games takes
+//!   longer than a batch task's time slot, so its state (the round, the epoch, the weights and
+//!   Adam's moments, and in round two the round-one weights the labels come from) is written to
+//!   the checkpoint every [`CHECKPOINT_EVERY`] epochs, after `--epochs-per-run` epochs of one run,
+//!   and on SIGINT or SIGTERM; the same command run again goes on from it and ends with the same
+//!   weights, bit for bit, as a run never stopped (on the same number of threads: the gradient's
+//!   sum is split by thread).
 
+use crate::checkpoint::{self, Checkpoint, Progress};
 use crate::{selfplay, solved};
 use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
@@ -28,6 +36,8 @@ use othello_explorer::geometry::full_mask;
 use othello_explorer::symmetry::Symmetry;
 use othello_explorer::{Position, Size, Square};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// How a training run is set.
@@ -60,6 +70,27 @@ pub struct Settings {
     /// against the positions' exact values.
     pub exact_check: Vec<PathBuf>,
     pub out: PathBuf,
+    /// Where the fit keeps its state to resume from (`None`: it keeps none).
+    pub checkpoint: Option<PathBuf>,
+    /// At most this many epochs in this run (of either round), then the state is kept and the run
+    /// stops unfinished (`None`: no limit).
+    pub epochs_per_run: Option<usize>,
+    /// Set by SIGINT or SIGTERM: the epoch under way ends, the state is kept, the run stops.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Epochs between two writes of the checkpoint (besides the write when a run stops).
+pub const CHECKPOINT_EVERY: usize = 10;
+
+/// How a fit ended: its weights written, or stopped with its state kept in the checkpoint.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Ended {
+    Finished,
+    /// Stopped after this many epochs of its two rounds.
+    Paused {
+        round: u8,
+        epoch: usize,
+    },
 }
 
 /// The stages held fixed: their weights, and the stages fitted, `below..from` (every other stage
@@ -225,9 +256,9 @@ pub fn check_symmetry<const N: usize>(samples: &[Sample]) -> Result<(), String> 
 }
 
 /// The fitted weights in discs: per stage, scalars and the (canonical) table entries.
-struct Model {
-    scalars: Vec<[f32; SCALARS]>,
-    tables: Vec<Vec<f32>>,
+pub(crate) struct Model {
+    pub scalars: Vec<[f32; SCALARS]>,
+    pub tables: Vec<Vec<f32>>,
 }
 
 impl Model {
@@ -268,9 +299,26 @@ fn mae<const N: usize>(model: &Model, set: &[Sample], threads: usize) -> f32 {
     (parts.iter().sum::<f64>() / set.len().max(1) as f64) as f32
 }
 
+/// What one run of a round's fit does besides fitting: the epochs it may still run (`None`: all),
+/// and how it keeps its state (`keep`, called every [`CHECKPOINT_EVERY`] epochs and when it
+/// stops early).
+pub(crate) struct Run<'a> {
+    pub left: Option<usize>,
+    pub stop: &'a AtomicBool,
+    pub keep: &'a mut dyn FnMut(&Progress) -> Result<(), String>,
+}
+
+/// How one round's fit ended: its model, or stopped with its state.
+enum Fitted {
+    Done(Model),
+    Paused(Progress),
+}
+
 /// Full-batch Adam over the fitted stages at once (see the module docs), the gradient summed on
 /// `settings.threads` workers; the frozen stages keep their weights and only pull on their
-/// neighbours through the smoothing.
+/// neighbours through the smoothing. From `resumed`'s state when given (a checkpoint's), else
+/// from the start; stops early as `run` says.
+#[allow(clippy::too_many_arguments)]
 fn fit<const N: usize>(
     samples: &[Sample],
     stages: usize,
@@ -278,33 +326,49 @@ fn fit<const N: usize>(
     settings: &Settings,
     valid: &[Sample],
     frozen: Option<&Frozen>,
-) -> Model {
+    resumed: Option<Progress>,
+    run: &mut Run,
+) -> Result<Fitted, String> {
     let n = samples.len().max(1) as f32;
-    let mut model = Model { scalars: vec![[0.0; SCALARS]; stages], tables: vec![vec![0.0; table_len]; stages] };
     let fits = |st: usize| frozen.is_none_or(|f| f.fits(st));
-    if let Some(f) = frozen {
-        for st in (0..stages).filter(|&st| !f.fits(st)) {
-            let w = f.weights.stage(st);
-            model.scalars[st] = w.scalars.map(|x| x as f32 / SCALE as f32);
-            model.tables[st] = w.tables.iter().map(|&x| x as f32 / SCALE as f32).collect();
-        }
-    }
-    // Start each stage's bias at its mean label.
-    let mut sums = vec![(0f32, 0usize); stages];
-    for s in samples {
-        sums[s.stage as usize].0 += s.label;
-        sums[s.stage as usize].1 += 1;
-    }
-    for (st, &(sum, k)) in sums.iter().enumerate().filter(|&(st, _)| fits(st)) {
-        model.scalars[st][0] = if k > 0 { sum / k as f32 } else { 0.0 };
-    }
     let width = SCALARS + table_len;
     let size = stages * width;
-    let (mut m, mut v, mut g) = (vec![0f32; size], vec![0f32; size], vec![0f32; size]);
+    let Progress { mut model, mut m, mut v, epoch: first } = match resumed {
+        Some(p) => p,
+        None => {
+            let mut model = Model { scalars: vec![[0.0; SCALARS]; stages], tables: vec![vec![0.0; table_len]; stages] };
+            if let Some(f) = frozen {
+                for st in (0..stages).filter(|&st| !f.fits(st)) {
+                    let w = f.weights.stage(st);
+                    model.scalars[st] = w.scalars.map(|x| x as f32 / SCALE as f32);
+                    model.tables[st] = w.tables.iter().map(|&x| x as f32 / SCALE as f32).collect();
+                }
+            }
+            // Start each stage's bias at its mean label.
+            let mut sums = vec![(0f32, 0usize); stages];
+            for s in samples {
+                sums[s.stage as usize].0 += s.label;
+                sums[s.stage as usize].1 += 1;
+            }
+            for (st, &(sum, k)) in sums.iter().enumerate().filter(|&(st, _)| fits(st)) {
+                model.scalars[st][0] = if k > 0 { sum / k as f32 } else { 0.0 };
+            }
+            Progress { model, m: vec![0f32; size], v: vec![0f32; size], epoch: 0 }
+        }
+    };
+    if m.len() != size || v.len() != size || model.scalars.len() != stages {
+        return Err("the checkpoint's model is not this fit's shape".into());
+    }
+    let mut g = vec![0f32; size];
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let slot = |st: usize, i: usize| st * width + i;
     let began = Instant::now();
-    for epoch in 0..settings.epochs {
+    for epoch in first..settings.epochs {
+        if run.left == Some(0) || run.stop.load(Ordering::Relaxed) {
+            let progress = Progress { model, m, v, epoch };
+            (run.keep)(&progress)?;
+            return Ok(Fitted::Paused(progress));
+        }
         let lr = 0.1 * (1.0 - epoch as f32 / settings.epochs as f32) + 0.003;
         // Each worker sums its share's gradient into its own buffer; the buffers are then added.
         let parts = fold(
@@ -371,8 +435,16 @@ fn fit<const N: usize>(
                 began.elapsed().as_secs_f64()
             );
         }
+        if let Some(left) = run.left.as_mut() {
+            *left -= 1;
+        }
+        if (epoch + 1) % CHECKPOINT_EVERY == 0 && epoch + 1 < settings.epochs {
+            let progress = Progress { model, m, v, epoch: epoch + 1 };
+            (run.keep)(&progress)?;
+            Progress { model, m, v, .. } = progress;
+        }
     }
-    model
+    Ok(Fitted::Done(model))
 }
 
 fn quantise(x: f32) -> i16 {
@@ -381,9 +453,10 @@ fn quantise(x: f32) -> i16 {
 
 /// Trains the `N x N` weights on the shards, writes `weights-N.oxev` and `check-N.txt`, and prints
 /// the per-stage report.
-pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), String> {
+pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended, String> {
     let began = Instant::now();
     let mut weights = Weights::zero(N, bucket);
+    let mut base_bytes = Vec::new();
     let base = match &settings.base {
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -391,10 +464,18 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             if w.bucket() != bucket {
                 return Err(format!("{}: stages of {} empties, not {bucket}", path.display(), w.bucket()));
             }
+            base_bytes = bytes;
             Some(w)
         }
         None => None,
     };
+    if settings.checkpoint.is_none() && settings.epochs_per_run.is_some() {
+        return Err("--epochs-per-run: needs --checkpoint, where the fit keeps its state to go on from".into());
+    }
+    if let Some(path) = &settings.checkpoint {
+        // Refused before any work: a folder or a device is never written over.
+        othello_explorer::writefile::target(path).map_err(|e| e.to_string())?;
+    }
     let stage_at = |flag: &str, e: u32| {
         if !(e as usize).is_multiple_of(bucket) || e as usize > N * N - 4 {
             return Err(format!("{flag} {e}: not the first empties of a stage of {bucket}"));
@@ -459,8 +540,49 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             weights.set_stage(st, stage);
         }
     };
-    let mut model = fit::<N>(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
-    install(&mut weights, &model);
+    // Where a stopped run of this same fit left it (the checkpoint names the fit by its settings
+    // and data), and how the state is kept.
+    let fingerprint = checkpoint::fingerprint(N, bucket, settings, &base_bytes, &train, &valid);
+    let saved = match &settings.checkpoint {
+        Some(path) => checkpoint::load(path, fingerprint, settings.threads)?,
+        None => None,
+    };
+    let keep_state = |round: u8, progress: Option<&Progress>, round_one: &[u8]| -> Result<(), String> {
+        match &settings.checkpoint {
+            Some(path) => checkpoint::save(path, fingerprint, settings.threads, round, progress, round_one),
+            None => Ok(()),
+        }
+    };
+    let mut left = settings.epochs_per_run;
+    let (round, mut resumed) = match saved {
+        Some(Checkpoint { round: 2, progress, round_one }) => {
+            // Round one ended in an earlier run: its weights are the checkpoint's.
+            weights = Weights::from_bytes(N, &round_one).map_err(|e| format!("the checkpoint's round one: {e}"))?;
+            let epoch = progress.as_ref().map_or(0, |p| p.epoch);
+            eprintln!("resumed from the checkpoint: round 2, epoch {epoch} of {}", settings.epochs);
+            (2, progress)
+        }
+        Some(Checkpoint { progress, .. }) => {
+            let epoch = progress.as_ref().map_or(0, |p| p.epoch);
+            eprintln!("resumed from the checkpoint: round 1, epoch {epoch} of {}", settings.epochs);
+            (1, progress)
+        }
+        None => (1, None),
+    };
+    let mut model = None;
+    if round == 1 {
+        let mut keep = |p: &Progress| keep_state(1, Some(p), &[]);
+        let mut run = Run { left, stop: &settings.stop, keep: &mut keep };
+        match fit::<N>(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref(), resumed.take(), &mut run)?
+        {
+            Fitted::Done(m) => {
+                install(&mut weights, &m);
+                model = Some(m);
+            }
+            Fitted::Paused(p) => return Ok(Ended::Paused { round: 1, epoch: p.epoch }),
+        }
+        left = run.left;
+    }
     if settings.bootstrap_depth > 0 && train.iter().any(|s| !s.exact) {
         // Round two: each midgame label becomes lambda * (the game's result) + (1 - lambda) *
         // (a search of the round-one weights, `bootstrap_depth` plies). The game result keeps the
@@ -468,6 +590,17 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
         // bootstrap); the search value is far less noisy than one game's result, and it makes the
         // evaluation agree with its own deeper searches, which is what keeps estimates steady from
         // one depth to the next.
+        let round_one = weights.to_bytes();
+        let resumed = if round == 2 {
+            resumed
+        } else {
+            // Kept at once, so that a run stopped in the relabelling does not fit round one again.
+            keep_state(2, None, &round_one)?;
+            if left == Some(0) || settings.stop.load(Ordering::Relaxed) {
+                return Ok(Ended::Paused { round: 2, epoch: 0 });
+            }
+            None
+        };
         let t0 = Instant::now();
         let midgame: Vec<usize> = (0..train.len()).filter(|&i| !train[i].exact).collect();
         let w = &weights;
@@ -500,9 +633,19 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
             if settings.bootstrap_pair { format!("{}- and {depth}", depth - 1) } else { depth.to_string() },
             t0.elapsed().as_secs_f64()
         );
-        model = fit::<N>(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref());
-        install(&mut weights, &model);
+        let mut keep = |p: &Progress| keep_state(2, Some(p), &round_one);
+        let mut run = Run { left, stop: &settings.stop, keep: &mut keep };
+        match fit::<N>(&train, stages, layout.table_len(), settings, &valid, frozen.as_ref(), resumed, &mut run)? {
+            Fitted::Done(m) => {
+                install(&mut weights, &m);
+                model = Some(m);
+            }
+            Fitted::Paused(p) => return Ok(Ended::Paused { round: 2, epoch: p.epoch }),
+        }
     }
+    let Some(mut model) = model else {
+        return Err("the checkpoint holds a round two that this fit does not make".into());
+    };
     if settings.keep_lean {
         let Some(b) = &base else { return Err("--keep-lean: needs --base, the weights whose lean is kept".into()) };
         // The mean signed error of each stage, in discs, of the fit and of the base, on the same
@@ -584,7 +727,11 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<(), S
     let check_path = settings.out.join(format!("check-{N}.txt"));
     std::fs::write(&check_path, text).map_err(|e| format!("{}: {e}", check_path.display()))?;
     println!("wrote {} in {:.1} s", check_path.display(), began.elapsed().as_secs_f64());
-    Ok(())
+    if let Some(path) = &settings.checkpoint {
+        // The fit is done: its state is no longer needed (a new run starts afresh).
+        std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(Ended::Finished)
 }
 
 /// The positions of the OBF problem `files` (each move's exact score listed, as in `data/ffo/`)
