@@ -484,6 +484,12 @@ fn a_fit_stopped_by_its_epoch_limit_or_a_signal_goes_on_from_its_checkpoint_to_t
     }
     assert!(!Path::new(&state).exists(), "the finished fit's state is removed");
 
+    // A fit that never stops nor reaches its tenth epoch writes no state, and ends as usual.
+    let short = ["--epochs", "3", "--bootstrap-depth", "0", "--out", &pieces, "--checkpoint", &path("short")];
+    let (code, stderr) = train_6(&short, &data);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!d.join("short").exists());
+
     // A kept state of one fit is no other fit's: refused, and left as it was.
     let (code, _) = train_6(&piece, &data);
     assert_eq!(code, Some(3));

@@ -728,8 +728,12 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
     std::fs::write(&check_path, text).map_err(|e| format!("{}: {e}", check_path.display()))?;
     println!("wrote {} in {:.1} s", check_path.display(), began.elapsed().as_secs_f64());
     if let Some(path) = &settings.checkpoint {
-        // The fit is done: its state is no longer needed (a new run starts afresh).
-        std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // The fit is done: its state is no longer needed (a new run starts afresh). A fit that
+        // never stopped nor reached its tenth epoch wrote none.
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(format!("{}: {e}", path.display())),
+            _ => {}
+        }
     }
     Ok(Ended::Finished)
 }
