@@ -86,7 +86,7 @@ pub const CHECKPOINT_EVERY: usize = 10;
 #[derive(Debug, PartialEq, Eq)]
 pub enum Ended {
     Finished,
-    /// Stopped after this many epochs of its two rounds.
+    /// Stopped in `round` (1, or 2: the relabelled round) with `epoch` of its epochs done.
     Paused {
         round: u8,
         epoch: usize,
@@ -308,10 +308,10 @@ pub(crate) struct Run<'a> {
     pub keep: &'a mut dyn FnMut(&Progress) -> Result<(), String>,
 }
 
-/// How one round's fit ended: its model, or stopped with its state.
+/// How one round's fit ended: its model, or stopped (its state kept) with this many epochs done.
 enum Fitted {
     Done(Model),
-    Paused(Progress),
+    Paused(usize),
 }
 
 /// Full-batch Adam over the fitted stages at once (see the module docs), the gradient summed on
@@ -365,9 +365,8 @@ fn fit<const N: usize>(
     let began = Instant::now();
     for epoch in first..settings.epochs {
         if run.left == Some(0) || run.stop.load(Ordering::Relaxed) {
-            let progress = Progress { model, m, v, epoch };
-            (run.keep)(&progress)?;
-            return Ok(Fitted::Paused(progress));
+            (run.keep)(&Progress { model, m, v, epoch })?;
+            return Ok(Fitted::Paused(epoch));
         }
         let lr = 0.1 * (1.0 - epoch as f32 / settings.epochs as f32) + 0.003;
         // Each worker sums its share's gradient into its own buffer; the buffers are then added.
@@ -579,7 +578,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
                 install(&mut weights, &m);
                 model = Some(m);
             }
-            Fitted::Paused(p) => return Ok(Ended::Paused { round: 1, epoch: p.epoch }),
+            Fitted::Paused(epoch) => return Ok(Ended::Paused { round: 1, epoch }),
         }
         left = run.left;
     }
@@ -640,7 +639,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
                 install(&mut weights, &m);
                 model = Some(m);
             }
-            Fitted::Paused(p) => return Ok(Ended::Paused { round: 2, epoch: p.epoch }),
+            Fitted::Paused(epoch) => return Ok(Ended::Paused { round: 2, epoch }),
         }
     }
     let Some(mut model) = model else {
