@@ -16,7 +16,8 @@
 //! between the scorings) and the shared table whose searches found them ([`Table::id`]: so a
 //! solver's searches see only their own bounds, as in the shared table, and what a thread kept
 //! for one solver never changes what another finds or counts). A store for the same position
-//! merges (the tighter bounds), any other replaces what the slot held.
+//! merges (the tighter bounds), any other replaces what the slot held. A node asks for its
+//! children's slots before it reads any ([`prefetch`]), so that their misses overlap.
 //!
 //! **Facts only.** The bounds are proven facts about a position's exact score under a scoring,
 //! true in every later search: no generation, no depth, no selectivity. That holds because no
@@ -105,6 +106,21 @@ fn with_slot<T>(empties: u32, h: u64, f: impl FnOnce(&mut Slot) -> T) -> T {
         let t = unsafe { &mut *t.get() };
         f(&mut t[(empties - SHALLOW - 1) as usize][i])
     })
+}
+
+/// Asks for the cache line of this thread's slot for a position with `empties` empties (more
+/// than [`SHALLOW`], at most [`LOCAL_TABLE_MAX`]) and shared-table hash `h`, ahead of its
+/// [`probe`]: a node asks for every child's before it reads any (`Searcher::sorted_moves`).
+#[inline(always)]
+pub(super) fn prefetch(empties: u32, h: u64) {
+    #[cfg(target_arch = "x86_64")]
+    with_slot(empties, h, |s| {
+        let s: *const Slot = s;
+        // SAFETY: a prefetch never faults, and `s` points into the table anyway.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(s.cast()) };
+    });
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (empties, h);
 }
 
 /// The bounds this thread holds for position `p` (to move) against `o`, with `empties` empties

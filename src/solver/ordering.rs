@@ -29,7 +29,8 @@ use super::masks::{Masks, adjacent, corners_first, edge_adjacent_to_corners, odd
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{
     EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_INNER_DEPTH,
-    EVAL_SORT_MIN, EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SORT_BY_EVAL_DEPTH, SORT_SEARCH_MIN,
+    EVAL_SORT_MIN, EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SHALLOW, SORT_BY_EVAL_DEPTH,
+    SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
 use crate::eval::pattern::Row;
@@ -268,16 +269,21 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             list[count] = Move { sq, flips: f, key: 0 };
             count += 1;
         }
-        // Every child's bucket is asked for before any is read, so that the children's misses
+        // Every child's entry is asked for before any is read, so that the children's misses
         // wait for memory together instead of one after the other: where the cutoff below reads
-        // them, and where the children will probe the shared table first thing (more empties
-        // than the thread's small table keeps).
+        // them, and where the children will probe their table first thing (the shared table's
+        // bucket, or the slot of this thread's small table; the children of the endgame path
+        // probe none).
         let mut hashes = [0u64; 64];
         let children_local = local_table::keeps(n - 1);
-        if !children_local {
+        if n - 1 > SHALLOW {
             for (h, m) in hashes.iter_mut().zip(&list[..count]) {
                 *h = hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                self.table.prefetch(*h);
+                if children_local {
+                    local_table::prefetch(n - 1, *h);
+                } else {
+                    self.table.prefetch(*h);
+                }
             }
         }
         if let Some(skipped) = etc.as_mut() {
@@ -287,7 +293,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                 // The child's bounds: from this thread's small table, or the shared one.
                 let bounds = if children_local {
                     let (cp, co) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                    local_table::probe(self.local_tag, n - 1, hash(N, cp, co), cp, co).map(|e| (e.lower, e.upper))
+                    local_table::probe(self.local_tag, n - 1, hashes[i], cp, co).map(|e| (e.lower, e.upper))
                 } else {
                     self.table
                         .probe(hashes[i])
