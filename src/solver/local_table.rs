@@ -27,7 +27,7 @@
 
 use super::probcut::prunes_exact;
 use super::settings::{LOCAL_TABLE_MAX, LOCAL_TABLE_SLOTS, SHALLOW};
-use super::table::{NO_MOVE, Table};
+use super::table::{NO_MOVE, Table, prefetch_line};
 use std::cell::UnsafeCell;
 
 const _: () = assert!(!prunes_exact(LOCAL_TABLE_MAX), "the local table holds only bounds no search pruned");
@@ -113,14 +113,7 @@ fn with_slot<T>(empties: u32, h: u64, f: impl FnOnce(&mut Slot) -> T) -> T {
 /// [`probe`]: a node asks for every child's before it reads any (`Searcher::sorted_moves`).
 #[inline(always)]
 pub(super) fn prefetch(empties: u32, h: u64) {
-    #[cfg(target_arch = "x86_64")]
-    with_slot(empties, h, |s| {
-        let s: *const Slot = s;
-        // SAFETY: a prefetch never faults, and `s` points into the table anyway.
-        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(s.cast()) };
-    });
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (empties, h);
+    with_slot(empties, h, |s| prefetch_line::<Slot>(s));
 }
 
 /// The bounds this thread holds for position `p` (to move) against `o`, with `empties` empties

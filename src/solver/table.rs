@@ -246,6 +246,20 @@ fn next_id() -> u32 {
     NEXT_ID.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Asks the CPU to bring the cache line at `p` into the cache ahead of a read (a hint: nothing
+/// happens where the CPU has no such instruction). The shared table's buckets and the threads'
+/// small tables (`local_table.rs`) are asked for this way.
+#[inline(always)]
+pub(super) fn prefetch_line<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast())
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// A 64-bit hash of a position on an `n x n` board (side to move's discs, opponent's discs).
 /// The size is part of the key: the same bits on two boards are two positions.
 #[inline(always)]
@@ -343,14 +357,7 @@ impl Table {
     /// does not wait for memory (a hint: nothing happens where the CPU has no such instruction).
     #[inline(always)]
     pub(crate) fn prefetch(&self, h: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket: *const Bucket = self.bucket(h);
-            // SAFETY: a prefetch never faults, and `bucket` points into the table anyway.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(bucket.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = h;
+        prefetch_line::<Bucket>(self.bucket(h));
     }
 
     /// The entry of the position with hash `h`, if the table holds one.
