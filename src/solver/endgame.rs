@@ -1,18 +1,25 @@
 //! The exact search's one specialised endgame path: the last
-//! [`SHALLOW`](super::settings::SHALLOW) empties without table or allocation
-//! ([`Searcher::shallow`]; its moves sorted by the opponent's replies from
+//! [`SHALLOW`](super::settings::SHALLOW) empties without allocation, and without a table but
+//! at its top node ([`Searcher::shallow`]; its moves sorted by the opponent's replies from
 //! [`SHALLOW_SORT`](super::settings::SHALLOW_SORT) empties, tried by parity and square class
-//! below), the last 2 to 4 ([`Searcher::small`]) and the last one ([`Searcher::last1`], flips
-//! only counted), and the stability cutoff the null-window nodes try.
+//! below; a node of [`SHALLOW`](super::settings::SHALLOW) empties keeps its bounds in the
+//! thread's small table, `local_table.rs`), the last 2 to 4 ([`Searcher::small`]) and the last
+//! one ([`Searcher::last1`], flips only counted), and the stability cutoff the null-window nodes
+//! try.
 //!
 //! Every function is fail-soft, scores from the side to move, as in [`super::search`].
 
 use super::last_flips::count_last_flips;
+use super::local_table;
 use super::masks::{Masks, corner_groups, odd_quadrants, weighted_mobility};
-use super::search::{Searcher, Window, raise};
+use super::search::{Searcher, Window, bounds, raise, table_cutoff};
 use super::settings::{SHALLOW, SHALLOW_SORT};
+use super::table::{NO_MOVE, hash};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
+
+// The node of SHALLOW empties sorts its moves, so that its table move can lead.
+const _: () = assert!(SHALLOW_SORT <= SHALLOW);
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact score with one empty square `sq` left (bit index): the flips are only counted.
@@ -154,11 +161,43 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         (list, k)
     }
 
-    /// The table-free search of the last few empties (`n` of them, at least 1).
+    /// The search of the last few empties (`n` of them, at least 1): without a table but at a
+    /// node of [`SHALLOW`] empties ([`Self::shallow_top`]).
     #[inline(always)]
     pub fn shallow(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> i32 {
         let odd = odd_quadrants::<N>(!(p | o) & full_mask(N));
+        if n == SHALLOW {
+            let isa = self.isa;
+            return isa.enter(
+                #[inline(always)]
+                move || self.shallow_top(p, o, Window { alpha, beta }, odd),
+            );
+        }
         self.shallow_odd(p, o, alpha, beta, n, odd)
+    }
+
+    /// The top node of the endgame path ([`SHALLOW`] empties, entered from the exact search):
+    /// its bounds in the thread's small table, which gives a cutoff or the move that found them,
+    /// tried first. (The nodes below, and this one's after a pass, keep nothing.)
+    #[inline(always)]
+    fn shallow_top(&mut self, p: u64, o: u64, w: Window, odd: u64) -> i32 {
+        let n = SHALLOW;
+        self.nodes += 1;
+        if let Some(cut) = self.stability_cutoff(p, o, w.alpha, n).or_else(|| self.stability_floor(p, o, w.beta, n)) {
+            return cut;
+        }
+        let h = hash(N, p, o);
+        let mut first = NO_MOVE;
+        if let Some(e) = local_table::probe(self.local_tag, n, h, p, o) {
+            if let Some(v) = table_cutoff(e.lower, e.upper, w) {
+                return v;
+            }
+            first = e.best;
+        }
+        let (v, best_move) = self.shallow_sorted_search(p, o, w, n, odd, first);
+        let (lower, upper) = bounds(v, w, Self::MAX as i8);
+        local_table::store(self.local_tag, n, h, p, o, lower, upper, best_move);
+        v
     }
 
     /// [`Self::shallow`] given the squares of the quadrants with an odd number of empties
@@ -179,6 +218,37 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     fn shallow_play(&mut self, p: u64, o: u64, (sq, f): (u32, u64), w: Window, n: u32, odd: u64) -> i32 {
         let odd = odd ^ Masks::<N>::QUADRANT_OF[sq as usize];
         -self.shallow_odd(o ^ f, p ^ f ^ (1 << sq), -w.beta, -w.alpha, n - 1, odd)
+    }
+
+    /// A node of the endgame path with [`SHALLOW_SORT`] or more empties: its moves sorted
+    /// fastest-first ([`Self::shallow_sorted`]), `first` (the table's move, or [`NO_MOVE`]) ahead
+    /// of them. The value and the move that found it ([`NO_MOVE`] after a pass or at the end).
+    #[inline(always)]
+    fn shallow_sorted_search(&mut self, p: u64, o: u64, w: Window, n: u32, odd: u64, first: u8) -> (i32, u8) {
+        let Window { mut alpha, beta } = w;
+        let empty = !(p | o) & full_mask(N);
+        let (mut list, k) = self.shallow_sorted(p, o, empty & odd);
+        if let Some(j) = list[..k].iter().position(|&(sq, _)| sq == first as u32) {
+            list[..=j].rotate_right(1);
+        }
+        let (mut best, mut best_move) = (-Self::MAX - 1, NO_MOVE);
+        for &(sq, f) in &list[..k] {
+            let v = self.shallow_play(p, o, (sq, f), Window { alpha, beta }, n, odd);
+            if v > best {
+                best_move = sq as u8;
+            }
+            if raise(v, &mut best, &mut alpha, beta) {
+                return (v, best_move);
+            }
+        }
+        if best > -Self::MAX - 1 {
+            return (best, best_move);
+        }
+        // No move: pass, or the game is over.
+        if self.isa.legal_moves::<N>(o, p) == 0 {
+            return (Self::final_score(p, o), NO_MOVE);
+        }
+        (-self.shallow_odd(o, p, -beta, -alpha, n, odd), NO_MOVE)
     }
 
     #[inline(always)]
@@ -205,31 +275,24 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if let Some(cut) = self.stability_cutoff(p, o, alpha, n).or_else(|| self.stability_floor(p, o, beta, n)) {
             return cut;
         }
-        let mut best = -Self::MAX - 1;
         if n >= SHALLOW_SORT {
-            let (list, k) = self.shallow_sorted(p, o, empty & odd);
-            for &(sq, f) in &list[..k] {
+            return self.shallow_sorted_search(p, o, Window { alpha, beta }, n, odd, NO_MOVE).0;
+        }
+        let mut best = -Self::MAX - 1;
+        // Odd regions first, and within each the corners first, the C and X squares last (the
+        // six classes in one flat loop: this is the hottest loop of the search).
+        let ([a, b, c], [d, e, g]) = (corner_groups::<N>(empty & odd), corner_groups::<N>(empty & !odd));
+        for class in [a, b, c, d, e, g] {
+            let mut rest = class;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let Some(f) = self.legal_flips(p, o, sq) else {
+                    continue;
+                };
                 let v = self.shallow_play(p, o, (sq, f), Window { alpha, beta }, n, odd);
                 if raise(v, &mut best, &mut alpha, beta) {
                     return v;
-                }
-            }
-        } else {
-            // Odd regions first, and within each the corners first, the C and X squares last
-            // (the six classes in one flat loop: this is the hottest loop of the search).
-            let ([a, b, c], [d, e, g]) = (corner_groups::<N>(empty & odd), corner_groups::<N>(empty & !odd));
-            for class in [a, b, c, d, e, g] {
-                let mut rest = class;
-                while rest != 0 {
-                    let sq = rest.trailing_zeros();
-                    rest &= rest - 1;
-                    let Some(f) = self.legal_flips(p, o, sq) else {
-                        continue;
-                    };
-                    let v = self.shallow_play(p, o, (sq, f), Window { alpha, beta }, n, odd);
-                    if raise(v, &mut best, &mut alpha, beta) {
-                        return v;
-                    }
                 }
             }
         }

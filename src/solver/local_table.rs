@@ -1,7 +1,8 @@
 //! The small table of each search thread: the bounds of the exact search's nodes with
-//! [`SHALLOW`]` + 1` to [`LOCAL_TABLE_MAX`] empties, kept where that thread's cache holds them
+//! [`SHALLOW`] to [`LOCAL_TABLE_MAX`] empties, kept where that thread's cache holds them
 //! instead of in the shared table ([`super::table`]), as Egaroucid keeps its nodes of 7 to 12
-//! empties.
+//! empties: those of [`SHALLOW`]` + 1` and more for the exact search's nodes (`search.rs`),
+//! those of [`SHALLOW`] for the top node of the endgame path (`endgame.rs`).
 //!
 //! A probe of the shared table almost always misses the cache, and near the leaves the nodes are
 //! the most numerous and the cheapest to search again: there a table that fits in the core's
@@ -34,7 +35,7 @@ const _: () = assert!(!prunes_exact(LOCAL_TABLE_MAX), "the local table holds onl
 const _: () = assert!(LOCAL_TABLE_SLOTS.is_power_of_two());
 
 /// The numbers of empties the table keeps.
-const LEVELS: usize = (LOCAL_TABLE_MAX - SHALLOW) as usize;
+const LEVELS: usize = (LOCAL_TABLE_MAX - SHALLOW + 1) as usize;
 
 /// One position's bounds: `data` packs the lower bound (bits 0-7), the upper bound (8-15), the
 /// best move (16-23), the tag (24-55) and an occupied bit (56).
@@ -93,23 +94,23 @@ pub(super) fn keeps(empties: u32) -> bool {
     empties <= LOCAL_TABLE_MAX
 }
 
-/// Runs `f` on this thread's slot for a position with `empties` empties (more than
+/// Runs `f` on this thread's slot for a position with `empties` empties (at least
 /// [`SHALLOW`], at most [`LOCAL_TABLE_MAX`]) and shared-table hash `h`.
 #[inline(always)]
 fn with_slot<T>(empties: u32, h: u64, f: impl FnOnce(&mut Slot) -> T) -> T {
-    debug_assert!(empties > SHALLOW && keeps(empties));
+    debug_assert!(empties >= SHALLOW && keeps(empties));
     // The shared table picks its bucket from bits 20 and up; these are other bits of the hash.
     let i = (h >> 40) as usize & (LOCAL_TABLE_SLOTS - 1);
     TABLE.with(|t| {
         // SAFETY: the table is this thread's own, and the reference lives only for this call,
         // which makes no other call into the table.
         let t = unsafe { &mut *t.get() };
-        f(&mut t[(empties - SHALLOW - 1) as usize][i])
+        f(&mut t[(empties - SHALLOW) as usize][i])
     })
 }
 
-/// Asks for the cache line of this thread's slot for a position with `empties` empties (more
-/// than [`SHALLOW`], at most [`LOCAL_TABLE_MAX`]) and shared-table hash `h`, ahead of its
+/// Asks for the cache line of this thread's slot for a position with `empties` empties (at
+/// least [`SHALLOW`], at most [`LOCAL_TABLE_MAX`]) and shared-table hash `h`, ahead of its
 /// [`probe`]: a node asks for every child's before it reads any (`Searcher::sorted_moves`).
 #[inline(always)]
 pub(super) fn prefetch(empties: u32, h: u64) {

@@ -272,11 +272,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         // Every child's entry is asked for before any is read, so that the children's misses
         // wait for memory together instead of one after the other: where the cutoff below reads
         // them, and where the children will probe their table first thing (the shared table's
-        // bucket, or the slot of this thread's small table; the children of the endgame path
-        // probe none).
+        // bucket, or the slot of this thread's small table, which the endgame path's top node
+        // probes too; the nodes below it probe none).
         let mut hashes = [0u64; 64];
         let children_local = local_table::keeps(n - 1);
-        if n - 1 > SHALLOW {
+        if n > SHALLOW {
             for (h, m) in hashes.iter_mut().zip(&list[..count]) {
                 *h = hash(N, o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
                 if children_local {

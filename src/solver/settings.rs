@@ -9,10 +9,13 @@
 
 // The exact search.
 
-/// Empties at and below which the exact search leaves the table and sorting behind: the endgame
-/// path of `endgame.rs`, the frontier of the exact regime (`regime.rs`).
+/// Empties at and below which the exact search leaves the shared table and its sorting behind:
+/// the endgame path of `endgame.rs`, the frontier of the exact regime (`regime.rs`). Only the
+/// path's top node, of `SHALLOW` empties, keeps its bounds, in the thread's small table
+/// (`local_table.rs`; since 2026-12-02: 5% fewer nodes, `docs/solver.md`, "And the endgame
+/// path's top node").
 ///
-/// Why 7: below eight empties the table costs more than it saves. Up to 7 empties instead of 6,
+/// Why 7: below eight empties the shared table costs more than it saves. Up to 7 empties instead of 6,
 /// FFO #40-#42 took 9.89 s of CPU instead of 10.55 s although the nodes rose from 230 M to 292 M;
 /// up to 8 instead of 7, the every-child solve of #43 took 1.00 of the time (`docs/solver.md`,
 /// "What each technique bought").
@@ -46,9 +49,9 @@ pub(super) const SHALLOW_SORT: u32 = 7;
 /// that solve's noise) with about 1% more nodes (`docs/solver.md`, "The transposition table").
 pub(super) const LOCAL_TABLE_MAX: u32 = 12;
 
-/// Slots of the small table per number of empties: with five numbers (8 to 12 empties) of
-/// 24-byte slots, 480 KiB a thread, within a core's second-level cache (512 KiB on the Zen 3,
-/// 1 MiB and more on newer cores). 16,384 and 65,536 slots (with three numbers) searched a few
+/// Slots of the small table per number of empties: with six numbers (7 to 12 empties) of
+/// 24-byte slots, 576 KiB a thread, within a newer core's second-level cache (1 MiB and more)
+/// and a little beyond the Zen 3's 512 KiB (five numbers until 2026-12-02, 480 KiB). 16,384 and 65,536 slots (with three numbers) searched a few
 /// nodes fewer and took more time (`docs/solver.md`).
 pub(super) const LOCAL_TABLE_SLOTS: usize = 4096;
 
