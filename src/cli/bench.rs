@@ -7,13 +7,13 @@ pub mod lab;
 mod timed;
 
 use super::report::print_json;
-use super::{CliError, out, outln};
+use super::{CliError, SolverArgs, out, outln};
 use othello_explorer::notation::printable::count;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
 use othello_explorer::store::{Source, Store, Stored};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
-use othello_explorer::{Position, Scoring, Square};
+use othello_explorer::{Position, Scoring, Size, Square};
 use serde::Serialize;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -95,13 +95,16 @@ pub fn run(
     path: &str,
     range: Option<&str>,
     measure: Measure,
-    options: SolverOptions,
+    solver: &SolverArgs,
     store: Option<&Store>,
     json: bool,
 ) -> Result<(), CliError> {
     let Measure { mode, depth, time } = measure;
-    let problems = read_problems(path, options.scoring)?;
+    let problems = read_problems(path, solver.scoring())?;
     let (first, selected) = select(path, &problems, range)?;
+    // The table the largest board among the positions needs, unless --hash-mb says.
+    let size = selected.iter().map(|p| p.position.size()).max_by_key(|s| s.n()).unwrap_or(Size::Eight);
+    let options = solver.options_for(size)?;
     if depth.is_some() && mode != BenchMode::Estimate {
         return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));
     }

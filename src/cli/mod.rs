@@ -26,6 +26,7 @@ mod values;
 
 pub use args::PositionArgs;
 use clap::{Parser, Subcommand};
+use othello_explorer::Size;
 use std::fmt;
 use std::process::ExitCode;
 
@@ -263,10 +264,10 @@ pub struct SolverArgs {
     /// How a finished game is scored: `standard` (empties to the winner) or `discs`.
     #[arg(long, value_enum, default_value = "standard")]
     pub scoring: ScoringArg,
-    /// Memory for the transposition table, in MiB.
-    /// At most the memory the machine has available.
-    #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = values::hash_mb)]
-    pub hash_mb: u64,
+    /// Memory for the transposition table, in MiB (default: 256; `solve`, `review` and
+    /// `bench` 64 on 6x6 and 16 on 4x4). At most the memory the machine has available.
+    #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = values::hash_mb)]
+    pub hash_mb: Option<u64>,
     /// Search threads (default: every core).
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::threads)]
     pub threads: Option<u64>,
@@ -295,16 +296,33 @@ pub enum ScoringArg {
 }
 
 impl SolverArgs {
-    /// The solver's options, with `--weights` put in use first (it must come before any search).
+    /// The solver's options, with `--weights` put in use first (it must come before any search):
+    /// without `--hash-mb`, a table of [`DEFAULT_HASH_MB`](othello_explorer::solver::DEFAULT_HASH_MB)
+    /// MiB, for the commands that go from position to position (`book`, the protocols).
     pub fn options(&self) -> Result<othello_explorer::solver::SolverOptions, CliError> {
+        self.options_with(othello_explorer::solver::DEFAULT_HASH_MB)
+    }
+
+    /// [`Self::options`] for a search of one position or one game of `size`: without `--hash-mb`,
+    /// the table that board needs ([`hash_mb_for`](othello_explorer::solver::hash_mb_for)).
+    pub fn options_for(&self, size: Size) -> Result<othello_explorer::solver::SolverOptions, CliError> {
+        self.options_with(othello_explorer::solver::hash_mb_for(size))
+    }
+
+    /// How a finished game is scored (`--scoring`).
+    pub fn scoring(&self) -> othello_explorer::Scoring {
+        match self.scoring {
+            ScoringArg::Standard => othello_explorer::Scoring::Standard,
+            ScoringArg::Discs => othello_explorer::Scoring::Discs,
+        }
+    }
+
+    fn options_with(&self, default_hash_mb: usize) -> Result<othello_explorer::solver::SolverOptions, CliError> {
         self.load_weights()?;
         let threads = self.threads.map(|t| t as usize).unwrap_or_else(cores);
         Ok(othello_explorer::solver::SolverOptions {
-            hash_mb: self.hash_mb as usize,
-            scoring: match self.scoring {
-                ScoringArg::Standard => othello_explorer::Scoring::Standard,
-                ScoringArg::Discs => othello_explorer::Scoring::Discs,
-            },
+            hash_mb: self.hash_mb.map_or(default_hash_mb, |m| m as usize),
+            scoring: self.scoring(),
             threads,
             pv_extension: !self.no_pv_extension,
             selectivity: self.selectivity,
@@ -431,11 +449,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Solve { position, search, solver, json }) => {
             let resolved = position.resolve()?;
             let store = store::open_for_solving(&cli.store)?;
-            return solve::run(&resolved, &search, solver.options()?, store, json);
+            return solve::run(&resolved, &search, solver.options_for(resolved.position.size())?, store, json);
         }
         Some(Command::Review { position, review, solver, json }) => {
             let store = store::open_for_solving(&cli.store)?;
-            return review::run(&position, &review, solver.options()?, store, json);
+            return review::run(&position, &review, &solver, store, json);
         }
         Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
             bench::lab::run(&file, positions.as_deref(), limit, json)
@@ -443,7 +461,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Bench { file, positions, mode, depth, time, solver, json, .. }) => {
             let store = store::open_for_solving(&cli.store)?;
             let measure = bench::Measure { mode, depth, time };
-            bench::run(&file, positions.as_deref(), measure, solver.options()?, store.as_ref(), json)
+            bench::run(&file, positions.as_deref(), measure, &solver, store.as_ref(), json)
         }
         Some(Command::Explain { topic, position, mv, outcome, json }) => {
             explain::run(&topic, &position.resolve()?, mv.as_deref(), outcome, json)

@@ -5,14 +5,14 @@
 
 use super::args::PositionArgs;
 use super::report::{Align, Report, Table};
-use super::{CliError, solve};
+use super::{CliError, SolverArgs, solve};
 use clap::Args;
 use othello_explorer::Size;
 use othello_explorer::analyst::Analyst;
 use othello_explorer::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
 use othello_explorer::review::{self, Judged, Mark, SideSummary};
-use othello_explorer::solver::{ChildValue, Kind, Limits, Solver, SolverOptions};
+use othello_explorer::solver::{ChildValue, Kind, Limits, Solver};
 use othello_explorer::store::Store;
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use serde::Serialize;
@@ -218,7 +218,7 @@ fn summary_line(name: &str, s: &SideSummary) -> String {
 pub fn run(
     position: &PositionArgs,
     args: &ReviewArgs,
-    options: SolverOptions,
+    solver: &SolverArgs,
     store: Option<Store>,
     json: bool,
 ) -> Result<ExitCode, CliError> {
@@ -230,6 +230,7 @@ pub fn run(
         None => None,
     };
     let game = game_of(position, args)?;
+    let options = solver.options_for(game.start.size())?;
     let time = args.time.unwrap_or(Duration::from_secs(1));
     let threads = options.threads;
     let solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;

@@ -244,11 +244,17 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if best > -Self::MAX - 1 {
             return (best, best_move);
         }
-        // No move: pass, or the game is over.
+        (self.shallow_pass(p, o, alpha, beta, n, odd), NO_MOVE)
+    }
+
+    /// A node of the endgame path where the side to move has no move: the opponent plays on the
+    /// same empties (the window turned round), or the game is over.
+    #[inline(always)]
+    fn shallow_pass(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32, odd: u64) -> i32 {
         if self.isa.legal_moves::<N>(o, p) == 0 {
-            return (Self::final_score(p, o), NO_MOVE);
+            return Self::final_score(p, o);
         }
-        (-self.shallow_odd(o, p, -beta, -alpha, n, odd), NO_MOVE)
+        -self.shallow_odd(o, p, -beta, -alpha, n, odd)
     }
 
     #[inline(always)]
@@ -299,10 +305,6 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         if best > -Self::MAX - 1 {
             return best;
         }
-        // No move: pass, or the game is over.
-        if self.isa.legal_moves::<N>(o, p) == 0 {
-            return Self::final_score(p, o);
-        }
-        -self.shallow_odd(o, p, -beta, -alpha, n, odd)
+        self.shallow_pass(p, o, alpha, beta, n, odd)
     }
 }

@@ -33,7 +33,7 @@ pub use midgame::pv_solved;
 pub use probcut::{Selectivity, SelectivityError};
 pub use settings::{
     DEFAULT_HASH_MB, DEFAULT_SELECTIVITY, EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, QUICK_DEPTH,
-    UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
+    UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP, hash_mb_for,
 };
 pub use stability::stable_discs;
 

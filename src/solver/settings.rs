@@ -381,6 +381,24 @@ pub(super) const CHECK_EVERY: u64 = 4096;
 /// more (265 MB at 256 MiB, solving `fforum-1-19` on two threads).
 pub const DEFAULT_HASH_MB: usize = 256;
 
+/// The table's size, in MiB, for a search of one position or one game of a board: 256
+/// ([`DEFAULT_HASH_MB`]) on 8x8, 64 on 6x6 and 16 on 4x4. The commands that search one position
+/// or game (`solve`, `review`, `bench`) use it unless `--hash-mb` is given; the explorer, the
+/// protocols and `book`, which go from position to position and may change board, keep 256.
+///
+/// Why less on the small boards: their trees fit. Every child of the dozen 6x6 positions four
+/// plies in and the whole 6x6 game took the same nodes with 64 MiB as with 256 (within 0.2%), and
+/// a table the search fills at random touches all of its memory, which the system must supply
+/// first: on a virtual machine that hands freed memory back to its host, 0.7 s of system time a
+/// process for 256 MiB, against 0.04 s for 64 (`docs/solver.md`, "The table sized to the board").
+pub const fn hash_mb_for(size: crate::Size) -> usize {
+    match size {
+        crate::Size::Four => 16,
+        crate::Size::Six => 64,
+        crate::Size::Eight => DEFAULT_HASH_MB,
+    }
+}
+
 // The auto policy (`analysis.rs`).
 
 /// The depth to which [`SearchMode::Auto`](super::SearchMode::Auto) estimates before it considers
