@@ -103,7 +103,7 @@ pub fn run(
     let problems = read_problems(path, solver.scoring())?;
     let (first, selected) = select(path, &problems, range)?;
     // The table the largest board among the positions needs, unless --hash-mb says.
-    let size = selected.iter().map(|p| p.position.size()).max_by_key(|s| s.n()).unwrap_or(Size::Eight);
+    let size = selected.iter().map(|p| p.position.size()).max().unwrap_or(Size::Eight);
     let options = solver.options_for(size)?;
     if depth.is_some() && mode != BenchMode::Estimate {
         return Err(CliError::Usage("--depth applies to bench --mode estimate".into()));

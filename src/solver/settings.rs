@@ -387,7 +387,7 @@ pub const DEFAULT_HASH_MB: usize = 256;
 /// protocols and `book`, which go from position to position and may change board, keep 256.
 ///
 /// Why less on the small boards: their trees fit. Every child of the dozen 6x6 positions four
-/// plies in and the whole 6x6 game took the same nodes with 64 MiB as with 256 (within 0.2%), and
+/// plies in and the whole 6x6 game took the same nodes with 64 MiB as with 256 (within 0.3%), and
 /// a table the search fills at random touches all of its memory, which the system must supply
 /// first: on a virtual machine that hands freed memory back to its host, 0.7 s of system time a
 /// process for 256 MiB, against 0.04 s for 64 (`docs/solver.md`, "The table sized to the board").
