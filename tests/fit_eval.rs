@@ -13,7 +13,9 @@
 //!   (read back by the library's own weights parser), and so are their check positions, while
 //!   the stages below are refitted; with `--freeze-below` too, only the stages between move, and
 //!   `--keep-lean` leaves each of them with the base's mean signed error on the held-out
-//!   positions (computed here with the library's evaluation from the files written);
+//!   positions (computed here with the library's evaluation from the files written); a fit of
+//!   narrower stages (`--bucket 2` from the shipped stages of 4) keeps each frozen stage as the
+//!   base's stage that holds its empties;
 //! - `train --checkpoint F`: a fit stopped after `--epochs-per-run` epochs (in either round) or by
 //!   SIGTERM exits 3 with its state kept, and the same command run again, as often as it takes,
 //!   ends with the weights and check positions of a fit never stopped, byte for byte; a
@@ -130,6 +132,18 @@ fn a_frozen_fit_keeps_the_base_stages_and_their_check_positions() {
 }
 
 #[test]
+fn a_fit_of_narrower_stages_splits_the_base_stages_it_freezes() {
+    let (_dir, before, after) = fit_from_base(40, &["--bucket", "2", "--freeze-from", "12", "--epochs", "3"]);
+    assert_eq!((before.bucket(), after.bucket()), (4, 2));
+    assert_eq!(after.stages().len(), 31, "stages of 0-1, 2-3, ... 58-59 and 60 or more empties");
+    for stage in 6..31 {
+        // Stage 6 is 12-13 empties, in the base's stage 3 (12-15); the last takes 60 and more.
+        assert_eq!(after.stage(stage), before.stage((stage / 2).min(15)), "stage {stage} is the base's, split");
+    }
+    assert!((0..6).any(|stage| after.stage(stage) != before.stage(stage / 2)), "the stages below 12 are refitted");
+}
+
+#[test]
 fn a_fit_between_two_frozen_ranges_moves_only_those_stages_and_keeps_the_base_lean() {
     let args = ["--freeze-below", "4", "--freeze-from", "8", "--keep-lean", "--epochs", "20"];
     let (dir, before, after) = fit_from_base(300, &args);
@@ -167,8 +181,9 @@ fn bad_training_settings_exit_2_with_one_line() {
     let base = repo("data/eval/weights-8.oxev");
     // The settings are checked before any data is read; an empty directory is refused at once.
     let file = dir.path().join("solved-8x8-none.txt");
-    let cases: [(Vec<&str>, &Path, &str); 3] = [
+    let cases: [(Vec<&str>, &Path, &str); 4] = [
         (vec!["--freeze-from", "13", "--base", base.to_str().unwrap()], &file, "--freeze-from 13"),
+        (vec!["--bucket", "3", "--base", base.to_str().unwrap()], &file, "which stages of 3 cannot split"),
         (vec!["--freeze-from", "12"], &file, "needs --base"),
         (vec![], dir.path(), "no games-8x8-*.oxg, selfplay-8x8-*.txt or solved-8x8-*.txt files"),
     ];

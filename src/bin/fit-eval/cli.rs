@@ -238,7 +238,8 @@ pub(crate) enum Command {
         #[arg(long, default_value_t = 0)]
         freeze_below: u32,
         /// The weights the frozen stages come from (a `weights-N.oxev`; its `check-N.txt` beside
-        /// it gives their check positions).
+        /// it gives their check positions). Its stages may be a multiple of `--bucket` wide: each
+        /// is then split into stages of `--bucket`, with the same weights.
         #[arg(long)]
         base: Option<PathBuf>,
         /// Where to write the files.

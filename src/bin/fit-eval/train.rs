@@ -451,6 +451,20 @@ fn quantise(x: f32) -> i16 {
     (x * SCALE as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
 }
 
+/// `base` in stages of `bucket` empties (a divisor of its own stage width), each taking the
+/// weights of the base's stage that holds its empties: every position evaluates as with `base`,
+/// and a fit with narrower stages can freeze, start from and compare with it.
+fn restaged<const N: usize>(base: &Weights, bucket: usize) -> Weights {
+    if base.bucket() == bucket {
+        return base.clone();
+    }
+    let mut w = Weights::zero(N, bucket);
+    for st in 0..w.stages().len() {
+        w.set_stage(st, base.stage(base.stage_of(st * bucket)).clone());
+    }
+    w
+}
+
 /// Trains the `N x N` weights on the shards, writes `weights-N.oxev` and `check-N.txt`, and prints
 /// the per-stage report.
 pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended, String> {
@@ -461,11 +475,16 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let w = Weights::from_bytes(N, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            if w.bucket() != bucket {
-                return Err(format!("{}: stages of {} empties, not {bucket}", path.display(), w.bucket()));
+            // A base of wider stages is split into this fit's narrower ones: the same evaluation.
+            if !w.bucket().is_multiple_of(bucket) {
+                return Err(format!(
+                    "{}: stages of {} empties, which stages of {bucket} cannot split",
+                    path.display(),
+                    w.bucket()
+                ));
             }
             base_bytes = bytes;
-            Some(w)
+            Some(restaged::<N>(&w, bucket))
         }
         None => None,
     };
