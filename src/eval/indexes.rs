@@ -41,6 +41,18 @@ fn add(a: &mut Row, b: &Row) {
     }
 }
 
+/// The sum of the rows of `deltas` at the bits of `bits`, in a local accumulator the compiler
+/// keeps in vector registers.
+#[inline(always)]
+fn sum_rows(deltas: &[Row], mut bits: u64) -> Row {
+    let mut acc = Row([0; LANES]);
+    while bits != 0 {
+        add(&mut acc, &deltas[bits.trailing_zeros() as usize]);
+        bits &= bits - 1;
+    }
+    acc
+}
+
 #[inline(always)]
 fn sub(a: &mut Row, b: &Row) {
     for (x, y) in a.0.iter_mut().zip(&b.0) {
@@ -65,6 +77,19 @@ impl Indexes {
             }
         }
         ix
+    }
+
+    /// The `own` row alone of [`Indexes::new`], each side's discs summed on their own (no branch
+    /// on the square's colour): what [`super::pattern::pattern_entries`] reads where the CPU has
+    /// no fast `pext`.
+    #[inline(always)]
+    pub(crate) fn own_of(layout: &Layout, p: u64, o: u64) -> Row {
+        let deltas = &layout.deltas[..];
+        let mut own = sum_rows(deltas, p);
+        let theirs = sum_rows(deltas, o);
+        add(&mut own, &theirs);
+        add(&mut own, &theirs);
+        own
     }
 
     /// The indexes after the side to move plays `sq` (a bit) flipping `flips`: the child's,

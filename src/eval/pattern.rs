@@ -472,10 +472,12 @@ fn from_digits(digits: &[u8]) -> usize {
     digits.iter().rev().fold(0, |acc, &d| acc * 3 + d as usize)
 }
 
-/// Every placement's entry in the concatenated tables (canonical), through the images and
-/// `pext`: what the evaluation reads. With the `pext` of the level this CPU runs
-/// ([`crate::isa::Cpu::detect`]): the trainer reads every position's entries again at each pass,
-/// and the software `pext` took four fifths of its time.
+/// Every placement's entry in the concatenated tables (canonical): what the evaluation reads.
+/// With the kernels of the level this CPU runs ([`crate::isa::Cpu::detect`]): the trainer reads
+/// every position's entries again at each pass, and the software `pext` took four fifths of its
+/// time. So a level with a fast `pext` reads each placement through the images and `pext`, and
+/// one without (AMD before Zen 3, baseline x86-64) sums the rows of [`Layout::deltas`] of every
+/// disc instead, all placements at once, as the search keeps its indexes move by move.
 pub fn pattern_entries<const N: usize>(p: u64, o: u64, out: &mut Vec<u32>) {
     crate::with_cpu!(crate::isa::Cpu::detect(), isa => isa.enter(
         #[inline(always)]
@@ -483,10 +485,16 @@ pub fn pattern_entries<const N: usize>(p: u64, o: u64, out: &mut Vec<u32>) {
     ))
 }
 
-/// [`pattern_entries`] with the `pext` of `isa`.
+/// [`pattern_entries`] with the kernels of `isa`.
 #[inline(always)]
 pub fn pattern_entries_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64, out: &mut Vec<u32>) {
     let layout = Layout::of(N);
+    if I::LEVEL < crate::isa::Level::Avx2Pext {
+        let own = super::indexes::Indexes::own_of(layout, p, o);
+        let offsets = &layout.lane_offsets[..layout.instances.len()];
+        out.extend(offsets.iter().zip(&own.0).map(|(&at, &index)| layout.canon[at as usize + index as usize]));
+        return;
+    }
     let (pi, oi) = (images::<N>(p), images::<N>(o));
     out.extend(layout.instances.iter().map(|inst| {
         let g = inst.image as usize;
