@@ -7,7 +7,7 @@ pub mod lab;
 mod timed;
 
 use super::report::print_json;
-use super::{CliError, SolverArgs, out, outln};
+use super::{CliError, SolverArgs, out, outln, solver};
 use othello_explorer::notation::printable::count;
 use othello_explorer::obf::{Problem, parse_problem};
 use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
@@ -140,11 +140,6 @@ fn select<'a>(path: &str, problems: &'a [Problem], range: Option<&str>) -> Resul
 /// The instruction-set level the solver runs at (`src/board/isa.rs`): part of what a figure means.
 fn isa_level() -> &'static str {
     othello_explorer::isa::Cpu::detect().level().name()
-}
-
-/// The solver `bench` measures; a table that cannot be had is a usage error naming `--hash-mb`.
-fn solver(options: SolverOptions) -> Result<Solver, CliError> {
-    Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))
 }
 
 /// What the store knows of `position`, if anything (a failing store is a note, then ignored).

@@ -339,6 +339,12 @@ impl SolverArgs {
     }
 }
 
+/// The solver of `options`, as every command makes it: a table that cannot be had is a usage
+/// error naming `--hash-mb`.
+pub fn solver(options: othello_explorer::solver::SolverOptions) -> Result<othello_explorer::solver::Solver, CliError> {
+    othello_explorer::solver::Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))
+}
+
 /// Prints like `print!`; when the reader has gone (`show | head`), exits quietly instead of
 /// panicking on the broken pipe.
 macro_rules! out {
@@ -487,4 +493,35 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         None => explore::run(&cli.position, &cli.explore, cli.store.path(), cli.store.archive_path()),
     }
     .map(|()| ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Wrapped {
+        #[command(flatten)]
+        solver: SolverArgs,
+    }
+
+    fn parsed(args: &[&str]) -> SolverArgs {
+        Wrapped::try_parse_from(std::iter::once("t").chain(args.iter().copied())).unwrap().solver
+    }
+
+    /// The sizes `docs/solver.md` ("The table sized to the board") gives: 16 MiB on 4x4, 64 on
+    /// 6x6, 256 on 8x8 for a search of one position or game; 256 for the commands that go from
+    /// position to position; `--hash-mb` over both.
+    #[test]
+    fn the_table_is_sized_to_the_board_unless_hash_mb_says() {
+        let default = parsed(&[]);
+        let sizes = [Size::Four, Size::Six, Size::Eight].map(|s| default.options_for(s).unwrap().hash_mb);
+        assert_eq!(sizes, [16, 64, 256]);
+        assert_eq!(default.options().unwrap().hash_mb, 256);
+        let given = parsed(&["--hash-mb", "8"]);
+        assert_eq!(given.options_for(Size::Four).unwrap().hash_mb, 8);
+        assert_eq!(given.options_for(Size::Eight).unwrap().hash_mb, 8);
+        assert_eq!(given.options().unwrap().hash_mb, 8);
+    }
 }

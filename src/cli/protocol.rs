@@ -128,8 +128,7 @@ pub fn analyst(
     options: othello_explorer::solver::SolverOptions,
     store: Option<othello_explorer::store::Store>,
 ) -> Result<othello_explorer::analyst::Analyst, super::CliError> {
-    let solver = othello_explorer::solver::Solver::try_new(options)
-        .map_err(|e| super::CliError::Usage(format!("--hash-mb: {e}")))?;
+    let solver = super::solver(options)?;
     Ok(othello_explorer::analyst::Analyst::new(solver, store))
 }
 

@@ -12,7 +12,7 @@ use othello_explorer::analyst::Analyst;
 use othello_explorer::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
 use othello_explorer::review::{self, Judged, Mark, SideSummary};
-use othello_explorer::solver::{ChildValue, Kind, Limits, Solver};
+use othello_explorer::solver::{ChildValue, Kind, Limits};
 use othello_explorer::store::Store;
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use serde::Serialize;
@@ -233,7 +233,7 @@ pub fn run(
     let options = solver.options_for(game.start.size())?;
     let time = args.time.unwrap_or(Duration::from_secs(1));
     let threads = options.threads;
-    let solver = Solver::try_new(options).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    let solver = super::solver(options)?;
     let mut analyst = Analyst::new(solver, store);
     let stop = Arc::new(AtomicBool::new(false));
     let caught = solve::catch_signals(&stop);

@@ -7,8 +7,7 @@ use super::report::Report;
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
 use othello_explorer::notation::printable::count;
 use othello_explorer::solver::{
-    ChildValue, Kind, Limits, SearchMode, Solver, SolverOptions, ValueText, WLD_SPEEDUP, outcome_word,
-    predicted_exact_seconds,
+    ChildValue, Kind, Limits, SearchMode, SolverOptions, ValueText, WLD_SPEEDUP, outcome_word, predicted_exact_seconds,
 };
 use othello_explorer::store::Store;
 use othello_explorer::{Scoring, Size, Square, transcript};
@@ -128,7 +127,7 @@ pub fn run(
         (SearchMode::Estimate, None, None) => Some(DEFAULT_ESTIMATE_DEPTH),
         (_, depth, _) => depth,
     };
-    let solver = Solver::try_new(options.clone()).map_err(|e| CliError::Usage(format!("--hash-mb: {e}")))?;
+    let solver = super::solver(options.clone())?;
     let empties = position.empty_count();
     let store_path = store.as_ref().map(|s| s.path().display().to_string());
     let mut analyst = Analyst::new(solver, store);
