@@ -427,11 +427,15 @@ fn fit<const N: usize>(
             }
         }
         if epoch % 50 == 49 || epoch + 1 == settings.epochs {
+            let valid_mae = if valid.is_empty() {
+                "none (no validation positions)".to_string()
+            } else {
+                format!("{:.3}", mae::<N>(&model, valid, settings.threads))
+            };
             eprintln!(
-                "epoch {}: train MAE {:.3}, validation MAE {:.3} ({:.0} s)",
+                "epoch {}: train MAE {:.3}, validation MAE {valid_mae} ({:.0} s)",
                 epoch + 1,
                 mae::<N>(&model, samples, settings.threads),
-                mae::<N>(&model, valid, settings.threads),
                 began.elapsed().as_secs_f64()
             );
         }
@@ -702,11 +706,17 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
     println!("|---|---|---|---|---|---|{}---|---|", if base.is_some() { "---|" } else { "" });
     for st in 0..stages {
         let (lo, hi) = (st * bucket, st * bucket + bucket - 1);
+        // Count, mean absolute error and mean error, as cells: `-` where the stage has no positions.
         let mae = |set: &[Sample], f: &dyn Fn(&Sample) -> i32| {
             let picked: Vec<f64> =
                 set.iter().filter(|s| s.stage as usize == st).map(|s| (f(s) as f32 - s.label) as f64).collect();
-            let k = picked.len().max(1) as f64;
-            (picked.len(), picked.iter().map(|x| x.abs()).sum::<f64>() / k, picked.iter().sum::<f64>() / k)
+            let k = picked.len() as f64;
+            let cell = |x: f64, sign: bool| match (picked.is_empty(), sign) {
+                (true, _) => "-".to_string(),
+                (false, true) => format!("{:+.2}", x / k),
+                (false, false) => format!("{:.2}", x / k),
+            };
+            (picked.len(), cell(picked.iter().map(|x| x.abs()).sum(), false), cell(picked.iter().sum(), true))
         };
         let fitted = |s: &Sample| evaluate_with::<N>(&weights, s.p, s.o);
         let stand_in = |s: &Sample| baseline::<N>(s.p, s.o);
@@ -714,11 +724,11 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
         let (kv, valid_mae, valid_bias) = mae(&valid, &fitted);
         let (_, stand_in_mae, _) = mae(&valid, &stand_in);
         let base_cell = match &base {
-            Some(b) => format!(" {:.2} |", mae(&valid, &|s: &Sample| evaluate_with::<N>(b, s.p, s.o)).1),
+            Some(b) => format!(" {} |", mae(&valid, &|s: &Sample| evaluate_with::<N>(b, s.p, s.o)).1),
             None => String::new(),
         };
         println!(
-            "| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae:.2} | {valid_mae:.2} |{base_cell} {stand_in_mae:.2} | {valid_bias:+.2} |"
+            "| {st} | {lo}-{hi} | {kt} | {kv} | {train_mae} | {valid_mae} |{base_cell} {stand_in_mae} | {valid_bias} |"
         );
     }
     if !exact.is_empty() {
