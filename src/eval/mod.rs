@@ -93,7 +93,9 @@ pub fn evaluate_fine_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
     with_cpu!(cpu, isa => isa.enter(#[inline(always)] || evaluate_fine_on::<N, _>(isa, w, p, o)))
 }
 
-/// [`evaluate_fine_with`] with the kernels of `isa`.
+/// [`evaluate_fine_with`] with the kernels of `isa`: each placement's index read through the
+/// board's images and `pext` where the CPU has a fast one, and otherwise summed from every disc's
+/// row of index deltas ([`indexes::Indexes::own_of`], as [`pattern::pattern_entries`] does).
 #[inline(always)]
 pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u64, o: u64) -> i32 {
     debug_assert_eq!(w.n(), N, "weights for another board size");
@@ -104,6 +106,11 @@ pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u
     }
     let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
     let stage = w.stage(w.stage_of(empties));
+    if I::LEVEL < crate::isa::Level::Avx2Pext {
+        // Without a fast `pext`, the indexes as the search keeps them, summed from every disc.
+        let own = indexes::Indexes::own_of(w.layout(), p, o);
+        return evaluate_fine_indexed::<N>(w, &own, p, o, pm, om);
+    }
     let f = scalars_with_moves::<N>(p, o, pm, om);
     let mut sum: i32 = f.iter().zip(&stage.scalars).map(|(&x, &w)| x * w as i32).sum();
     let (pi, oi) = (images::<N>(p), images::<N>(o));

@@ -56,15 +56,18 @@ pub(crate) fn bootstrap<const N: usize>(w: &Weights, p: u64, o: u64, horizon: us
         }
         return -bootstrap::<N>(w, o, p, horizon, -beta, -alpha);
     }
-    let mut children: Vec<(u32, u64, u64)> = squares(moves)
-        .map(|sq| {
-            let (cp, co) = play::<N>(p, o, sq);
-            (legal_moves::<N>(cp, co).count_ones(), cp, co)
-        })
-        .collect();
+    // At most 64 moves: the children on the stack, not in a `Vec` a node.
+    let mut children = [(0u32, 0u64, 0u64); 64];
+    let mut count = 0;
+    for sq in squares(moves) {
+        let (cp, co) = play::<N>(p, o, sq);
+        children[count] = (legal_moves::<N>(cp, co).count_ones(), cp, co);
+        count += 1;
+    }
+    let children = &mut children[..count];
     children.sort_unstable_by_key(|c| c.0);
     let mut best = i32::MIN;
-    for (_, cp, co) in children {
+    for &(_, cp, co) in children.iter() {
         let v = -bootstrap::<N>(w, cp, co, horizon, -beta, -alpha);
         if v > best {
             best = v;
