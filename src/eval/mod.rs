@@ -104,13 +104,13 @@ pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u
     if pm | om == 0 {
         return final_score::<N>(p, o) * SCALE;
     }
-    let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
-    let stage = w.stage(w.stage_of(empties));
     if I::LEVEL < crate::isa::Level::Avx2Pext {
         // Without a fast `pext`, the indexes as the search keeps them, summed from every disc.
         let own = indexes::Indexes::own_of(w.layout(), p, o);
         return evaluate_fine_indexed::<N>(w, &own, p, o, pm, om);
     }
+    let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
+    let stage = w.stage(w.stage_of(empties));
     let f = scalars_with_moves::<N>(p, o, pm, om);
     let mut sum: i32 = f.iter().zip(&stage.scalars).map(|(&x, &w)| x * w as i32).sum();
     let (pi, oi) = (images::<N>(p), images::<N>(o));
