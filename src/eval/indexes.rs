@@ -53,6 +53,15 @@ fn sum_rows(deltas: &[Row], mut bits: u64) -> Row {
     acc
 }
 
+/// The indexes whose digit 1 is the discs summed in `ones` and digit 2 those in `twos`.
+#[inline(always)]
+fn digits(ones: &Row, twos: &Row) -> Row {
+    let mut row = *ones;
+    add(&mut row, twos);
+    add(&mut row, twos);
+    row
+}
+
 #[inline(always)]
 fn sub(a: &mut Row, b: &Row) {
     for (x, y) in a.0.iter_mut().zip(&b.0) {
@@ -61,35 +70,20 @@ fn sub(a: &mut Row, b: &Row) {
 }
 
 impl Indexes {
-    /// The indexes of `p` (to move) against `o`, from scratch: each disc adds its row.
+    /// The indexes of `p` (to move) against `o`, from scratch: each disc adds its row, once to
+    /// its own side's digits and twice to the other side's.
     pub fn new(layout: &Layout, p: u64, o: u64) -> Indexes {
-        let zero = Row([0; LANES]);
-        let mut ix = Indexes { own: zero, theirs: zero };
-        for (b, row) in layout.deltas.iter().enumerate() {
-            if p >> b & 1 != 0 {
-                add(&mut ix.own, row);
-                add(&mut ix.theirs, row);
-                add(&mut ix.theirs, row);
-            } else if o >> b & 1 != 0 {
-                add(&mut ix.own, row);
-                add(&mut ix.own, row);
-                add(&mut ix.theirs, row);
-            }
-        }
-        ix
+        let deltas = &layout.deltas[..];
+        let (mine, yours) = (sum_rows(deltas, p), sum_rows(deltas, o));
+        Indexes { own: digits(&mine, &yours), theirs: digits(&yours, &mine) }
     }
 
-    /// The `own` row alone of [`Indexes::new`], each side's discs summed on their own (no branch
-    /// on the square's colour): what [`super::pattern::pattern_entries`] reads where the CPU has
-    /// no fast `pext`.
+    /// The `own` row alone of [`Indexes::new`]: what [`super::pattern::pattern_entries`] and the
+    /// evaluation from the board read where the CPU has no fast `pext`.
     #[inline(always)]
     pub(crate) fn own_of(layout: &Layout, p: u64, o: u64) -> Row {
         let deltas = &layout.deltas[..];
-        let mut own = sum_rows(deltas, p);
-        let theirs = sum_rows(deltas, o);
-        add(&mut own, &theirs);
-        add(&mut own, &theirs);
-        own
+        digits(&sum_rows(deltas, p), &sum_rows(deltas, o))
     }
 
     /// The indexes after the side to move plays `sq` (a bit) flipping `flips`: the child's,
