@@ -8,10 +8,12 @@
 //! within one disc of 0, whether black (the start) or white (after the first move) is to move, so
 //! the estimate's sign cannot follow the side to move.
 //!
-//! The shipped weights (version 7, whose opening stages are version 5's) pass both: those
+//! The shipped weights (version 9, whose opening stages are version 5's) pass both: those
 //! stages (56 empties and more) are fitted to deeper searches of every position of the first
-//! four plies (`fit-eval opening`, docs/eval.md, "The 8x8 opening"), and version 7's midgame
-//! stages keep version 6's lean towards the side to move (`fit-eval train --keep-lean`). Version 4 read the start
+//! four plies (`fit-eval opening`, docs/eval.md, "The 8x8 opening"), and the midgame stages of
+//! versions 7 and 9 keep version 6's lean towards the side to move (`fit-eval train --keep-lean`).
+//! Version 9's stages of 40 empties and more are version 7's: the million-game fit's own stage of
+//! 40-43 empties read the start +2 at depth 18 here (docs/eval.md, "Version 9"). Version 4 read the start
 //! +2 at depth 4 and the position after f5 -2 at depth 3 (the same leaves).
 //!
 //! Two of them, the start and the position after f5 (one for each side to move), are checked to 20
