@@ -15,7 +15,8 @@
 //! beside `OUT` (`check-N.txt` in its directory) with the spliced weights' evaluations. Bad input:
 //! one line on stderr, exit code 2.
 
-use othello_explorer::eval::weights::{Weights, use_instead};
+use othello_explorer::eval::evaluate_with;
+use othello_explorer::eval::weights::{Weights, board_side};
 use othello_explorer::obf::parse_board;
 use std::path::Path;
 
@@ -35,7 +36,7 @@ fn run(args: &[String]) -> Result<(), String> {
         return Err("usage: splice_stages BASE FROM EMPTIES OUT [CHECK]".into());
     };
     let (base_bytes, from_bytes) = (read(base)?, read(from)?);
-    let n = *base_bytes.get(10).ok_or_else(|| format!("{base}: too short for a weights file"))? as usize;
+    let n = board_side(&base_bytes).ok_or_else(|| format!("{base}: too short for a weights file"))?;
     let mut spliced = Weights::from_bytes(n, &base_bytes).map_err(|e| format!("{base}: {e}"))?;
     let source = Weights::from_bytes(n, &from_bytes).map_err(|e| format!("{from}: {e}"))?;
     if source.bucket() != spliced.bucket() {
@@ -59,7 +60,6 @@ fn run(args: &[String]) -> Result<(), String> {
     let (first, last) = (stages[0] * w, stages[stages.len() - 1] * w + w - 1);
     eprintln!("{out}: stages {stages:?} ({first}-{last} empties) from {from}, the rest from {base}");
     if let Some(check) = rest.first() {
-        use_instead(&bytes)?;
         let text = std::fs::read_to_string(check).map_err(|e| format!("{check}: {e}"))?;
         let mut lines = Vec::new();
         for (i, line) in text.lines().enumerate() {
@@ -70,9 +70,9 @@ fn run(args: &[String]) -> Result<(), String> {
             let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
             let (p, o) = parse_board(board).map_err(|e| format!("{check}:{}: {e}", i + 1))?.raw();
             let value = match n {
-                4 => othello_explorer::eval::evaluate::<4>(p, o),
-                6 => othello_explorer::eval::evaluate::<6>(p, o),
-                _ => othello_explorer::eval::evaluate::<8>(p, o),
+                4 => evaluate_with::<4>(&spliced, p, o),
+                6 => evaluate_with::<6>(&spliced, p, o),
+                _ => evaluate_with::<8>(&spliced, p, o),
             };
             lines.push(format!("{board} {value}"));
         }

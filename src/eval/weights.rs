@@ -392,12 +392,18 @@ pub fn shipped(n: usize) -> Result<&'static Weights, &'static WeightsError> {
     LOADED[slot(n)].get_or_init(|| Weights::from_bytes(n, shipped_bytes(n))).as_ref()
 }
 
+/// The board side a weights file's header names (after the magic and the format version), or
+/// `None` when the file ends before it; [`Weights::from_bytes`] checks the rest.
+pub fn board_side(bytes: &[u8]) -> Option<usize> {
+    bytes.get(MAGIC.len() + 2).map(|&n| n as usize)
+}
+
 /// Makes the weights file `bytes` (any board side, named in its header) the one the evaluation
 /// uses for its side, for the rest of the process: `--weights` of the engine protocols, so a
 /// match can set two weights files against each other. Must come before the first evaluation of
 /// that side; the board side of the file.
 pub fn use_instead(bytes: &[u8]) -> Result<usize, String> {
-    let n = *bytes.get(10).ok_or("the file ends inside its header")? as usize;
+    let n = board_side(bytes).ok_or("the file ends inside its header")?;
     let weights = Weights::from_bytes(n, bytes).map_err(|e| e.to_string())?;
     LOADED[slot(n)].set(Ok(weights)).map_err(|_| format!("the {n}x{n} weights are already in use"))?;
     Ok(n)
