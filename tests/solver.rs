@@ -592,8 +592,8 @@ fn ffo_43_selective_estimates_turn_exact_only_by_a_proof() {
 /// (`solver/analysis.rs`, "Estimates to the end"): on FFO #43 (23 empties) with 95% estimates and
 /// no limit, every child is first estimated by the exact search at 73%, 87% and 95%, in that
 /// order, each value labelled 23 plies deep at its selectivity, then proven: every final value is
-/// exact and is the file's score. The full-width estimates (100%) never climb, nor do selective
-/// ones whose first pass the node limit left could not hold.
+/// exact and is the file's score. The full-width estimates (100%) never climb. Under a node limit
+/// too small for the first pass over every child, the pass is tried on the best child alone.
 #[test]
 fn ffo_43_estimates_climb_to_the_end_then_the_proof() {
     let _cpu = shared_cpu();
@@ -629,12 +629,34 @@ fn ffo_43_estimates_climb_to_the_end_then_the_proof() {
     assert_eq!(end_levels(&reports), vec![73, 87, 95], "the passes, in order");
     assert_every_child_exact_as_listed(&analysis, &problem);
 
-    // A node limit far below the first pass's predicted cost: the deepening goes on instead.
+    // Node limits far below the first pass's predicted cost for every child: the pass is tried
+    // on the best child alone, within half of what is left (`Solver::try_end`). Under 5 M nodes
+    // the try does not end: no value is a pass's, and the deepening goes on to depth 13, the
+    // depth before which it was tried (13 - 1 + 10 reaches the children's 22 empties).
+    let limited = |nodes: u64| {
+        let limits = Limits { max_nodes: Some(nodes), ..Limits::default() };
+        let mut s = Solver::new(options(ninety_five));
+        let mut reports = Vec::new();
+        let analysis = s.analyse(&problem.position, SearchMode::Estimate, None, &limits, &[], &mut |r| reports.push(r));
+        assert_eq!(analysis.children.len(), problem.scores.len(), "every child valued under {nodes} nodes");
+        (analysis, reports)
+    };
+    let (analysis, reports) = limited(5_000_000);
+    assert_eq!(end_levels(&reports), Vec::<u32>::new(), "a try that did not end gives no value");
+    assert!(
+        analysis.children.iter().any(|c| matches!(c.kind, Kind::Estimate { depth: 13, .. })),
+        "the deepening goes on after the try"
+    );
+    // Under 20 M it ends on g3, the best child of the depth before, with the file's -12 (a best
+    // move); the climb then goes on over the others at 73% until the limit.
+    let (_, reports) = limited(20_000_000);
+    assert_eq!(end_levels(&reports), vec![73], "the first pass only, under 20 M nodes");
+    let first_pass = reports.iter().find_map(|r| match r {
+        Report::Child(ChildValue { square, score, kind: Kind::Estimate { depth: 23, .. } }) => Some((*square, *score)),
+        _ => None,
+    });
+    assert_eq!(first_pass, Some(("g3".parse::<Square>().expect("a square"), -12)), "the try's child and value");
     let limits = Limits { max_nodes: Some(20_000_000), ..Limits::default() };
-    let mut s = Solver::new(options(ninety_five));
-    let mut reports = Vec::new();
-    s.analyse(&problem.position, SearchMode::Estimate, None, &limits, &[], &mut |r| reports.push(r));
-    assert_eq!(end_levels(&reports), Vec::<u32>::new(), "no pass under a small node limit");
 
     // Full width: the plain iterative deepening, whose estimates turn exact from depth n - 6.
     let mut s = Solver::new(options(Selectivity::FULL));

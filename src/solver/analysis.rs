@@ -22,7 +22,10 @@
 //!   selectivity up to the options' (87%, 95% by default), each value an estimate labelled
 //!   with the plies to the end and its selectivity (`+4 @24 73%`), then proven exact. A pass
 //!   at 73% is within a disc or two of the exact score where an estimate 10 plies short of the
-//!   end is off by several (docs/solver.md, "Estimates to the end").
+//!   end is off by several (docs/solver.md, "Estimates to the end"). Under a time or node limit
+//!   too small for the first pass over every child, the pass is tried once on the best child
+//!   alone, within [`TRY_END_SHARE`] of what is left (`Solver::try_end`): if it ends, the climb
+//!   goes on from there; if not, the child keeps its estimate and the deepening goes on.
 //! - **Win/loss/draw** ([`Phase::Wld`]): each child searched by the exact search with the window
 //!   (-1, 1): fail-soft, so a value above the window proves a win, below it a loss, in it a draw.
 //! - **Exact** ([`Phase::Exact`]): each child solved with the full window.
@@ -54,7 +57,7 @@
 use super::root::{Job, Task};
 use super::search::Control;
 use super::settings::{
-    BUDGET_SHARE, END_ESTIMATE_MARGIN, END_PASS_SHARE, ITERATE_FROM, NODES_PER_SECOND, QUICK_DEPTH,
+    BUDGET_SHARE, END_ESTIMATE_MARGIN, END_PASS_SHARE, ITERATE_FROM, NODES_PER_SECOND, QUICK_DEPTH, TRY_END_SHARE,
     UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
 };
 use super::{Limits, Selectivity, Solver, StopReason};
@@ -353,6 +356,11 @@ impl Child {
         )
     }
 
+    /// Whether its value is the pass to the end at `selectivity` ([`Job::EndEstimate`]).
+    fn at_pass(&self, selectivity: Selectivity) -> bool {
+        matches!(self.value, Some((_, Kind::Estimate { depth, selectivity: s })) if depth == self.empties + 1 && s == selectivity)
+    }
+
     /// The ranking key of the module documentation ([`rank_key`]).
     fn rank(&self) -> (i32, Vec<i32>) {
         self.value.map_or((i32::MIN, Vec::new()), |(score, kind)| rank_key(score, kind, &self.estimates))
@@ -629,6 +637,7 @@ impl Solver {
     ) {
         let mut depth = depth_done.map_or(1, |d| d + 1);
         let mut announced = false;
+        let mut tried = false;
         while to.is_none_or(|to| depth <= to) && !run.control.halted() {
             let job = Job::Estimate { depth };
             if children.iter().all(|c| c.settled_for(job)) {
@@ -641,6 +650,13 @@ impl Solver {
             if self.ends_here(run, children, depth, to) {
                 self.climb(run, children, on_report);
                 return;
+            }
+            if !tried && self.may_try_end(run, children, depth, to) {
+                tried = true;
+                if self.try_end(run, children, on_report) {
+                    self.climb(run, children, on_report);
+                    return;
+                }
             }
             self.run(run, children, job, on_report);
             if run.control.halted() {
@@ -791,6 +807,52 @@ impl Solver {
             && end_pass_fits(size, most + 1, time_left, nodes_left, self.threads())
     }
 
+    /// Whether a limited analysis whose first pass to the end is not predicted to fit
+    /// ([`Self::ends_here`]) should try it on its best child alone ([`Self::try_end`]): the
+    /// same conditions, with a time or node limit instead of the prediction.
+    fn may_try_end(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> bool {
+        let size = run.position.size();
+        let most = children.iter().filter(|c| !c.settled_for(Job::Exact)).map(|c| c.empties).max().unwrap_or(0);
+        let (time_left, nodes_left) = run.control.left();
+        !self.options.selectivity.is_full()
+            && (time_left.is_some() || nodes_left.is_some())
+            && most >= ITERATE_FROM[size.n() / 2 - 2]
+            && to.is_none_or(|to| to > most)
+            && depth - 1 + END_ESTIMATE_MARGIN >= most
+    }
+
+    /// The first pass to the end (73%, [`Self::climb`]) on the best child still estimated alone,
+    /// within [`TRY_END_SHARE`] of what is left of the limits ([`Control::trial`]): true when it
+    /// ended (the climb goes on from there), false when the share ran out (the child keeps its
+    /// estimate and the deepening goes on, the table holding what the try found).
+    fn try_end(&self, run: &Run, children: &mut [Child], on_report: &mut dyn FnMut(Report)) -> bool {
+        let first = Selectivity::ALL[0];
+        let unsettled = |c: &Child| !c.settled_for(Job::Exact);
+        let Some(best) = children
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| unsettled(c))
+            .max_by(|(i, a), (j, b)| {
+                a.rank().cmp(&b.rank()).then(children[*j].squares[0].cmp(&children[*i].squares[0]))
+            })
+            .map(|(i, _)| i)
+        else {
+            return false;
+        };
+        let trial = run.control.trial(TRY_END_SHARE);
+        let trial_run = Run { control: &trial, position: run.position };
+        let target = (children[best].p, children[best].o);
+        self.run_where(
+            &trial_run,
+            children,
+            Job::EndEstimate { selectivity: first },
+            &|c| (c.p, c.o) == target,
+            on_report,
+        );
+        run.control.absorb(&trial);
+        trial.reason().is_none() && children[best].at_pass(first)
+    }
+
     /// Estimates to the end of the game, then the proof, as Edax climbs its endgame passes:
     /// every child still estimated searched by the exact search at each selectivity from the
     /// most selective (73%) up to the options' (a child of `e` empties reported as an estimate
@@ -803,7 +865,8 @@ impl Solver {
             if run.control.halted() {
                 return;
             }
-            self.run(run, children, Job::EndEstimate { selectivity }, on_report);
+            let due = |c: &Child| !c.settled_for(Job::Exact) && !c.at_pass(selectivity);
+            self.run_where(run, children, Job::EndEstimate { selectivity }, &due, on_report);
         }
         self.prove(run, children, Job::Exact, on_report);
     }

@@ -80,6 +80,27 @@ impl Control {
         self
     }
 
+    /// A control for a bounded try within this one: it stops once it has used `share` of what is
+    /// left of this control's time and node limits (none where this one has none), or when this
+    /// one's stop flag is set from outside. Its nodes are this search's too: [`Self::absorb`]
+    /// adds them once the try ends (a progress counter does not see them before).
+    pub(super) fn trial(&self, share: f64) -> Control {
+        let (time_left, nodes_left) = self.left();
+        let limits = Limits {
+            stop: self.limits.stop.clone(),
+            max_nodes: nodes_left.map(|m| (m as f64 * share) as u64),
+            max_time: time_left.map(|t| t.mul_f64(share)),
+            progress: None,
+        };
+        Control::new(&limits).with_splits(self.splits)
+    }
+
+    /// Counts the nodes of `trial` (made by [`Self::trial`] and ended) as this search's, and
+    /// looks at this one's limits and stop flag again.
+    pub(super) fn absorb(&self, trial: &Control) {
+        self.poll(trial.total_nodes());
+    }
+
     /// Stops every thread of the search for `reason` (the first reason stays).
     pub(crate) fn halt(&self, reason: StopReason) {
         let mut r = self.reason.lock().unwrap_or_else(|e| e.into_inner());

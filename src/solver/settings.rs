@@ -312,6 +312,15 @@ pub(super) const END_ESTIMATE_MARGIN: u32 = 10;
 /// largest share seen, rounded down.
 pub(super) const END_PASS_SHARE: f64 = 0.4;
 
+/// The share of what is left of a time or node limit that a limited analysis may spend trying
+/// the first pass to the end (73%) on its best child alone, where the pass over every child is not
+/// predicted to fit ([`END_PASS_SHARE`]) but the estimates have come within
+/// [`END_ESTIMATE_MARGIN`] of the end (`analysis.rs`, `Solver::try_end`); once it runs out, the
+/// deepening goes on. Measured at one second a position, one thread (`docs/solver.md`, "A
+/// bounded try of the pass to the end"): FFO #40-#59 mean error 1.70-1.80 → 1.35-1.60, the
+/// held-out `estimates-24-30` 1.64 → 1.33-1.43, the best moves as many or more.
+pub(super) const TRY_END_SHARE: f64 = 0.5;
+
 /// The depth of the 73% estimate whose value gives the first selective pass its window. Without
 /// it, FFO #59 (a wipe-out) took 58.7 M nodes; with depth 10, 31.4 M.
 pub(super) const SOLVE_GUESS_DEPTH: u32 = 10;
