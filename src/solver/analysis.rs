@@ -790,35 +790,35 @@ impl Solver {
         }
     }
 
-    /// Whether the estimates of `depth` would search so near the end of the game that the
-    /// children are better searched to the end, selectively ([`Self::climb`]): the estimates
-    /// are selective, the board has selective passes, no depth limit stops short of the end,
-    /// the deepest child still estimated has at most [`END_ESTIMATE_MARGIN`] empties more than
-    /// the plies below it, and the first pass is predicted to fit the limits left
-    /// ([`end_pass_fits`]).
-    fn ends_here(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> bool {
+    /// The empties of the deepest child still estimated when the estimates of `depth` would
+    /// search so near the end of the game that the children are better searched to the end,
+    /// selectively ([`Self::climb`]): the estimates are selective, the board has selective
+    /// passes, no depth limit stops short of the end, and that child has at most
+    /// [`END_ESTIMATE_MARGIN`] empties more than the plies below it. `None` otherwise.
+    fn near_the_end(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> Option<u32> {
         let size = run.position.size();
         let most = children.iter().filter(|c| !c.settled_for(Job::Exact)).map(|c| c.empties).max().unwrap_or(0);
-        let (time_left, nodes_left) = run.control.left();
-        !self.options.selectivity.is_full()
+        (!self.options.selectivity.is_full()
             && most >= ITERATE_FROM[size.n() / 2 - 2]
             && to.is_none_or(|to| to > most)
-            && depth - 1 + END_ESTIMATE_MARGIN >= most
-            && end_pass_fits(size, most + 1, time_left, nodes_left, self.threads())
+            && depth - 1 + END_ESTIMATE_MARGIN >= most)
+            .then_some(most)
+    }
+
+    /// Whether the climb starts before the estimates of `depth`: [`Self::near_the_end`], and the
+    /// first pass is predicted to fit the limits left ([`end_pass_fits`]).
+    fn ends_here(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> bool {
+        let (time_left, nodes_left) = run.control.left();
+        self.near_the_end(run, children, depth, to)
+            .is_some_and(|most| end_pass_fits(run.position.size(), most + 1, time_left, nodes_left, self.threads()))
     }
 
     /// Whether a limited analysis whose first pass to the end is not predicted to fit
-    /// ([`Self::ends_here`]) should try it on its best child alone ([`Self::try_end`]): the
-    /// same conditions, with a time or node limit instead of the prediction.
+    /// ([`Self::ends_here`]) should try it on its best child alone ([`Self::try_end`]):
+    /// [`Self::near_the_end`], under a time or node limit.
     fn may_try_end(&self, run: &Run, children: &[Child], depth: u32, to: Option<u32>) -> bool {
-        let size = run.position.size();
-        let most = children.iter().filter(|c| !c.settled_for(Job::Exact)).map(|c| c.empties).max().unwrap_or(0);
         let (time_left, nodes_left) = run.control.left();
-        !self.options.selectivity.is_full()
-            && (time_left.is_some() || nodes_left.is_some())
-            && most >= ITERATE_FROM[size.n() / 2 - 2]
-            && to.is_none_or(|to| to > most)
-            && depth - 1 + END_ESTIMATE_MARGIN >= most
+        (time_left.is_some() || nodes_left.is_some()) && self.near_the_end(run, children, depth, to).is_some()
     }
 
     /// The first pass to the end (73%, [`Self::climb`]) on the best child still estimated alone,
@@ -827,14 +827,12 @@ impl Solver {
     /// estimate and the deepening goes on, the table holding what the try found).
     fn try_end(&self, run: &Run, children: &mut [Child], on_report: &mut dyn FnMut(Report)) -> bool {
         let first = Selectivity::ALL[0];
-        let unsettled = |c: &Child| !c.settled_for(Job::Exact);
+        // The best as `depth_done` picks it: the ranking, then the first square.
         let Some(best) = children
             .iter()
             .enumerate()
-            .filter(|(_, c)| unsettled(c))
-            .max_by(|(i, a), (j, b)| {
-                a.rank().cmp(&b.rank()).then(children[*j].squares[0].cmp(&children[*i].squares[0]))
-            })
+            .filter(|(_, c)| !c.settled_for(Job::Exact))
+            .max_by_key(|(_, c)| (c.rank(), Reverse(c.squares[0])))
             .map(|(i, _)| i)
         else {
             return false;
