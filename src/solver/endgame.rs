@@ -3,9 +3,11 @@
 //! at its top node ([`Searcher::shallow`]; its moves sorted by the opponent's replies from
 //! [`SHALLOW_SORT`](super::settings::SHALLOW_SORT) empties, tried by parity and square class
 //! below; a node of [`SHALLOW`](super::settings::SHALLOW) empties keeps its bounds in the
-//! thread's small table, `local_table.rs`), the last 2 to 4 ([`Searcher::small`]) and the last
-//! one ([`Searcher::last1`], flips only counted), and the stability cutoff the null-window nodes
-//! try.
+//! thread's small table, `local_table.rs`; their legal moves found in one pass before any
+//! flips), the last 2 to 4 ([`Searcher::small`], a fixed-size search for each count, the legal
+//! moves found first from [`SMALL_LEGAL_FIRST`] empties, each empty square tried with the
+//! neighbour test below) and the last one ([`Searcher::last1`], flips only counted), and the
+//! stability cutoff the null-window nodes try.
 //!
 //! Every function is fail-soft, scores from the side to move, as in [`super::search`].
 
@@ -13,7 +15,7 @@ use super::last_flips::count_last_flips;
 use super::local_table;
 use super::masks::{Masks, corner_groups, odd_quadrants, weighted_mobility};
 use super::search::{Searcher, Window, bounds, raise, table_cutoff};
-use super::settings::{SHALLOW, SHALLOW_SORT};
+use super::settings::{SHALLOW, SHALLOW_SORT, SMALL_LEGAL_FIRST};
 use super::table::{NO_MOVE, hash};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
@@ -39,40 +41,66 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         Self::final_score(p, o)
     }
 
-    /// The last 2 to 4 empties, given in the order to try them (odd quadrants first).
+    /// The last `K` empties (2 to 4), given in the order to try them (odd quadrants first) in
+    /// the first `K` entries of `empties`: a fixed-size search for each count, so that the
+    /// loops unroll and the next count is inlined.
     #[inline(always)]
-    fn small(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+    fn small<const K: usize>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: [u32; 4]) -> i32 {
         let isa = self.isa;
         isa.enter(
             #[inline(always)]
-            move || self.small_body(p, o, alpha, beta, empties),
+            move || self.small_body::<K>(p, o, alpha, beta, empties),
         )
     }
 
+    /// The child `(np, no)` left by the move at `empties[i]` in [`Self::small`], searched with the
+    /// window turned round: the other `K - 1` empties in their order.
     #[inline(always)]
-    fn small_body(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: &[u32]) -> i32 {
+    fn small_child<const K: usize>(
+        &mut self,
+        (np, no): (u64, u64),
+        alpha: i32,
+        beta: i32,
+        empties: [u32; 4],
+        i: usize,
+    ) -> i32 {
+        if K == 2 {
+            return -self.last1(np, no, empties[1 - i]);
+        }
+        let mut rest = [0u32; 4];
+        let mut m = 0;
+        for (j, &e) in empties[..K].iter().enumerate() {
+            if j != i {
+                rest[m] = e;
+                m += 1;
+            }
+        }
+        if K == 4 {
+            -self.small_body::<3>(np, no, -beta, -alpha, rest)
+        } else {
+            -self.small_body::<2>(np, no, -beta, -alpha, rest)
+        }
+    }
+
+    #[inline(always)]
+    fn small_body<const K: usize>(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: [u32; 4]) -> i32 {
         self.nodes += 1;
-        let k = empties.len();
         let mut best = -Self::MAX - 1;
-        for i in 0..k {
+        let legal = if K >= SMALL_LEGAL_FIRST as usize { self.isa.legal_moves::<N>(p, o) } else { !0 };
+        for i in 0..K {
             let sq = empties[i];
-            let Some(f) = self.legal_flips(p, o, sq) else {
-                continue;
-            };
-            let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-            let v = if k == 2 {
-                -self.last1(np, no, empties[1 - i])
-            } else {
-                let mut rest = [0u32; 4];
-                let mut m = 0;
-                for (j, &e) in empties.iter().enumerate() {
-                    if j != i {
-                        rest[m] = e;
-                        m += 1;
-                    }
+            let f = if K >= SMALL_LEGAL_FIRST as usize {
+                if legal >> sq & 1 == 0 {
+                    continue;
                 }
-                -self.small(np, no, -beta, -alpha, &rest[..k - 1])
+                self.isa.flips::<N>(p, o, sq)
+            } else {
+                let Some(f) = self.legal_flips(p, o, sq) else {
+                    continue;
+                };
+                f
             };
+            let v = self.small_child::<K>((o ^ f, p ^ f ^ (1 << sq)), alpha, beta, empties, i);
             if raise(v, &mut best, &mut alpha, beta) {
                 return v;
             }
@@ -81,13 +109,13 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             return best;
         }
         // No move: the opponent plays if it can, else the game is over.
-        let opponent_can = empties
+        let opponent_can = empties[..K]
             .iter()
             .any(|&sq| Masks::<N>::NEIGHBOURS[sq as usize] & p != 0 && self.isa.flips::<N>(o, p, sq) != 0);
         if !opponent_can {
             return Self::final_score(p, o);
         }
-        -self.small(o, p, -beta, -alpha, empties)
+        -self.small::<K>(o, p, -beta, -alpha, empties)
     }
 
     /// The stability cutoff: the opponent's stable discs cap our score; when the cap is no
@@ -137,13 +165,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let mut list = [(0u32, 0u64); SHALLOW as usize];
         let mut keys = [0i32; SHALLOW as usize];
         let mut k = 0;
-        let mut rest = empty;
+        let mut rest = self.isa.legal_moves::<N>(p, o);
         while rest != 0 {
             let sq = rest.trailing_zeros();
             rest &= rest - 1;
-            let Some(f) = self.legal_flips(p, o, sq) else {
-                continue;
-            };
+            let f = self.isa.flips::<N>(p, o, sq);
             let replies = self.isa.legal_moves::<N>(o ^ f, p ^ f ^ (1 << sq));
             let mut key = 2 * weighted_mobility::<N>(replies);
             key -= (odd_empty >> sq) as i32 & 1;
@@ -275,7 +301,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
                     k += 1;
                 }
             }
-            return self.small(p, o, alpha, beta, &list[..k]);
+            return match k {
+                4 => self.small_body::<4>(p, o, alpha, beta, list),
+                3 => self.small_body::<3>(p, o, alpha, beta, list),
+                _ => self.small_body::<2>(p, o, alpha, beta, list),
+            };
         }
         self.nodes += 1;
         if let Some(cut) = self.stability_cutoff(p, o, alpha, n).or_else(|| self.stability_floor(p, o, beta, n)) {
@@ -287,15 +317,14 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let mut best = -Self::MAX - 1;
         // Odd regions first, and within each the corners first, the C and X squares last (the
         // six classes in one flat loop: this is the hottest loop of the search).
-        let ([a, b, c], [d, e, g]) = (corner_groups::<N>(empty & odd), corner_groups::<N>(empty & !odd));
+        let moves = self.isa.legal_moves::<N>(p, o);
+        let ([a, b, c], [d, e, g]) = (corner_groups::<N>(moves & odd), corner_groups::<N>(moves & !odd));
         for class in [a, b, c, d, e, g] {
             let mut rest = class;
             while rest != 0 {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
-                let Some(f) = self.legal_flips(p, o, sq) else {
-                    continue;
-                };
+                let f = self.isa.flips::<N>(p, o, sq);
                 let v = self.shallow_play(p, o, (sq, f), Window { alpha, beta }, n, odd);
                 if raise(v, &mut best, &mut alpha, beta) {
                     return v;
