@@ -37,8 +37,9 @@ pub(super) const SHALLOW_SORT: u32 = 7;
 ///
 /// Why 4 (2026-12-04, an Intel Xeon model 167, AVX-512; every child of the 6x6 child
 /// `c2b4e5d2b2`, 383.5 M nodes either way, one thread pinned, 2 runs each): the legal moves
-/// first at 5 to 7 empties took 13.80 s to 13.46 s; at 4 empties as well, 13.37 s to 13.33 s;
-/// at 3 as well, 13.48 s and 13.56 s, slower than at 4 alone.
+/// first at 5 and 6 empties took 13.80 s to 13.46 s; at 7 as well, 13.42 s to 13.35 s; at 4 as
+/// well, 13.62 s and 13.38 s to 13.45 s and 13.33 s; at 3 as well, 13.56 s and 13.48 s, slower
+/// than at 4 alone.
 pub(super) const SMALL_LEGAL_FIRST: u32 = 4;
 
 /// Empties up to which the exact search keeps its nodes' bounds in its thread's small table
