@@ -602,8 +602,7 @@ fn on_a_terminal_reach_and_shortest_show_their_progress() {
     // moves, the positions searched and the bound; interrupted, it is cleared before the answer.
     let pid = start_in(&tmux, "R", &format!("reach --board '{SCATTERED}'"));
     let bound = "positions searched of at most 1,000,000,000 (--max-nodes)";
-    let screen = tmux.wait_text(bound);
-    assert!(screen.contains("reach: depth ") && screen.contains("/60 · "), "{screen}");
+    tmux.wait_all(&[bound, "reach: depth ", "/60 · "]);
     // It moves on: the count grows past the first report's.
     tmux.wait_for("the count to grow", |s| s.contains(bound) && !s.contains(" · 0 positions searched"));
     interrupt(&pid);
@@ -614,9 +613,12 @@ fn on_a_terminal_reach_and_shortest_show_their_progress() {
     // shortest --size 8 --ending draw: the length looked at out of 60, the boards met, the
     // game-record search's limit.
     let pid = start_in(&tmux, "S", "shortest --size 8 --ending draw");
-    let screen = tmux.wait_text("shortest: draws of ");
-    assert!(screen.contains("moves (at most 60) · "), "{screen}");
-    assert!(screen.contains("finished drawn boards") && screen.contains("of at most 1,000,000,000"), "{screen}");
+    tmux.wait_all(&[
+        "shortest: draws of ",
+        "moves (at most 60) · ",
+        "finished drawn boards",
+        "of at most 1,000,000,000",
+    ]);
     tmux.wait_for("a longer length", |s| s.contains("shortest: draws of ") && !s.contains("draws of 2 moves"));
     interrupt(&pid);
     let screen = tmux.wait_text("SEXIT=3");

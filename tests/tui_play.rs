@@ -49,11 +49,10 @@ fn b_and_p_on_the_8x8_start_play_an_estimated_line() {
     // The line panel shows the estimate's line, labelled with its depth, not proven.
     tmux.wait_for("an estimated line", |s| s.contains("est @") && s.contains("not proven"));
     tmux.keys(&["b"]);
-    let screen = tmux.wait_text("ply 1");
-    assert!(screen.contains("the best estimate"), "b says the move is an estimate: {screen}");
+    // b says the move is an estimate.
+    tmux.wait_for("ply 1 and the best estimate", |s| ply(s) == Some(1) && s.contains("the best estimate"));
     tmux.keys(&["p"]);
-    let screen = tmux.wait_for("auto-play two moves on", |s| ply(s).is_some_and(|p| p >= 3));
-    assert!(screen.contains("auto-play"), "{screen}");
+    tmux.wait_for("auto-play two moves on", |s| ply(s).is_some_and(|p| p >= 3) && s.contains("auto-play"));
     tmux.keys(&["p"]);
     tmux.wait_text("auto-play off");
     tmux.keys(&["q"]);
@@ -63,9 +62,9 @@ fn b_and_p_on_the_8x8_start_play_an_estimated_line() {
 #[test]
 fn play_white_on_4x4_has_the_engine_open_at_once() {
     let Some((tmux, _data)) = explorer("open", "--size 4 --play white --no-session") else { return };
-    let screen = tmux.wait_text("black (engine) played");
-    assert!(ply(&screen) == Some(1), "{screen}");
-    assert!(screen.contains("your move"), "{screen}");
+    tmux.wait_for("the engine's opening at ply 1 and our move", |s| {
+        s.contains("black (engine) played") && ply(s) == Some(1) && s.contains("your move")
+    });
     tmux.keys(&["q"]);
     wait_gone(&tmux);
 }
@@ -124,10 +123,12 @@ fn a_sigkill_during_a_game_resumes_it() {
     let dir = data.path().display().to_string();
     let tmux = Tmux { socket: format!("oe-play-kill-2-{}", std::process::id()) };
     start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
-    let screen = tmux.wait_text("resumed the session");
-    assert!(screen.contains("you play black"), "{screen}");
-    assert_eq!(ply(&screen), Some(2), "{screen}");
-    assert!(screen.contains("your move"), "{screen}");
+    tmux.wait_for("the game resumed at ply 2 with our move", |s| {
+        s.contains("resumed the session")
+            && s.contains("you play black")
+            && ply(s) == Some(2)
+            && s.contains("your move")
+    });
     tmux.keys(&["q"]);
     wait_gone(&tmux);
 }

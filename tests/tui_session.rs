@@ -80,9 +80,8 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     // --resume: the same tree, the same node, on screen.
     let tmux = Tmux { socket: format!("oe-session-test-2-{}", std::process::id()) };
     start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
-    let screen = tmux.wait_text("resumed the session: 4 positions explored, at ply 2");
-    assert!(screen.contains("ply 2"), "{screen}");
-    assert!(screen.contains("1.c2 [2.d2(2/2)]"), "{screen}"); // d2, the second of two branches
+    // d2, the second of two branches.
+    tmux.wait_all(&["resumed the session: 4 positions explored, at ply 2", "ply 2", "1.c2 [2.d2(2/2)]"]);
     // Stepping back and forward follows the resumed line and is saved again.
     tmux.keys(&["u"]);
     tmux.wait_text("ply 1");
@@ -185,13 +184,11 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
     // Both resume.
     let a = Tmux { socket: format!("oe-two-a2-{}", std::process::id()) };
     start(&a, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
-    let screen = a.wait_text("resumed the session: 3 positions explored, at ply 3");
-    assert!(screen.contains("6x6"), "{screen}");
+    a.wait_all(&["resumed the session: 3 positions explored, at ply 3", "6x6"]);
     let second = home.join("session-2.txt").display().to_string();
     let b = Tmux { socket: format!("oe-two-b2-{}", std::process::id()) };
     start(&b, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume --session '{second}'"));
-    let screen = b.wait_text("resumed the session: 1 position explored, at ply 1");
-    assert!(screen.contains("4x4"), "{screen}");
+    let screen = b.wait_all(&["resumed the session: 1 position explored, at ply 1", "4x4"]);
     // Resuming the first's session does not make it a spare, nor move the files.
     assert!(!screen.contains("another explorer"), "{screen}");
     a.keys(&["q"]);

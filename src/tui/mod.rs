@@ -107,11 +107,13 @@ use lab_worker::LabWorker;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
-use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
-use ratatui::crossterm::{cursor, execute};
+use ratatui::crossterm::terminal::{
+    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use ratatui::crossterm::{cursor, execute, queue};
 use reach_worker::ReachWorker;
 use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -456,7 +458,7 @@ fn run_with(
         archive: options.archive.clone(),
     };
     let _guard = TerminalGuard::enter(options.mouse)?;
-    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(FRAME_BUFFER, io::stdout())))?;
     terminal.clear()?;
     first.extend(model.init());
     let _ = perform(first, &mut worker)?;
@@ -470,7 +472,23 @@ fn run_with(
     result.map(|()| model.unkept)
 }
 
-type Term = Terminal<CrosstermBackend<io::Stdout>>;
+/// The terminal, written through one buffer large enough for a whole frame: a frame reaches the
+/// terminal in one write when the draw flushes, never in the standard output's 1 KB pieces that
+/// let a terminal (or a `tmux capture-pane`) show half of it.
+type Term = Terminal<CrosstermBackend<BufWriter<io::Stdout>>>;
+
+/// Bytes: a full repaint of a 300x100 terminal in colour fits.
+const FRAME_BUFFER: usize = 1 << 20;
+
+/// Draws a frame inside a synchronized update (DEC mode 2026): a terminal that knows the mode
+/// shows the frame whole; one that does not ignores it.
+fn draw(terminal: &mut Term, model: &mut Model) -> io::Result<()> {
+    queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    let mut hits = None;
+    terminal.draw(|f| hits = Some(view::view(model, f)))?;
+    model.hits = hits.unwrap_or_default();
+    execute!(terminal.backend_mut(), EndSynchronizedUpdate)
+}
 
 /// Starts the input thread: it blocks in crossterm's `event::read` (with `use-dev-tty`, a
 /// level-triggered `poll` of the terminal, never a spin) and sends every key, click and resize as
@@ -535,9 +553,7 @@ fn event_loop(
     loop {
         watchdog.beat();
         if dirty {
-            let mut hits = None;
-            terminal.draw(|f| hits = Some(view::view(model, f)))?;
-            model.hits = hits.unwrap_or_default();
+            draw(terminal, model)?;
             dirty = false;
         }
         // One place to wait: input, the threads' reports and the tick.

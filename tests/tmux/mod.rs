@@ -47,6 +47,13 @@ impl Tmux {
     pub fn wait_text(&self, text: &str) -> String {
         self.wait_for(text, |s| s.contains(text))
     }
+
+    /// Polls until every one of `texts` is on the screen at once. A test that asserts on more
+    /// than the text it waited for waits for all of it: a capture can fall between two writes
+    /// of one frame (the header drawn, the status line not yet).
+    pub fn wait_all(&self, texts: &[&str]) -> String {
+        self.wait_for(&texts.join(" and "), |s| texts.iter().all(|t| s.contains(t)))
+    }
 }
 
 impl Drop for Tmux {
