@@ -4,7 +4,7 @@
 //! [`SHALLOW_SORT`](super::settings::SHALLOW_SORT) empties, tried by parity and square class
 //! below; a node of [`SHALLOW`](super::settings::SHALLOW) empties keeps its bounds in the
 //! thread's small table, `local_table.rs`; their legal moves found in one pass before any
-//! flips), the last 2 to 4 ([`Searcher::small`], a fixed-size search for each count, the legal
+//! flips), the last 2 to 4 ([`Searcher::small_body`], a fixed-size search for each count, the legal
 //! moves found first from [`SMALL_LEGAL_FIRST`] empties, each empty square tried with the
 //! neighbour test below) and the last one ([`Searcher::last1`], flips only counted), and the
 //! stability cutoff the null-window nodes try.
@@ -41,9 +41,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         Self::final_score(p, o)
     }
 
-    /// The last `K` empties (2 to 4), given in the order to try them (odd quadrants first) in
-    /// the first `K` entries of `empties`: a fixed-size search for each count, so that the
-    /// loops unroll and the next count is inlined.
+    /// [`Self::small_body`] entered as a function compiled with the kernels' instruction set:
+    /// the boundary where the search meets the same count again (after a pass), since a body
+    /// that is always inlined cannot call itself.
     #[inline(always)]
     fn small<const K: usize>(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: [u32; 4]) -> i32 {
         let isa = self.isa;
@@ -82,6 +82,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         }
     }
 
+    /// The last `K` empties (2 to 4), given in the order to try them (odd quadrants first) in
+    /// the first `K` entries of `empties`: a fixed-size search for each count, so that the
+    /// loops unroll and the next count is inlined.
     #[inline(always)]
     fn small_body<const K: usize>(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, empties: [u32; 4]) -> i32 {
         self.nodes += 1;
