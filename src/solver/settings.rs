@@ -63,7 +63,8 @@ pub(super) const LOCAL_TABLE_MAX: u32 = 12;
 /// Slots of the small table per number of empties: with six numbers (7 to 12 empties) of
 /// 24-byte slots, 576 KiB a thread, within a newer core's second-level cache (1 MiB and more)
 /// and a little beyond the Zen 3's 512 KiB (five numbers until 2026-12-02, 480 KiB). 16,384 and 65,536 slots (with three numbers) searched a few
-/// nodes fewer and took more time (`docs/solver.md`).
+/// nodes fewer and took more time (`docs/solver.md`). 8,192 slots on a core with a
+/// 2 MiB second-level cache (2026-12-05, the 6x6 child `c2b4e5d2b2`): the same time, 5 pairs.
 pub(super) const LOCAL_TABLE_SLOTS: usize = 4096;
 
 /// Empties from which null-window nodes look up their children in the table first (enhanced
