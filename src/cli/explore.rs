@@ -91,6 +91,10 @@ pub struct ExploreArgs {
     /// (percent; 100: full width). `%` cycles it, `:selectivity N` sets it.
     #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = super::values::selectivity)]
     pub selectivity: othello_explorer::solver::Selectivity,
+    /// Explorer: the evaluation of the estimates: `patterns` (the pattern tables) or `network`
+    /// (the 8x8 network; the pattern tables on the other boards).
+    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = super::values::evaluator)]
+    pub evaluator: othello_explorer::solver::Evaluator,
 }
 
 /// The session file to use: `--session`, else the default in the data directory; none with
@@ -198,6 +202,7 @@ pub fn run(
         play,
         strength,
         selectivity: args.selectivity,
+        evaluator: args.evaluator,
     };
     tui::run(options).map_err(|e: TuiError| CliError::Usage(e.to_string()))
 }

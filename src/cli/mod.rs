@@ -287,6 +287,10 @@ pub struct SolverArgs {
     /// from it) instead of the shipped one: for comparing two fits.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
+    /// The estimates' evaluation: `patterns` (the pattern tables) or `network` (the 8x8 network;
+    /// the pattern tables on the other boards).
+    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = values::evaluator)]
+    pub evaluator: othello_explorer::solver::Evaluator,
 }
 
 #[derive(clap::ValueEnum, Debug, Clone, Copy)]
@@ -327,6 +331,7 @@ impl SolverArgs {
             pv_extension: !self.no_pv_extension,
             selectivity: self.selectivity,
             selective_solve: !self.no_selective_solve,
+            evaluator: self.evaluator,
         })
     }
 

@@ -143,6 +143,11 @@ pub fn selectivity(text: &str) -> Result<othello_explorer::solver::Selectivity, 
         .map_err(|_| "must be one of 73, 87, 95, 98, 99, 100 (percent)".to_string())
 }
 
+/// `--eval`: `patterns` or `network`.
+pub fn evaluator(text: &str) -> Result<othello_explorer::solver::Evaluator, String> {
+    othello_explorer::solver::Evaluator::from_name(text).ok_or_else(|| "must be patterns or network".to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,7 @@
 
 pub mod features;
 pub mod indexes;
+pub mod network;
 pub mod pattern;
 pub mod weights;
 
@@ -35,6 +36,47 @@ pub use indexes::Indexes;
 use pattern::Row;
 use pattern::{images, ternary_index_on};
 pub use weights::{SCALE, Weights, WeightsError};
+
+/// Which evaluation the estimate search reads at its leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Evaluator {
+    /// The pattern tables ([`weights`]): on every board size.
+    #[default]
+    Patterns,
+    /// The network ([`network`]) where one is shipped for the board (8x8), the pattern tables
+    /// elsewhere.
+    Network,
+}
+
+impl Evaluator {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluator::Patterns => "patterns",
+            Evaluator::Network => "network",
+        }
+    }
+
+    /// The evaluator of that name.
+    pub fn from_name(name: &str) -> Option<Evaluator> {
+        [Evaluator::Patterns, Evaluator::Network].into_iter().find(|e| e.name() == name)
+    }
+}
+
+/// The network's value of `p` (to move) against `o` in discs, from the kept indexes `own` and both
+/// sides' legal moves (not both empty): [`evaluate_indexed`]'s counterpart.
+#[inline(always)]
+pub(crate) fn network_indexed<const N: usize, I: Isa>(
+    net: &network::Network,
+    isa: I,
+    own: &Row,
+    p: u64,
+    o: u64,
+    pm: u64,
+    om: u64,
+) -> i32 {
+    estimate_in_discs::<N>(net.evaluate_fine_on::<N, I>(isa, own, p, o, pm, om))
+}
 
 /// An estimate of the final disc difference from `p`'s side (side to move), in `-N*N..=N*N`, with
 /// the shipped fitted weights ([`evaluate_with`]).

@@ -41,7 +41,7 @@ use super::regime::{Estimate, Exact};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX};
 use crate::eval::pattern::Row;
-use crate::eval::{Indexes, baseline, evaluate_indexed};
+use crate::eval::{Indexes, baseline, evaluate_indexed, network_indexed};
 use crate::geometry::full_mask;
 use crate::isa::Isa;
 
@@ -88,6 +88,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let om = self.isa.legal_moves::<N>(o, p);
         if pm | om == 0 {
             Self::final_score(p, o)
+        } else if let Some(net) = self.network {
+            network_indexed::<N, I>(net, self.isa, own, p, o, pm, om)
         } else if let Some(w) = self.weights {
             evaluate_indexed::<N>(w, own, p, o, pm, om)
         } else {

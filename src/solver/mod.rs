@@ -5,6 +5,7 @@
 //! [`Scoring`] the solver was built with. A search can be stopped at any moment through a shared
 //! flag or by node and time limits; a stopped search returns what it had proven, never a guess.
 
+pub use crate::eval::Evaluator;
 use crate::isa::{Cpu, Isa, Level};
 use crate::{Position, Scoring, Size, Square};
 use search::{Control, Searcher};
@@ -63,6 +64,8 @@ pub struct SolverOptions {
     /// last, so every proven value stays a proof either way. Off, the proof is searched full
     /// width from the start.
     pub selective_solve: bool,
+    /// The evaluation the estimate search reads (default [`Evaluator::Patterns`]).
+    pub evaluator: Evaluator,
 }
 
 impl Default for SolverOptions {
@@ -74,6 +77,7 @@ impl Default for SolverOptions {
             pv_extension: true,
             selectivity: Selectivity::FULL,
             selective_solve: true,
+            evaluator: Evaluator::Patterns,
         }
     }
 }
@@ -329,6 +333,7 @@ impl Solver {
                 specialised!(size, solver.options.scoring, solver.cpu, N, D, isa => {
                     let mut searcher = Searcher::<N, D, _>::new(isa, &solver.table, control);
                     searcher.iterate = solver.options.selective_solve;
+                    searcher.use_evaluator(solver.options.evaluator);
                     let value = search.search(&mut searcher);
                     searcher.flush_nodes();
                     value

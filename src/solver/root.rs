@@ -134,6 +134,7 @@ impl Solver {
         let threads = self.threads().min(tasks.len()).max(1);
         let (table, scoring, cpu) = (&self.table, self.options.scoring, self.cpu);
         let (selectivity, selective_solve) = (self.options.selectivity, self.options.selective_solve);
+        let evaluator = self.options.evaluator;
         let pv_solved = match job {
             Job::Estimate { depth } | Job::Beats { depth, .. } if self.options.pv_extension => pv_solved(depth),
             _ => 0,
@@ -152,6 +153,7 @@ impl Solver {
                         let mut searcher = Searcher::<N, D, _>::new(isa, table, control);
                         searcher.pv_solved = pv_solved;
                         searcher.iterate = selective_solve;
+                        searcher.use_evaluator(evaluator);
                         if let Job::Estimate { .. } | Job::Beats { .. } = job {
                             searcher.selectivity = selectivity.level();
                         }

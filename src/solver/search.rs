@@ -280,6 +280,8 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// then the hand-written [`crate::eval::baseline`]) and the pattern layout its kept indexes
     /// follow.
     pub(super) weights: Option<&'static Weights>,
+    /// The network, when the search reads it instead of the weights ([`Searcher::use_evaluator`]).
+    pub(super) network: Option<&'static crate::eval::network::Network>,
     pub(super) layout: &'static Layout,
     /// The split point this searcher works for, if any: when it (or one above it) is aborted,
     /// the searcher stops.
@@ -314,6 +316,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             next_check: CHECK_EVERY,
             stopped: false,
             weights: crate::eval::weights::shipped(N).ok(),
+            network: None,
             layout: Layout::of(N),
             hunting: false,
             local_tag: local_table::tag(table, N, DISCS),
@@ -322,6 +325,15 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             selectivity: FULL_WIDTH,
             iterate: true,
         }
+    }
+
+    /// Reads `evaluator` at the leaves: the network where one is shipped for this board and it
+    /// reads, else the pattern tables.
+    pub fn use_evaluator(&mut self, evaluator: crate::eval::Evaluator) {
+        self.network = match evaluator {
+            crate::eval::Evaluator::Network => crate::eval::network::shipped(N),
+            crate::eval::Evaluator::Patterns => None,
+        };
     }
 
     /// Reports the nodes not yet counted in the shared total; true if the search must stop.

@@ -169,6 +169,8 @@ pub struct Options {
     pub strength: app::game::Strength,
     /// How selective the estimates are at the start (`%` changes it).
     pub selectivity: crate::solver::Selectivity,
+    /// The estimates' evaluation (`--eval`).
+    pub evaluator: crate::solver::Evaluator,
 }
 
 impl Options {
@@ -191,6 +193,7 @@ impl Options {
             play: None,
             strength: app::game::Strength::default(),
             selectivity: crate::solver::DEFAULT_SELECTIVITY,
+            evaluator: crate::solver::Evaluator::Patterns,
         }
     }
 }
@@ -448,8 +451,13 @@ fn run_with(
     let input_tx = tx.clone();
     // Every core: the interface thread needs next to nothing.
     let threads = options.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let solver =
-        SolverOptions { hash_mb: options.hash_mb, scoring: options.scoring, threads, ..SolverOptions::default() };
+    let solver = SolverOptions {
+        hash_mb: options.hash_mb,
+        scoring: options.scoring,
+        threads,
+        evaluator: options.evaluator,
+        ..SolverOptions::default()
+    };
     let mut worker = Workers {
         solver: Worker::spawn_limited(solver, options.store, tx.clone(), options.max_depth)?,
         lab: LabWorker::spawn(options.scoring, tx.clone())?,

@@ -157,6 +157,84 @@ pub(crate) enum Command {
         #[arg(long, default_value = "target/solved")]
         out: PathBuf,
     },
+    /// Label positions of every game of `games` files by search, in one shard (docs/training-data.md,
+    /// "Searched labels"): exact up to --exact empties, the estimate search --depth plies deep at
+    /// --selectivity above. Resumable, deterministic from the seed; the shard from --shard, a Slurm
+    /// job array or a Kubernetes Indexed Job.
+    Label {
+        /// The games files (`fit-eval games` shards or merged files).
+        #[arg(required = true)]
+        from: Vec<PathBuf>,
+        /// The seed that draws each game's labelled positions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        shard: ShardArgs,
+        /// Positions labelled in each game.
+        #[arg(long, default_value_t = 2)]
+        per_game: usize,
+        /// The fewest empties of a labelled position (default: above the games' perfect lines).
+        #[arg(long, default_value_t = 21)]
+        min_empties: u32,
+        /// The most empties of a labelled position.
+        #[arg(long, default_value_t = 60)]
+        max_empties: u32,
+        /// Plies of the estimate search above --exact.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Its selectivity, percent (73, 87, 95, 98, 99 or 100).
+        #[arg(long, default_value = "73")]
+        selectivity: String,
+        /// Positions with at most this many empties get their exact score.
+        #[arg(long, default_value_t = 24)]
+        exact: u32,
+        /// Also solve the estimated positions with at most this many empties and write their
+        /// exact score beside the label (to measure the labels, `label-stats`).
+        #[arg(long, default_value_t = 0)]
+        check: u32,
+        /// Label the first G games of each file (this shard its share of them).
+        #[arg(long, default_value_t = u64::MAX)]
+        games: u64,
+        /// Transposition table, MiB (cleared before every game).
+        #[arg(long, default_value_t = 32)]
+        hash_mb: usize,
+        /// Where the label files go.
+        #[arg(long, default_value = "target/labels")]
+        out: PathBuf,
+    },
+    /// Write the network's training data (docs/network.md, "Training"): positions of `games` files
+    /// labelled with their results, and the positions of `label` files with their searched labels,
+    /// as binary records for the trainer in `train/`.
+    NetData {
+        /// The games files.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// Label files of `fit-eval label` for these games.
+        #[arg(long, num_args = 1..)]
+        labels: Vec<PathBuf>,
+        /// Game positions with at least this many empties.
+        #[arg(long, default_value_t = 10)]
+        min_empties: u32,
+        /// Keep one game position of K (searched labels are all kept).
+        #[arg(long, default_value_t = 1)]
+        keep: u64,
+        /// Games whose index is a multiple of this go to the validation file.
+        #[arg(long, default_value_t = 50)]
+        valid_every: u64,
+        /// The output folder.
+        #[arg(long, default_value = "target/net-data")]
+        out: PathBuf,
+    },
+    /// Count the labels of `label` files per band of empties, and their error against exact scores
+    /// where `--check` solved them.
+    LabelStats {
+        /// The label files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The games files they label.
+        #[arg(long, required = true, num_args = 1..)]
+        games: Vec<PathBuf>,
+    },
     /// Combine the shards of one `games` run into one file, games in order, a game played twice
     /// kept once.
     GamesMerge {

@@ -35,8 +35,10 @@ mod checkset;
 mod cli;
 mod fit4;
 mod games;
+mod label;
 mod labels;
 mod margins;
+mod netdata;
 mod opening;
 #[path = "../../parse_args.rs"]
 mod parse_args;
@@ -169,6 +171,54 @@ fn main() -> ExitCode {
             }
             solved::run_from_games(&settings, &from, &out, hash_mb, &stop).map(|_| ())
         })(),
+        Command::Label {
+            from,
+            seed,
+            shard,
+            per_game,
+            min_empties,
+            max_empties,
+            depth,
+            selectivity,
+            exact,
+            check,
+            games,
+            hash_mb,
+            out,
+        } => (|| {
+            if min_empties > max_empties {
+                return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
+            }
+            if depth == 0 || per_game == 0 {
+                return Err("--depth and --per-game must be at least 1".to_string());
+            }
+            let selectivity =
+                othello_explorer::solver::Selectivity::parse(&selectivity).map_err(|e| format!("--{e}"))?;
+            let (index, count) = shard.which()?;
+            let settings = label::Settings {
+                seed,
+                index,
+                count,
+                per_game,
+                min_empties,
+                max_empties,
+                depth,
+                selectivity,
+                exact,
+                check,
+                games,
+            };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+                signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
+            }
+            label::run(&settings, &from, &out, hash_mb, &stop).map(|_| ())
+        })(),
+        Command::NetData { games, labels, min_empties, keep, valid_every, out } => {
+            let settings = netdata::Settings { min_empties, keep: keep.max(1), valid_every: valid_every.max(1) };
+            netdata::run(&settings, &games, &labels, &out).map(|s| print!("{s}"))
+        }
+        Command::LabelStats { files, games } => label::stats(&files, &games).map(|s| print!("{s}")),
         Command::GamesMerge { out, shards } => games::merge(&shards, &out).map(|m| {
             eprintln!("{}: {} games ({} played twice, dropped)", out.display(), m.games, m.duplicates);
         }),

@@ -1,0 +1,30 @@
+//! The shipped network against the trainer's own integer computation (`train/netfit.py`,
+//! `predict_quantised`, numpy): the engine must give every checked record exactly the value the
+//! trainer gave it.
+
+use othello_explorer::eval::network::{self, SCALARS};
+
+const RECORD: usize = 102;
+
+#[test]
+fn the_engine_computes_what_the_trainer_computed() {
+    let net = network::shipped(8).unwrap_or_else(|| panic!("the shipped network: {:?}", network::shipped_error()));
+    let bytes = include_bytes!("../data/eval/network-check-8.bin");
+    assert_eq!(&bytes[..8], b"OXNNCHK1");
+    let count = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    assert!(count >= 100, "a check file of {count} records");
+    let mut at = 12;
+    for k in 0..count {
+        let r = &bytes[at..at + RECORD];
+        let indexes: Vec<u16> = r[..92].chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect();
+        let mut scalars = [0i16; SCALARS];
+        for (s, &b) in scalars.iter_mut().zip(&r[92..97]) {
+            *s = b as i16;
+        }
+        let empties = r[97] as usize;
+        let want = i32::from_le_bytes(bytes[at + RECORD..at + RECORD + 4].try_into().unwrap());
+        assert_eq!(net.evaluate_fine_parts(&indexes, &scalars, empties), want, "record {k}");
+        at += RECORD + 4;
+    }
+    assert_eq!(at, bytes.len());
+}
