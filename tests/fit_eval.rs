@@ -545,3 +545,110 @@ fn a_fit_stopped_by_its_epoch_limit_or_a_signal_goes_on_from_its_checkpoint_to_t
     assert!(stderr.contains(&format!("resumed from the checkpoint: round 1, epoch {epoch} of 1000000")), "{stderr}");
     assert!(stderr.lines().last().unwrap_or("").starts_with(&format!("stopped in round 1 at epoch {}", epoch + 1)));
 }
+
+/// Whether a Slurm node takes jobs here (`scripts/slurm-local` starts one; `.ci/run` runs it).
+fn slurm_ready() -> bool {
+    std::process::Command::new("sinfo").args(["-h", "-o", "%T"]).output().is_ok_and(|o| {
+        o.status.success()
+            && String::from_utf8_lossy(&o.stdout).lines().any(|l| ["idle", "mixed", "allocated"].contains(&l.trim()))
+    })
+}
+
+/// Submits `command` as a Slurm job array of `tasks` tasks with `sbatch --wait`, logs in `dir`.
+fn slurm_array(dir: &Path, name: &str, tasks: u32, command: &str) {
+    let script = dir.join(format!("{name}.sbatch"));
+    let body = format!(
+        "#!/bin/bash\n#SBATCH --job-name=othello-{name}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task=1\n#SBATCH --output={}/{name}-%a.log\nexec {command}\n",
+        tasks - 1,
+        dir.display()
+    );
+    std::fs::write(&script, body).expect("the batch script");
+    let out = std::process::Command::new("sbatch").arg("--wait").arg(&script).output().expect("sbatch runs");
+    let logs: String =
+        (0..tasks).map(|k| std::fs::read_to_string(dir.join(format!("{name}-{k}.log"))).unwrap_or_default()).collect();
+    assert!(out.status.success(), "sbatch --wait {name}: {}\n{logs}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The lines of label files after their headers, sorted by game index.
+fn label_lines(files: &[PathBuf]) -> Vec<String> {
+    let mut lines: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            std::fs::read_to_string(f).expect("a label file").lines().skip(1).map(String::from).collect::<Vec<_>>()
+        })
+        .collect();
+    lines.sort_by_key(|l| l.split_whitespace().next().and_then(|g| g.parse::<u64>().ok()));
+    lines
+}
+
+#[test]
+fn games_and_labels_run_unchanged_as_slurm_job_arrays() {
+    if !slurm_ready() {
+        eprintln!("skipped: no Slurm node takes jobs here (scripts/slurm-local starts one)");
+        return;
+    }
+    // Slurm's tasks run on this machine as this user: a folder they can reach.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    let fe = assert_cmd::cargo::cargo_bin("fit-eval");
+    let fe = fe.display();
+    // The games: three array tasks, each its shard from SLURM_ARRAY_TASK_*, then merged.
+    slurm_array(
+        d,
+        "games",
+        3,
+        &format!("{fe} games --size 6 --seed 3 --depth 1 --exact 8 --games 9 --out {}/split", d.display()),
+    );
+    games(&d.join("whole"), 9, &["--shard", "1/1"], &[]);
+    let whole = merge(&d.join("whole.oxg"), &[d.join("whole/games-6x6-seed3-shard1of1.oxg")]);
+    let shards: Vec<PathBuf> = (1..=3).map(|i| d.join(format!("split/games-6x6-seed3-shard{i}of3.oxg"))).collect();
+    assert_eq!(merge(&d.join("split.oxg"), &shards), whole, "the array's shards merged are the whole run");
+    // The labels: two array tasks over the merged games, against one process labelling them all.
+    let label = |out: &str| {
+        format!(
+            "{fe} label {} --per-game 2 --min-empties 6 --max-empties 14 --depth 2 --exact 10 --hash-mb 4 --out {}/{out}",
+            d.join("whole.oxg").display(),
+            d.display()
+        )
+    };
+    slurm_array(d, "labels", 2, &label("labels-split"));
+    let whole_args: Vec<String> = label("labels-whole").split_whitespace().skip(1).map(String::from).collect();
+    as_batch_task(&whole_args.iter().map(String::as_str).collect::<Vec<_>>(), &["--shard", "1/1"], &[]);
+    let files = |sub: &str| -> Vec<PathBuf> {
+        let mut f: Vec<PathBuf> =
+            std::fs::read_dir(d.join(sub)).expect("labels").map(|e| e.expect("entry").path()).collect();
+        f.sort();
+        f
+    };
+    let split = files("labels-split");
+    assert_eq!(split.len(), 2, "one label file per task");
+    let lines = label_lines(&split);
+    assert_eq!(lines, label_lines(&files("labels-whole")), "the two tasks hold the whole run's labels");
+    // Every label of at most 10 empties is the exact score by plain negamax over the reference rules.
+    let (_, games) = read_games(&std::fs::read(d.join("whole.oxg")).expect("the merged games"));
+    let mut exact = 0;
+    for line in &lines {
+        let mut words = line.split_whitespace();
+        let g: u32 = words.next().and_then(|w| w.parse().ok()).expect("a game index");
+        let (_, squares, _) = games.iter().find(|x| x.0 == g).expect("a labelled game");
+        for word in words {
+            let parts: Vec<i32> = word.split(':').map(|x| x.parse().expect("a number")).collect();
+            let mut board = Board::start(6);
+            for &square in &squares[..parts[0] as usize] {
+                if board.must_pass() {
+                    board = board.pass();
+                }
+                board = board.play(square);
+            }
+            if board.must_pass() {
+                board = board.pass();
+            }
+            assert!((6..=14).contains(&board.empties()), "game {g} ply {}: in the range", parts[0]);
+            if board.empties() <= 10 {
+                assert_eq!(parts[1], negamax(&board), "game {g} ply {}: the exact score", parts[0]);
+                exact += 1;
+            }
+        }
+    }
+    assert!(exact > 0, "some labels are exact");
+}
