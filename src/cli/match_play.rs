@@ -4,7 +4,7 @@
 //! sequential test engine developers stop on).
 //!
 //! An engine is a process spoken to by a protocol: `ours[:level=N,time=S,threads=K,hash=M,
-//! selectivity=P,weights=FILE]` (this program's own `gtp`, as a process of its own), `gtp:COMMAND` or
+//! selectivity=P,weights=FILE,eval=E]` (this program's own `gtp`, as a process of its own), `gtp:COMMAND` or
 //! `nboard:COMMAND` (any program: Edax's `-gtp` and `-nboard`, neural-reversi's `gtp`, ...). Every
 //! move an engine gives is checked by the rules: an illegal move, a broken pipe or a silence of
 //! more than `--timeout` loses the game (a forfeit, said so). Ctrl-C ends the match with the games
@@ -27,8 +27,9 @@ use std::time::{Duration, Instant};
 /// The options of `match`.
 #[derive(Args, Debug, Clone)]
 pub struct MatchArgs {
-    /// The first engine: `ours[:level=N,time=S,threads=K,hash=M,selectivity=P,weights=FILE]`
-    /// (`selectivity`: 73, 87, 95, 98, 99 or 100, as `gtp --selectivity`), `gtp:COMMAND` or
+    /// The first engine: `ours[:level=N,time=S,threads=K,hash=M,selectivity=P,weights=FILE,eval=E]`
+    /// (`selectivity`: 73, 87, 95, 98, 99 or 100, as `gtp --selectivity`; `eval`: patterns or
+    /// network, as `gtp --eval`), `gtp:COMMAND` or
     /// `nboard:COMMAND` (the command run by `sh -c`).
     #[arg(long, value_name = "ENGINE")]
     pub engine1: String,
@@ -145,8 +146,14 @@ fn spec_of(text: &str, move_time: Option<Duration>) -> Result<Spec, String> {
                 command.extend(["--selectivity".to_string(), level.percent().to_string()]);
             }
             "weights" => command.extend(["--weights".to_string(), value.to_string()]),
+            "eval" => {
+                super::values::evaluator(value).map_err(|e| format!("ours: eval={value}: {e}"))?;
+                command.extend(["--eval".to_string(), value.to_string()]);
+            }
             _ => {
-                return Err(format!("ours: unknown option '{key}' (level, time, threads, hash, selectivity, weights)"));
+                return Err(format!(
+                    "ours: unknown option '{key}' (level, time, threads, hash, selectivity, weights, eval)"
+                ));
             }
         }
     }
@@ -868,6 +875,9 @@ mod tests {
         assert_eq!(s.command[at + 1], "95");
         assert_eq!(s.name, "ours:selectivity=95,level=6");
         assert_eq!(spec_of("ours:selectivity=100%", None).unwrap().command[at + 1], "100");
+        let s = spec_of("ours:eval=network", None).unwrap();
+        assert!(s.command.windows(2).any(|w| w == ["--eval", "network"]), "{:?}", s.command);
+        assert!(spec_of("ours:eval=tables", None).is_err());
         let e = spec_of("ours:selectivity=90", None).unwrap_err();
         assert!(e.contains("selectivity") && e.contains("73, 87, 95, 98, 99, 100"), "{e}");
         assert!(spec_of("uci:stockfish", None).is_err());

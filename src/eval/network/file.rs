@@ -170,7 +170,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let mut w3 = vec![0i16; HIDDEN2];
         r.i16s(&mut w3)?;
         let b3 = r.i32s(1)?[0];
-        stacks.push(Stack { w2, b2, w3, b3 });
+        let w2_pairs = super::kernels::interleave(&w2);
+        stacks.push(Stack { w2, b2, w3, b3, w2_pairs });
     }
     let mut stage_by_empties = [0u8; 65];
     for (e, s) in stage_by_empties.iter_mut().enumerate() {

@@ -51,7 +51,8 @@ pub fn upper_layers_plain(stack: &Stack, inputs: &[i16; INPUTS2]) -> i32 {
 /// The CPU must have AVX2; `offsets[k] + indexes[k]` must be inside `table` (as the layout makes
 /// them).
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
+#[target_feature(enable = "avx2")]
+#[inline]
 pub unsafe fn first_layer_avx2(
     table: &[TableRow],
     bias: &TableRow,
@@ -79,46 +80,60 @@ pub unsafe fn first_layer_avx2(
     }
 }
 
-/// [`upper_layers_plain`] with AVX2.
+/// The inputs the second layer reads: the first layer and the scalars, rounded up to a pair.
+pub const USED_PAIRS: usize = (HIDDEN + super::SCALARS).div_ceil(2);
+
+/// `w2` (row `j` the weights of output `j`) laid out for [`upper_layers_avx2`]: for each pair of
+/// inputs `p` and each block `b` of 8 outputs, 16 `i16`: output `8b + k`'s weights of inputs `2p`
+/// and `2p + 1` at lanes `2k` and `2k + 1`, what `madd` multiplies with the pair broadcast.
+pub fn interleave(w2: &[i16]) -> Vec<i16> {
+    let mut out = Vec::with_capacity(USED_PAIRS * HIDDEN2 * 2);
+    for p in 0..USED_PAIRS {
+        for j in 0..HIDDEN2 {
+            out.push(w2[j * INPUTS2 + 2 * p]);
+            out.push(w2[j * INPUTS2 + 2 * p + 1]);
+        }
+    }
+    out
+}
+
+/// [`upper_layers_plain`] with AVX2: each pair of inputs broadcast and multiplied with the
+/// interleaved weights of 8 outputs at a time ([`interleave`]), so the sums build up lane by lane
+/// with no horizontal additions until the output.
 ///
 /// # Safety
 /// The CPU must have AVX2; `stack` must have the sizes of the module's constants.
 #[cfg(target_arch = "x86_64")]
-#[inline(always)]
+#[target_feature(enable = "avx2")]
+#[inline]
 pub unsafe fn upper_layers_avx2(stack: &Stack, inputs: &[i16; INPUTS2]) -> i32 {
     use std::arch::x86_64::*;
-    const _: () = assert!(INPUTS2 == 48 && HIDDEN2.is_multiple_of(8));
-    // SAFETY: AVX2 by the caller; the slices have the lengths the loads read.
+    const _: () = assert!(HIDDEN2 == 32 && 2 * USED_PAIRS <= INPUTS2);
+    // SAFETY: AVX2 by the caller; `w2_pairs` holds USED_PAIRS * 64 values, `b2` 32, `w3` 32.
     unsafe {
-        let x = inputs.as_ptr() as *const __m256i;
-        let (x0, x1, x2) = (_mm256_loadu_si256(x), _mm256_loadu_si256(x.add(1)), _mm256_loadu_si256(x.add(2)));
-        let dot = |j: usize| -> __m256i {
-            let w = stack.w2.as_ptr().add(j * INPUTS2) as *const __m256i;
-            let a = _mm256_madd_epi16(x0, _mm256_loadu_si256(w));
-            let b = _mm256_madd_epi16(x1, _mm256_loadu_si256(w.add(1)));
-            let c = _mm256_madd_epi16(x2, _mm256_loadu_si256(w.add(2)));
-            _mm256_add_epi32(_mm256_add_epi32(a, b), c)
-        };
-        let mut total = _mm256_setzero_si256();
-        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi32(Q1));
-        for g in 0..HIDDEN2 / 8 {
-            let j = g * 8;
-            let s01 = _mm256_hadd_epi32(dot(j), dot(j + 1));
-            let s23 = _mm256_hadd_epi32(dot(j + 2), dot(j + 3));
-            let s45 = _mm256_hadd_epi32(dot(j + 4), dot(j + 5));
-            let s67 = _mm256_hadd_epi32(dot(j + 6), dot(j + 7));
-            let s0123 = _mm256_hadd_epi32(s01, s23);
-            let s4567 = _mm256_hadd_epi32(s45, s67);
-            // Lanes 0-3 of each half hold outputs j..j+3 (low half) or j+4..j+7: add the halves.
-            let sums = _mm256_add_epi32(
-                _mm256_permute2x128_si256(s0123, s4567, 0x20),
-                _mm256_permute2x128_si256(s0123, s4567, 0x31),
-            );
-            let z = _mm256_add_epi32(sums, _mm256_loadu_si256(stack.b2.as_ptr().add(j) as *const __m256i));
-            let a = _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(z, 6), zero), top);
-            let w3 = _mm256_cvtepi16_epi32(_mm_loadu_si128(stack.w3.as_ptr().add(j) as *const __m128i));
-            total = _mm256_add_epi32(total, _mm256_mullo_epi32(a, w3));
+        let w = stack.w2_pairs.as_ptr() as *const __m256i;
+        let b = stack.b2.as_ptr() as *const __m256i;
+        let (mut z0, mut z1, mut z2, mut z3) = (
+            _mm256_loadu_si256(b),
+            _mm256_loadu_si256(b.add(1)),
+            _mm256_loadu_si256(b.add(2)),
+            _mm256_loadu_si256(b.add(3)),
+        );
+        let pairs = inputs.as_ptr() as *const i32;
+        for p in 0..USED_PAIRS {
+            let x = _mm256_set1_epi32(pairs.add(p).read_unaligned());
+            let row = w.add(4 * p);
+            z0 = _mm256_add_epi32(z0, _mm256_madd_epi16(x, _mm256_loadu_si256(row)));
+            z1 = _mm256_add_epi32(z1, _mm256_madd_epi16(x, _mm256_loadu_si256(row.add(1))));
+            z2 = _mm256_add_epi32(z2, _mm256_madd_epi16(x, _mm256_loadu_si256(row.add(2))));
+            z3 = _mm256_add_epi32(z3, _mm256_madd_epi16(x, _mm256_loadu_si256(row.add(3))));
         }
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi32(Q1));
+        let act = |z: __m256i| _mm256_min_epi32(_mm256_max_epi32(_mm256_srai_epi32(z, 6), zero), top);
+        let w3 = stack.w3.as_ptr() as *const __m128i;
+        let out = |z: __m256i, k: usize| _mm256_mullo_epi32(act(z), _mm256_cvtepi16_epi32(_mm_loadu_si128(w3.add(k))));
+        let total =
+            _mm256_add_epi32(_mm256_add_epi32(out(z0, 0), out(z1, 1)), _mm256_add_epi32(out(z2, 2), out(z3, 3)));
         let half = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
         let quad = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
         let one = _mm_add_epi32(quad, _mm_shuffle_epi32(quad, 0b10_11_00_01));

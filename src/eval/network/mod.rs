@@ -67,6 +67,9 @@ pub struct Stack {
     pub w3: Vec<i16>,
     /// The output's bias (1/8192 of a disc).
     pub b3: i32,
+    /// `w2` laid out for the vector kernel ([`kernels::interleave`]): for each pair of inputs
+    /// and each block of 8 outputs, the 8 outputs' two weights side by side.
+    pub(crate) w2_pairs: Vec<i16>,
 }
 
 /// A network for one board size.
