@@ -28,3 +28,30 @@ fn the_engine_computes_what_the_trainer_computed() {
     }
     assert_eq!(at, bytes.len());
 }
+
+fn bin() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("othello-explorer").expect("the binary is built")
+}
+
+#[test]
+fn every_searching_command_takes_eval_and_refuses_an_unknown_one_in_one_line() {
+    // The start, 6 plies deep, with either evaluation.
+    for eval in ["patterns", "network"] {
+        let out =
+            bin().args(["solve", "--eval", eval, "--depth", "6", "--no-store", "--threads", "1"]).output().unwrap();
+        assert!(out.status.success(), "{eval}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("estimate:") && text.contains("depth 6"), "{eval}: {text}");
+    }
+    for args in [
+        &["solve", "--eval", "tables"][..],
+        &["bench", "data/ffo/fforum-1-19.obf", "--eval", "x"],
+        &["gtp", "--eval", ""],
+    ] {
+        let out = bin().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("--eval") && stderr.contains("patterns or network"), "{args:?}: {stderr}");
+    }
+}

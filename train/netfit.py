@@ -268,6 +268,7 @@ def main():
     ap.add_argument("--version", type=int, default=1, help="the network's version written in the file")
     ap.add_argument("--out", required=True, help="the .oxnn file to write")
     ap.add_argument("--limit", type=int, default=0, help="train on the first N records only")
+    ap.add_argument("--init", default=None, help="start from this checkpoint's parameters (a fine-tune: new optimiser, epoch 0)")
     ap.add_argument("--export-only", action="store_true", help="write the file from --checkpoint, no training")
     args = ap.parse_args()
 
@@ -280,6 +281,10 @@ def main():
 
     key = jax.random.PRNGKey(args.seed)
     params = init(rows, key)
+    if args.init:
+        saved = np.load(args.init)
+        params = {k: jnp.asarray(saved["p_" + k]) for k in params}
+        print(f"parameters from {args.init}", flush=True)
     steps_per_epoch = max(1, len(train) // args.batch)
     schedule = optax.cosine_decay_schedule(args.lr, steps_per_epoch * args.epochs, alpha=0.05)
     optimiser = optax.adam(schedule)
