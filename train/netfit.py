@@ -36,7 +36,7 @@ INPUTS2 = 48
 HIDDEN2 = 32
 BUCKET = 4
 STAGES = 16
-VERSION = 1
+VERSION = 2
 MAGIC = b"OXNNET\0\x1a"
 
 RECORD = np.dtype(
@@ -53,7 +53,7 @@ RECORD = np.dtype(
 assert RECORD.itemsize == 102
 
 # The limits the integer file can hold (file units in brackets).
-EMB_MAX = 2.0  # (x128: 256)
+EMB_MAX = 127 / 128  # (x128: 127, an i8)
 W2_MAX = 4.0  # (x64: 256)
 W3_MAX = 120.0  # (x64: 7680)
 KIND_NAMES = ["game result", "exact (perfect line)", "searched", "exact (labelled)"]
@@ -152,7 +152,7 @@ def predict(params, ids, sc, stage):
 def quantise(params):
     """The integer weights of the file, as the engine computes with them."""
     p = jax.tree_util.tree_map(np.asarray, params)
-    emb = np.clip(np.rint(p["emb"] * 128), -32767, 32767).astype(np.int16)
+    emb = np.clip(np.rint(p["emb"] * 128), -127, 127).astype(np.int8)
     b1 = np.clip(np.rint(p["b1"] * 128), -32767, 32767).astype(np.int16)
     w2 = np.zeros((STAGES, HIDDEN2, INPUTS2), np.int16)
     w2[:, :, : HIDDEN + SCALARS] = np.clip(np.rint(p["w2"] * 64), -32767, 32767)
@@ -196,7 +196,7 @@ def export(q, rows, net_version, path):
     out += struct.pack("<H", VERSION)
     out += bytes([8, BUCKET, STAGES, HIDDEN, INPUTS2, HIDDEN2])
     out += struct.pack("<II", net_version, rows)
-    out += emb.astype("<i2").tobytes()
+    out += emb.astype("i1").tobytes()
     out += b1.astype("<i2").tobytes()
     for s in range(STAGES):
         out += w2[s].astype("<i2").tobytes()

@@ -1,6 +1,6 @@
 //! The network's file format (`data/eval/network-N.oxnn`), read and checked.
 //!
-//! # Format, version 1
+//! # Format, version 2
 //!
 //! All integers little-endian.
 //!
@@ -16,7 +16,7 @@
 //! | 1 | second layer's width ([`HIDDEN2`]) |
 //! | 4 | the network's own version (which training made it: `docs/network.md`) |
 //! | 4 | number of canonical table entries, which must be the layout's ([`Layout::canonical_entries`]) |
-//! | per canonical entry, in order | its embedding row, [`HIDDEN`] `i16` |
+//! | per canonical entry, in order | its embedding row, [`HIDDEN`] `i8` (format version 1: `i16`) |
 //! | 2 × [`HIDDEN`] | the first layer's bias, `i16` |
 //! | per stage | `w2` ([`HIDDEN2`] rows of [`INPUTS2`] `i16`), `b2` ([`HIDDEN2`] `i32`), `w3` ([`HIDDEN2`] `i16`), `b3` (`i32`) |
 //! | 8 | FNV-1a 64 of every byte before it |
@@ -24,13 +24,13 @@
 //! A table entry that is not canonical takes its canonical entry's row when loaded, as the
 //! pattern weights do.
 
-use super::kernels::TableRow;
+use super::kernels::{Bias, TableRow};
 use super::{HIDDEN, HIDDEN2, INPUTS2, Network, Stack};
 use crate::eval::pattern::Layout;
 use std::fmt;
 
 /// The file format version this build reads.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 
 /// The magic bytes a network file starts with.
 pub const MAGIC: [u8; 8] = *b"OXNNET\0\x1a";
@@ -83,6 +83,13 @@ impl Reader<'_> {
     }
     fn u32(&mut self) -> Result<u32, NetworkError> {
         Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+    fn i8s(&mut self, out: &mut [i8]) -> Result<(), NetworkError> {
+        let bytes = self.take(out.len())?;
+        for (o, &b) in out.iter_mut().zip(bytes) {
+            *o = b as i8;
+        }
+        Ok(())
     }
     fn i16s(&mut self, out: &mut [i16]) -> Result<(), NetworkError> {
         let bytes = self.take(2 * out.len())?;
@@ -140,7 +147,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
     // The checksum, before the bulk is copied.
     let body = bytes.len().checked_sub(8).ok_or(NetworkError::Truncated)?;
     let expected_len =
-        r.at + count * HIDDEN * 2 + HIDDEN * 2 + stages * (HIDDEN2 * INPUTS2 * 2 + HIDDEN2 * 4 + HIDDEN2 * 2 + 4);
+        r.at + count * HIDDEN + HIDDEN * 2 + stages * (HIDDEN2 * INPUTS2 * 2 + HIDDEN2 * 4 + HIDDEN2 * 2 + 4);
     if body < expected_len {
         return Err(NetworkError::Truncated);
     }
@@ -152,7 +159,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
     }
     let mut table = vec![TableRow([0; HIDDEN]); layout.table_len()];
     for &entry in &canonical {
-        r.i16s(&mut table[entry].0)?;
+        r.i8s(&mut table[entry].0)?;
     }
     for entry in 0..table.len() {
         let c = layout.canon[entry] as usize;
@@ -160,7 +167,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
             table[entry] = table[c];
         }
     }
-    let mut bias1 = TableRow([0; HIDDEN]);
+    let mut bias1 = Bias([0; HIDDEN]);
     r.i16s(&mut bias1.0)?;
     let mut stacks = Vec::with_capacity(stages);
     for _ in 0..stages {
@@ -190,13 +197,15 @@ pub(crate) fn random_file(n: usize, bucket: usize, rng: &mut crate::testing::Rng
     out.extend_from_slice(&7u32.to_le_bytes());
     let count = Layout::of(n).canonical_entries().count();
     out.extend_from_slice(&(count as u32).to_le_bytes());
+    for _ in 0..count * HIDDEN {
+        out.push(rng.next() as u8); // any i8
+    }
     let mut i16s = |out: &mut Vec<u8>, k: usize, range: i64| {
         for _ in 0..k {
             let v = (rng.next() % (2 * range as u64 + 1)) as i64 - range;
             out.extend_from_slice(&(v as i16).to_le_bytes());
         }
     };
-    i16s(&mut out, count * HIDDEN, 900);
     i16s(&mut out, HIDDEN, 200);
     for _ in 0..stages {
         i16s(&mut out, HIDDEN2 * INPUTS2, 300);

@@ -6,26 +6,25 @@
 
 use super::{HIDDEN, HIDDEN2, INPUTS2, Q1, Stack};
 
-/// One embedding row: [`HIDDEN`] `i16`, one 64-byte cache line.
+/// One embedding row: [`HIDDEN`] `i8` in 1/128, half a 64-byte cache line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
-pub struct TableRow(pub [i16; HIDDEN]);
+#[repr(C, align(32))]
+pub struct TableRow(pub [i8; HIDDEN]);
+
+/// The first layer's bias: [`HIDDEN`] `i16` in 1/128.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Bias(pub [i16; HIDDEN]);
 
 /// The first layer, plain: `bias` plus the rows `table[offsets[k] + indexes[k]]`, added with
 /// saturation in placement order, clamped to `0..=Q1` into `out[..HIDDEN]`.
 #[inline(always)]
-pub fn first_layer_plain(
-    table: &[TableRow],
-    bias: &TableRow,
-    offsets: &[u32],
-    indexes: &[u16],
-    out: &mut [i16; INPUTS2],
-) {
+pub fn first_layer_plain(table: &[TableRow], bias: &Bias, offsets: &[u32], indexes: &[u16], out: &mut [i16; INPUTS2]) {
     let mut acc = bias.0;
     for (&at, &index) in offsets.iter().zip(indexes) {
         let row = &table[at as usize + index as usize].0;
         for (a, &w) in acc.iter_mut().zip(row) {
-            *a = a.saturating_add(w);
+            *a = a.saturating_add(w as i16);
         }
     }
     for (o, &a) in out.iter_mut().zip(&acc) {
@@ -55,21 +54,21 @@ pub fn upper_layers_plain(stack: &Stack, inputs: &[i16; INPUTS2]) -> i32 {
 #[inline]
 pub unsafe fn first_layer_avx2(
     table: &[TableRow],
-    bias: &TableRow,
+    bias: &Bias,
     offsets: &[u32],
     indexes: &[u16],
     out: &mut [i16; INPUTS2],
 ) {
     use std::arch::x86_64::*;
-    // SAFETY: AVX2 by the caller; every row is 64 bytes and 64-byte aligned; `out` has at least
-    // 32 lanes.
+    // SAFETY: AVX2 by the caller; every row is 32 bytes and 32-byte aligned, the bias too; `out`
+    // has at least 32 lanes.
     unsafe {
         let b = bias.0.as_ptr() as *const __m256i;
         let (mut lo, mut hi) = (_mm256_load_si256(b), _mm256_load_si256(b.add(1)));
         for (&at, &index) in offsets.iter().zip(indexes) {
-            let row = table.get_unchecked(at as usize + index as usize).0.as_ptr() as *const __m256i;
-            lo = _mm256_adds_epi16(lo, _mm256_load_si256(row));
-            hi = _mm256_adds_epi16(hi, _mm256_load_si256(row.add(1)));
+            let row = table.get_unchecked(at as usize + index as usize).0.as_ptr() as *const __m128i;
+            lo = _mm256_adds_epi16(lo, _mm256_cvtepi8_epi16(_mm_load_si128(row)));
+            hi = _mm256_adds_epi16(hi, _mm256_cvtepi8_epi16(_mm_load_si128(row.add(1))));
         }
         let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(Q1 as i16));
         lo = _mm256_min_epi16(_mm256_max_epi16(lo, zero), top);

@@ -6,9 +6,9 @@
 //!
 //! 1. **First layer.** Every placement `k` of the size's pattern [`Layout`] reads its index from
 //!    the position (the search keeps them move by move, [`super::Indexes`]); entry
-//!    `lane_offsets[k] + own[k]` of the embedding table is a row of [`HIDDEN`] `i16`. The sum of
-//!    the 46 rows (8x8) and the bias, with saturating adds, is the first layer's output, in units
-//!    of 1/128 ([`Q1`]). A table row is 64 bytes: one cache line, as a pattern weight is one read.
+//!    `lane_offsets[k] + own[k]` of the embedding table is a row of [`HIDDEN`] `i8`. The sum of
+//!    the 46 rows (8x8) and the `i16` bias, with saturating adds, is the first layer's output, in
+//!    units of 1/128 ([`Q1`]). A table row is 32 bytes, half a cache line.
 //! 2. **Activation.** Each sum clamped to `0..=128` (the clipped ReLU, 1.0 = 128); beside them,
 //!    [`SCALARS`] inputs from the legal-move masks the search has at hand: each side's mobility
 //!    (4 a move), each side's potential mobility (3 an empty square beside the other side), the
@@ -78,9 +78,9 @@ pub struct Network {
     pub(crate) n: usize,
     pub(crate) bucket: usize,
     /// The embedding of every table entry (`Layout::table_len` rows of [`HIDDEN`]), each row the
-    /// row of its canonical entry; 64-byte aligned rows.
+    /// row of its canonical entry; 32-byte aligned rows.
     pub(crate) table: Vec<kernels::TableRow>,
-    pub(crate) bias1: kernels::TableRow,
+    pub(crate) bias1: kernels::Bias,
     pub(crate) stacks: Vec<Stack>,
     pub(crate) stage_by_empties: [u8; 65],
     pub(crate) layout: &'static Layout,
