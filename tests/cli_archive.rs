@@ -8,9 +8,11 @@ mod reference;
 
 use reference::{Board, Side};
 use serde_json::Value;
-use std::collections::HashMap;
-use std::path::Path;
-use std::process::Command;
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_othello-explorer");
 
@@ -72,6 +74,33 @@ fn wthor(games: &[(Vec<usize>, i32)], year: u16) -> Vec<u8> {
         bytes.extend_from_slice(&r);
     }
     bytes
+}
+
+/// A GGF file of `games`, black and white named `Black k` and `White k` for game `k`, passes
+/// written out.
+fn ggf_text(games: &[(Vec<usize>, i32)]) -> String {
+    games
+        .iter()
+        .enumerate()
+        .map(|(k, (moves, _))| {
+            let mut b = Board::start(8);
+            let mut s = format!("(;GM[Othello]PC[test]PB[Black {k}]PW[White {k}]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]");
+            for &m in moves {
+                if b.must_pass() {
+                    s.push_str(if b.to_move == Side::Black { "B[PA]" } else { "W[PA]" });
+                    b = b.pass();
+                }
+                s.push_str(&format!("{}[{}]", if b.to_move == Side::Black { 'B' } else { 'W' }, name(8, m)));
+                b = b.play(m);
+            }
+            s + ";)\n"
+        })
+        .collect()
+}
+
+/// A transcript file of `games`, one a line.
+fn transcript_text(games: &[(Vec<usize>, i32)]) -> String {
+    games.iter().map(|(moves, _)| moves.iter().map(|&m| name(8, m)).collect::<String>() + "\n").collect()
 }
 
 /// A `.JOU` or `.TRN` file of `names`, `width` bytes each: the record count in bytes 8-9, as the
@@ -266,24 +295,7 @@ fn a_file_added_twice_adds_nothing_and_remove_takes_its_games_away() {
     let archive = dir.path().join("a.oxar");
     let ggf = dir.path().join("many.ggf");
     let gs = games(40, 77);
-    let text: String = gs
-        .iter()
-        .enumerate()
-        .map(|(k, (moves, _))| {
-            let mut b = Board::start(8);
-            let mut s = format!("(;GM[Othello]PC[test]PB[Black {k}]PW[White {k}]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]");
-            for &m in moves {
-                if b.must_pass() {
-                    s.push_str(if b.to_move == Side::Black { "B[PA]" } else { "W[PA]" });
-                    b = b.pass();
-                }
-                s.push_str(&format!("{}[{}]", if b.to_move == Side::Black { 'B' } else { 'W' }, name(8, m)));
-                b = b.play(m);
-            }
-            s + ";)\n"
-        })
-        .collect();
-    std::fs::write(&ggf, text).unwrap();
+    std::fs::write(&ggf, ggf_text(&gs)).unwrap();
     assert_eq!(json(&archive, &["add", "--json", ggf.to_str().unwrap()])["games"], 40);
     let again = json(&archive, &["add", "--json", ggf.to_str().unwrap()]);
     assert_eq!(again["files"][0]["already"], true);
@@ -363,4 +375,199 @@ fn damaged_and_hostile_files_are_refused_in_one_line_and_change_nothing() {
     let out = run(&archive, &["stats"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a readable archive"));
+}
+
+#[test]
+fn adds_at_once_keep_every_game_of_every_file_and_readers_see_whole_files() {
+    for writers in [2usize, 4] {
+        let dir = tempfile::tempdir().unwrap();
+        let archive = dir.path().join("a.oxar");
+        let per_file = 800;
+        let all = games(writers * per_file, 0x9e37_79b9_7f4a_7c15 ^ writers as u64);
+        let distinct: HashSet<&Vec<usize>> = all.iter().map(|g| &g.0).collect();
+        assert_eq!(distinct.len(), all.len(), "the test's games are distinct");
+        // Transcript and GGF files in turn, each of its own games.
+        let files: Vec<PathBuf> = all
+            .chunks(per_file)
+            .enumerate()
+            .map(|(w, chunk)| {
+                let (path, text) = if w % 2 == 0 {
+                    (dir.path().join(format!("games-{w}.txt")), transcript_text(chunk))
+                } else {
+                    (dir.path().join(format!("games-{w}.ggf")), ggf_text(chunk))
+                };
+                std::fs::write(&path, text).unwrap();
+                path
+            })
+            .collect();
+        let adders: Vec<_> = files
+            .iter()
+            .map(|f| {
+                let (archive, f) = (archive.clone(), f.clone());
+                std::thread::spawn(move || run(&archive, &["add", "--json", f.to_str().unwrap()]))
+            })
+            .collect();
+        // Meanwhile the archive is read, with no lock: each read finds whole files, every game of
+        // each (the old archive or the new one, never half of one).
+        let mut reads = 0;
+        while reads == 0 || adders.iter().any(|a| !a.is_finished()) {
+            let v = json(&archive, &["stats", "--json"]);
+            let listed = v["files"].as_array().unwrap();
+            assert!(listed.iter().all(|f| f["games"] == per_file), "{v}");
+            assert_eq!(v["games"].as_u64().unwrap() as usize, listed.len() * per_file, "{v}");
+            reads += 1;
+        }
+        for (adder, f) in adders.into_iter().zip(&files) {
+            let out = adder.join().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{}: {err}", f.display());
+            // Nothing on stderr, or the one line of a writer that waited for another.
+            let lock = format!("waiting for {}.lock: another program is writing the archive", archive.display());
+            assert!(err.is_empty() || (err.lines().count() == 1 && err.contains(&lock)), "{err}");
+        }
+        let v = json(&archive, &["stats", "--json"]);
+        assert_eq!(v["games"].as_u64().unwrap() as usize, writers * per_file, "{v}");
+        let mut listed: Vec<&str> =
+            v["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+        listed.sort_unstable();
+        let mut want: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+        want.sort_unstable();
+        assert_eq!(listed, want);
+        // Every game is there by its moves: the start counts them all, and the first and last game
+        // of each file end where they ended.
+        assert_eq!(json(&archive, &["show", "--json"])["games"].as_u64().unwrap() as usize, writers * per_file);
+        for chunk in all.chunks(per_file) {
+            for (moves, _) in [&chunk[0], &chunk[per_file - 1]] {
+                let line: String = moves.iter().map(|&m| name(8, m)).collect();
+                let v = json(&archive, &["show", "--json", "--moves", &line]);
+                assert!(v["ended_here"].as_u64().unwrap() >= 1, "{line}: {v}");
+            }
+        }
+        // No temporary file is left beside it.
+        let left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".partial"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}
+
+#[test]
+fn a_writer_waits_for_the_lock_and_says_so_while_readers_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let (first, second) = (dir.path().join("first.txt"), dir.path().join("second.txt"));
+    std::fs::write(&first, "f5d6c3\n").unwrap();
+    std::fs::write(&second, "f5f6e6\n").unwrap();
+    assert_eq!(json(&archive, &["add", "--json", first.to_str().unwrap()])["games"], 1);
+    let before = std::fs::read(&archive).unwrap();
+    // The test holds the lock, as another writer would.
+    let lock_path = dir.path().join("a.oxar.lock");
+    let lock = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).unwrap();
+    lock.lock().unwrap();
+    let mut child = Command::new(BIN)
+        .arg("archive")
+        .arg("--archive")
+        .arg(&archive)
+        .args(["add", second.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert_eq!(
+        line.trim_end(),
+        format!("othello-explorer: waiting for {}: another program is writing the archive", lock_path.display())
+    );
+    // It waits, having written nothing; a reader takes no lock and reads the archive meanwhile.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(child.try_wait().unwrap().is_none(), "it went on without the lock");
+    assert_eq!(std::fs::read(&archive).unwrap(), before);
+    assert_eq!(json(&archive, &["stats", "--json"])["games"], 1);
+    lock.unlock().unwrap();
+    assert!(child.wait().unwrap().success());
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).unwrap();
+    assert!(rest.is_empty(), "{rest}");
+    assert_eq!(json(&archive, &["stats", "--json"])["games"], 2);
+}
+
+/// The archive file's bytes with the moves of its game `game` (from 0) given to `edit`, and the
+/// checksum made right again, as `docs/archive.md` and `src/archive/mod.rs` lay the file out: a
+/// file made to look sound.
+fn with_moves_edited(bytes: &[u8], game: usize, edit: impl FnOnce(&mut [u8])) -> Vec<u8> {
+    let mut b = bytes[..bytes.len() - 8].to_vec();
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes(b[at..at + 2].try_into().unwrap()) as usize;
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+    assert_eq!(&b[..8], b"OXARCH\0\x1a");
+    let (sources, names, games) = (u32_at(&b, 10), u32_at(&b, 14), u32_at(&b, 18));
+    assert!(game < games);
+    let mut at = 8 + 2 + 4 + 4 + 4 + 8 + 4;
+    for _ in 0..sources {
+        at += 8 + 4;
+        at += 2 + u16_at(&b, at);
+    }
+    for _ in 0..names {
+        at += 2 + u16_at(&b, at);
+    }
+    // A game: source, index, side, black, white, to move, three names, year, score (41 bytes),
+    // then the count of its moves and the moves.
+    for _ in 0..game {
+        at += 41;
+        at += 1 + b[at] as usize;
+    }
+    at += 41;
+    let n = b[at] as usize;
+    edit(&mut b[at + 1..at + 1 + n]);
+    // FNV-1a 64 of everything before.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in &b {
+        h ^= u64::from(x);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    b.extend_from_slice(&h.to_le_bytes());
+    b
+}
+
+#[test]
+fn an_archive_made_to_hold_an_illegal_game_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let (one, two) = (dir.path().join("one.txt"), dir.path().join("two.txt"));
+    std::fs::write(&one, "f5d6c3\n").unwrap();
+    std::fs::write(&two, "f5f6e6\n").unwrap();
+    json(&archive, &["add", "--json", one.to_str().unwrap()]);
+    json(&archive, &["add", "--json", two.to_str().unwrap()]);
+    let sound = std::fs::read(&archive).unwrap();
+    // two.txt's game, f5 f6 e6: f6 (square 45) becomes a1 (0, flips nothing), a byte that is no
+    // square (200), or a pass where white has moves (255).
+    for (byte, want) in [
+        (0u8, "move 2: a1 flips no disc"),
+        (200, "move 2: byte 200 is no square of the 8x8 board"),
+        (255, "move 2 is a pass"),
+    ] {
+        let crafted = with_moves_edited(&sound, 1, |moves| {
+            assert_eq!(moves, [37, 45, 44]);
+            moves[1] = byte;
+        });
+        std::fs::write(&archive, &crafted).unwrap();
+        // `remove` rebuilds the archive from the other files' games: it used to replay two.txt's
+        // and panic. Every command refuses the file, naming it and the game.
+        for args in [&["remove", one.to_str().unwrap()][..], &["stats"], &["show", "--moves", "f5"]] {
+            let out = run(&archive, args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?} with {byte}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(archive.to_str().unwrap()) && err.contains("not a readable archive"), "{err}");
+            assert!(err.contains("game 2 (game 1 of ") && err.contains("two.txt") && err.contains(want), "{err}");
+            assert_eq!(std::fs::read(&archive).unwrap(), crafted, "{args:?}: the archive changed");
+        }
+    }
+    // The sound file still reads, and remove works on it.
+    std::fs::write(&archive, &sound).unwrap();
+    assert!(run(&archive, &["remove", one.to_str().unwrap()]).status.success());
+    assert_eq!(json(&archive, &["stats", "--json"])["games"], 1);
 }

@@ -23,8 +23,12 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_with(&[&["--no-store"], args].concat())
+    }
+
+    /// A session with the binary run with `args` as given (no `--no-store` added).
+    fn start_with(args: &[&str]) -> Session {
         let mut child = Command::new(BIN)
-            .arg("--no-store")
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -415,7 +419,7 @@ fn match_refuses_bad_engines_in_one_line() {
     for (engine, want) in [
         ("uci:stockfish", "--engine1 'uci:stockfish': an engine is"),
         ("ours:colour=red", "unknown option 'colour'"),
-        ("ours:selectivity=90", "--engine1 ours: selectivity \"90\": expected one of 73, 87, 95, 98, 99, 100"),
+        ("ours:selectivity=90", "--engine1 ours: selectivity=90: must be one of 73, 87, 95, 98, 99, 100 (percent)"),
     ] {
         let out = Command::new(BIN)
             .args(["match", "--engine1", engine, "--engine2", "ours", "--pairs", "1"])
@@ -425,6 +429,55 @@ fn match_refuses_bad_engines_in_one_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(want) && err.lines().count() == 1, "{err}");
     }
+}
+
+#[test]
+fn match_refuses_bad_options_and_an_existing_ggf_before_any_engine_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    // The second engine leaves a mark when it starts.
+    let started = dir.path().join("started");
+    let second = format!("gtp:touch '{}'; exec '{BIN}' --no-store gtp --level 1 --threads 1", started.display());
+    let old = dir.path().join("old.ggf");
+    let games = "(;GM[Othello]PC[earlier]TY[4]BO[4 -----OX--XO----- *]B[b1];)\n";
+    std::fs::write(&old, games).unwrap();
+    let old_arg = old.to_str().unwrap();
+    let exists = format!("--ggf {old_arg}: the file exists; match writes a new file");
+    let cases: [(&[&str], &str); 9] = [
+        (&["--engine1", "ours:level=99"], "--engine1 ours: level=99: must be a whole number from 1 to 30"),
+        (&["--engine1", "ours:level=0"], "--engine1 ours: level=0: must be a whole number from 1 to 30"),
+        (&["--engine1", "ours:threads=0"], "--engine1 ours: threads=0: must be a whole number from 1 to 256"),
+        (&["--engine1", "ours:time=-1"], "--engine1 ours: time=-1: must be a positive number of seconds"),
+        (&["--engine1", "ours:hash=0"], "--engine1 ours: hash=0: must be a whole number of MiB, at least 1"),
+        (&["--engine1", "ours:level=1,level=2"], "--engine1 ours: 'level' is given twice"),
+        (
+            &["--engine1", "ours:level=4,time=2"],
+            "--engine1 ours: level= and a move time (time= or --move-time) exclude",
+        ),
+        (&["--engine1", "ours:level=4", "--move-time", "2"], "--engine1 ours: level= and a move time"),
+        (&["--engine1", "ours:level=1", "--ggf", old_arg], &exists),
+    ];
+    for (args, want) in cases {
+        let out = Command::new(BIN)
+            .args(["match", "--size", "4", "--pairs", "1", "--timeout", "5", "--engine2", &second])
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.lines().count() == 1 && err.contains(want), "{args:?}: {err}");
+        assert!(!started.exists(), "{args:?}: an engine started");
+        assert_eq!(std::fs::read_to_string(&old).unwrap(), games, "{args:?}: the games file changed");
+    }
+    // The same match with good options starts both engines and writes a new file.
+    let new = dir.path().join("new.ggf");
+    let out = Command::new(BIN)
+        .args(["match", "--size", "4", "--pairs", "1", "--engine2", &second, "--engine1", "ours:level=1,threads=1"])
+        .args(["--ggf", new.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.exists());
+    assert_eq!(std::fs::read_to_string(&new).unwrap().lines().count(), 2);
 }
 
 #[test]
@@ -454,6 +507,56 @@ fn ctrl_c_ends_a_match_with_the_games_played_written_and_counted() {
     assert!((2..80).contains(&games), "{games}");
     let written = std::fs::read_to_string(&ggf).unwrap().lines().filter(|l| l.starts_with("(;")).count();
     assert_eq!(written as u64, games, "every game counted is written, and no other");
+}
+
+/// Whether process `pid` catches SIGINT (Linux shows the caught signals in /proc).
+fn catches_sigint(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+    u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (2 - 1)) != 0)
+}
+
+fn sigint(child: &Child) {
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_the_moment_a_protocol_starts_ends_it_as_a_later_one_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for protocol in ["gtp", "nboard"] {
+        // Later: the engine has answered a line.
+        let store = dir.path().join(format!("{protocol}-later.redb"));
+        let mut later = Session::start_with(&["--store", store.to_str().unwrap(), protocol, "--threads", "1"]);
+        later.send(if protocol == "gtp" { "name" } else { "ping 1" });
+        assert!(later.line(Duration::from_secs(60)).is_some());
+        sigint(&later.child);
+        let later = later.child.wait().unwrap();
+        assert_eq!(later.code(), Some(0), "{protocol}: a SIGINT ends the session as the end of the input does");
+        // At once: SIGINT as soon as it catches the signal or it has begun to set up (its store
+        // file appears), whichever comes first. Set-up takes tens of milliseconds; the signal must
+        // not find it defenceless.
+        for k in 0..5 {
+            let store = dir.path().join(format!("{protocol}-{k}.redb"));
+            let mut s = Session::start_with(&["--store", store.to_str().unwrap(), protocol, "--threads", "1"]);
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while !catches_sigint(s.child.id()) && !store.exists() {
+                assert!(Instant::now() < deadline, "{protocol}: neither the signal caught nor the store opened");
+                assert!(s.child.try_wait().unwrap().is_none(), "{protocol}: it ended by itself");
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            sigint(&s.child);
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let status = loop {
+                if let Some(status) = s.child.try_wait().unwrap() {
+                    break status;
+                }
+                assert!(Instant::now() < deadline, "{protocol}: still running a minute after SIGINT");
+                std::thread::sleep(Duration::from_millis(10));
+            };
+            assert_eq!(status.code(), later.code(), "{protocol}, try {k}: {status:?} at once, {later:?} later");
+        }
+    }
 }
 
 #[test]

@@ -12,7 +12,8 @@
 //! written, its entries are fixed-size, and a sorted array of 14-byte entries found by binary
 //! search is about a third of what a B-tree of the same keys takes (the bound is 200 MB
 //! for the 8 M positions of every WTHOR year). It is written whole to a temporary file beside it
-//! and renamed over it, so a reader or an interrupted writer never sees half of it.
+//! and renamed over it, so a reader or an interrupted writer never sees half of it, and only by
+//! the holder of its lock ([`Writer`]), one program at a time.
 //!
 //! | section | content |
 //! |---|---|
@@ -31,13 +32,14 @@
 //! most frequent players (name `u32`, games `u32`).
 
 mod sources;
+mod writer;
 
 pub use sources::{SOURCE_LIMIT, SourceError, read_source};
+pub use writer::Writer;
 
 use crate::symmetry::{Symmetry, canonical};
 use crate::{Color, Position, Scoring, Size, Square};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::Path;
 
 /// The magic bytes an archive file starts with.
@@ -690,9 +692,20 @@ impl Archive {
             let year = Some(r.u16()?).filter(|&y| y != 0);
             let black_score = r.u8()? as i8;
             let n = r.u8()? as usize;
-            let moves = r.take(n)?.iter().map(|&m| byte_square(size, m)).collect();
+            let bytes = r.take(n)?;
+            if let Some(i) = bytes.iter().position(|&m| m != PASS && usize::from(m) >= size.n() * size.n()) {
+                let name = a.sources.get(source as usize).map_or("?", |s| s.name.as_str());
+                return Err(bad(&format!(
+                    "game {} (game {index} of {name}): move {}: byte {} is no square of the {size} board",
+                    a.games.len() + 1,
+                    i + 1,
+                    bytes[i]
+                )));
+            }
+            let moves = bytes.iter().map(|&m| byte_square(size, m)).collect();
             a.games.push(GameRow { source, index, start, moves, black, white, tournament, year, black_score });
         }
+        a.check_games()?;
         if ne > body.len() / 14 {
             return Err(bad("more entries than the file holds"));
         }
@@ -727,6 +740,41 @@ impl Archive {
         Ok(a)
     }
 
+    /// Replays every game by the rules and checks its source and final score: the checksum
+    /// guards against accidents, not against a file made to hold an illegal game, and the rest of
+    /// the archive (its lookups, `remove`, the explorer's games) takes its games to be legal. The
+    /// error names the game, its source and its move.
+    fn check_games(&self) -> Result<(), ArchiveError> {
+        use rayon::prelude::*;
+        let wrong = |k: usize, g: &GameRow, what: String| {
+            let source = self.sources.get(g.source as usize).map_or("?", |s| s.name.as_str());
+            ArchiveError::Damaged(format!("game {} (game {} of {source}): {what}", k + 1, g.index))
+        };
+        self.games.par_iter().enumerate().try_for_each(|(k, g)| {
+            if g.source as usize >= self.sources.len() {
+                return Err(ArchiveError::Damaged(format!(
+                    "game {}: source {} of {}",
+                    k + 1,
+                    g.source + 1,
+                    self.sources.len()
+                )));
+            }
+            let mut p = g.start;
+            for (i, m) in g.moves.iter().enumerate() {
+                p = match m {
+                    Some(sq) => p.play(*sq).map_err(|e| wrong(k, g, format!("move {}: {e}", i + 1)))?,
+                    None if p.must_pass() => p.pass(),
+                    None => return Err(wrong(k, g, format!("move {} is a pass where there is a move", i + 1))),
+                };
+            }
+            let score = p.black_score(Scoring::Standard).clamp(-64, 64) as i8;
+            if score != g.black_score {
+                return Err(wrong(k, g, format!("its final score is {score:+}, not {:+}", g.black_score)));
+            }
+            Ok(())
+        })
+    }
+
     /// Reads the archive at `path`; an empty one if there is no file.
     pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
         match std::fs::read(path) {
@@ -734,22 +782,6 @@ impl Archive {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Archive::default()),
             Err(e) => Err(ArchiveError::Io(format!("{}: {}", path.display(), e.to_string().to_lowercase()))),
         }
-    }
-
-    /// Writes the archive to `path`: whole, to a temporary file beside it, then renamed over it.
-    pub fn save(&self, path: &Path) -> Result<(), ArchiveError> {
-        let io = |e: std::io::Error| ArchiveError::Io(format!("{}: {}", path.display(), e.to_string().to_lowercase()));
-        let target = crate::writefile::target(path).map_err(|e| ArchiveError::Io(e.to_string()))?;
-        if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let tmp = target.with_extension("oxar.partial");
-        {
-            let mut f = std::fs::File::create(&tmp).map_err(io)?;
-            f.write_all(&self.to_bytes()).map_err(io)?;
-            f.sync_all().map_err(io)?;
-        }
-        std::fs::rename(&tmp, &target).map_err(io)
     }
 }
 

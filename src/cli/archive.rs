@@ -130,6 +130,21 @@ fn open(path: &std::path::Path) -> Result<Archive, CliError> {
     Archive::open(path).map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))
 }
 
+/// The archive at `path` taken for writing: its lock (waiting, said so on stderr, while another
+/// program holds it), then the archive as that program left it.
+fn lock(path: &std::path::Path) -> Result<(archive::Writer, Archive), CliError> {
+    let writer = archive::Writer::lock(path, |lock| {
+        eprintln!("othello-explorer: waiting for {}: another program is writing the archive", lock.display());
+    })
+    .map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))?;
+    let a = writer.read().map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))?;
+    Ok((writer, a))
+}
+
+fn save(writer: &archive::Writer, a: &Archive, path: &std::path::Path) -> Result<(), CliError> {
+    writer.write(a).map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))
+}
+
 /// The position asked about (after a forced pass).
 fn position_of(p: &PositionArgs) -> Result<Position, CliError> {
     Ok(p.resolve()?.position.after_forced_pass().0)
@@ -211,7 +226,8 @@ fn show_text(position: &Position, s: &PositionStats) -> String {
 }
 
 /// Adds `files`, committing each time ten seconds of work have passed and at the end; Ctrl-C
-/// stops after the file in hand, which is committed with those before it.
+/// stops after the file in hand, which is committed with those before it. The archive's lock is
+/// held from reading it to the last write, so two `add`s at once both count.
 fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Result<std::process::ExitCode, CliError> {
     // Every file is read and checked before anything is written: a damaged one changes nothing.
     let mut sources = Vec::with_capacity(files.len());
@@ -221,7 +237,8 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
         let games = archive::read_source(f, &bytes, size).map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         sources.push((f.display().to_string(), archive::fnv1a(&bytes), games));
     }
-    let mut a = open(path)?;
+    // Ctrl-C while waiting for the lock ends the program at once: nothing is written yet.
+    let (writer, mut a) = lock(path)?;
     let stop = Arc::new(AtomicBool::new(false));
     let caught = super::solve::catch_signals(&stop);
     let mut last = Instant::now();
@@ -236,15 +253,16 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
         rows.push((name.clone(), added));
         if pending && last.elapsed() > Duration::from_secs(10) {
             a.finish();
-            a.save(path).map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))?;
+            save(&writer, &a, path)?;
             last = Instant::now();
             pending = false;
         }
     }
     if pending {
         a.finish();
-        a.save(path).map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))?;
+        save(&writer, &a, path)?;
     }
+    drop(writer);
     if json {
         let files: Vec<serde_json::Value> = rows
             .iter()
@@ -340,10 +358,12 @@ fn bench(n: usize, json: bool) -> Result<(), CliError> {
     let t = Instant::now();
     let bytes = std::fs::read(&db).map_err(|e| CliError::Failed(e.to_string()))?;
     let games = archive::read_source(&db, &bytes, Size::Eight).map_err(|e| CliError::Failed(e.to_string()))?;
+    let writer = archive::Writer::lock(&path, |_| {}).map_err(|e| CliError::Failed(e.to_string()))?;
     let mut a = Archive::default();
     a.add("synthetic.wtb", archive::fnv1a(&bytes), &games);
     a.finish();
-    a.save(&path).map_err(|e| CliError::Failed(e.to_string()))?;
+    writer.write(&a).map_err(|e| CliError::Failed(e.to_string()))?;
+    drop(writer);
     let indexed = t.elapsed();
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     let t = Instant::now();
@@ -451,14 +471,15 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
         }
         ArchiveCommand::Remove { file } => {
             let path = path_of(paths)?;
-            let mut a = open(&path)?;
+            let (writer, mut a) = lock(&path)?;
             if !a.remove(file) {
                 return Err(CliError::Usage(format!(
                     "archive remove: no file '{}' in the archive (archive stats lists them)",
                     othello_explorer::notation::printable::excerpt(file)
                 )));
             }
-            a.save(&path).map_err(|e| CliError::Usage(format!("archive {}: {e}", path.display())))?;
+            save(&writer, &a, &path)?;
+            drop(writer);
             super::outln!("removed {}: the archive holds {}", file, counted(a.games.len() as u64, "game", "games"));
             Ok(ExitCode::SUCCESS)
         }

@@ -307,7 +307,14 @@ fn urgent(line: &str) -> bool {
 }
 
 /// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
-pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
+/// Serves GTP on stdin and stdout; `signalled` is [`protocol::catch_signals`]'s flag, caught
+/// before the store and the options were set up.
+pub fn run(
+    args: &GtpArgs,
+    options: SolverOptions,
+    store: Option<Store>,
+    signalled: &AtomicBool,
+) -> Result<(), CliError> {
     let mut engine = Engine {
         analyst: protocol::analyst(options, store)?,
         line: Line::start(Size::Eight),
@@ -315,7 +322,7 @@ pub fn run(args: &GtpArgs, options: SolverOptions, store: Option<Store>) -> Resu
         settings: None,
         left: [None; 2],
     };
-    protocol::serve(urgent, |line, stop| {
+    protocol::serve(signalled, urgent, |line, stop| {
         // Comments and empty lines are skipped; control characters other than tabs are removed.
         let clean: String =
             line.split('#').next().unwrap_or("").chars().filter(|c| !c.is_control() || *c == '\t').collect();

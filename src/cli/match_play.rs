@@ -12,6 +12,7 @@
 
 use super::CliError;
 use super::protocol::vertex;
+use super::values;
 use clap::Args;
 use othello_explorer::notation::printable::{count, one_line};
 use othello_explorer::{Color, Position, Scoring, Size, Square, transcript};
@@ -68,7 +69,8 @@ pub struct MatchArgs {
     /// Seconds an engine may stay silent on a move before it forfeits the game.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = super::values::seconds)]
     pub timeout: Duration,
-    /// Write the games to FILE as GGF, one record a line.
+    /// Write the games to FILE as GGF, one record a line, rewritten after each game. FILE must
+    /// not exist: an existing file is refused, never replaced or appended to.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
     /// Stop early by the sequential probability ratio test between these Elo differences
@@ -134,20 +136,40 @@ fn spec_of(text: &str, move_time: Option<Duration>) -> Result<Spec, String> {
     let mut command = vec![exe.display().to_string(), "--no-store".into(), "gtp".into()];
     let mut threads = "1".to_string();
     let mut timed = move_time.map(|t| format!("{}", t.as_secs_f64()));
+    // Each value is checked by the parser of the `gtp` flag it becomes, so a value the engine
+    // would refuse is refused here, before any engine starts.
+    let mut given: Vec<&str> = Vec::new();
     for option in opts_of(options) {
         let (key, value) = option.split_once('=').ok_or_else(|| format!("ours: '{option}' is not KEY=VALUE"))?;
+        if given.contains(&key) {
+            return Err(format!("ours: '{key}' is given twice"));
+        }
+        given.push(key);
+        let bad = |e: String| format!("ours: {key}={}: {e}", one_line(value, 40));
         match key {
-            "level" => command.extend(["--level".to_string(), value.to_string()]),
-            "time" => timed = Some(value.to_string()),
-            "threads" => threads = value.to_string(),
-            "hash" => command.extend(["--hash-mb".to_string(), value.to_string()]),
+            "level" => {
+                values::level(value).map_err(bad)?;
+                command.extend(["--level".to_string(), value.to_string()]);
+            }
+            "time" => {
+                values::seconds(value).map_err(bad)?;
+                timed = Some(value.to_string());
+            }
+            "threads" => {
+                values::threads(value).map_err(bad)?;
+                threads = value.to_string();
+            }
+            "hash" => {
+                values::hash_mb(value).map_err(bad)?;
+                command.extend(["--hash-mb".to_string(), value.to_string()]);
+            }
             "selectivity" => {
-                let level = othello_explorer::solver::Selectivity::parse(value).map_err(|e| format!("ours: {e}"))?;
+                let level = values::selectivity(value).map_err(bad)?;
                 command.extend(["--selectivity".to_string(), level.percent().to_string()]);
             }
             "weights" => command.extend(["--weights".to_string(), value.to_string()]),
             "eval" => {
-                super::values::evaluator(value).map_err(|e| format!("ours: eval={value}: {e}"))?;
+                values::evaluator(value).map_err(bad)?;
                 command.extend(["--eval".to_string(), value.to_string()]);
             }
             _ => {
@@ -156,6 +178,10 @@ fn spec_of(text: &str, move_time: Option<Duration>) -> Result<Spec, String> {
                 ));
             }
         }
+    }
+    // `gtp` takes a level or a move time, not both (it would refuse to start).
+    if given.contains(&"level") && timed.is_some() {
+        return Err("ours: level= and a move time (time= or --move-time) exclude each other: the engine plays at one or the other".into());
     }
     if let Some(t) = &timed {
         command.extend(["--move-time".to_string(), t.clone()]);
@@ -699,7 +725,23 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
         return Err(CliError::Usage("--alpha and --beta: above 0 and below 0.5".into()));
     }
     let ggf = match &args.ggf {
-        Some(p) => Some(othello_explorer::writefile::target(p).map_err(|e| CliError::Usage(format!("--ggf {e}")))?),
+        Some(p) => {
+            let target = othello_explorer::writefile::target(p).map_err(|e| CliError::Usage(format!("--ggf {e}")))?;
+            // The file is rewritten after every game: an existing one (a previous match's games)
+            // would be lost, so it is refused, not replaced.
+            if std::fs::symlink_metadata(&target).is_ok() {
+                return Err(CliError::Usage(format!(
+                    "--ggf {}: the file exists; match writes a new file (remove it or choose another name)",
+                    p.display()
+                )));
+            }
+            if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty())
+                && !dir.is_dir()
+            {
+                return Err(CliError::Usage(format!("--ggf {}: no folder {}", p.display(), dir.display())));
+            }
+            Some(target)
+        }
         None => None,
     };
     let openings = openings(args, size)?;

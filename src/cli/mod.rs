@@ -482,13 +482,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Some(Command::Store { command }) => store::run(&command, &cli.store),
         Some(Command::Match { args, json }) => return match_play::run(&args, json),
         Some(Command::Archive(args)) => return archive::run(&args, &cli.store),
+        // The protocols catch SIGINT and SIGTERM first: a client may stop them while the store,
+        // the weights and the table are being set up.
         Some(Command::Nboard { nboard, solver }) => {
+            let signalled = protocol::catch_signals();
             let store = store::open_for_solving(&cli.store)?;
-            nboard::run(&nboard, solver.options()?, store)
+            nboard::run(&nboard, solver.options()?, store, &signalled)
         }
         Some(Command::Gtp { gtp, solver }) => {
+            let signalled = protocol::catch_signals();
             let store = store::open_for_solving(&cli.store)?;
-            gtp::run(&gtp, solver.options()?, store)
+            gtp::run(&gtp, solver.options()?, store, &signalled)
         }
         Some(Command::Book { size, plies, lines, near_empties, solver, json }) => {
             book::run(size, plies, lines, near_empties, &solver, &cli.store, json)

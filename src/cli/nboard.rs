@@ -281,13 +281,20 @@ fn one_line(text: &str) -> String {
 }
 
 /// Runs the protocol on stdin and stdout until `quit`, the end of the input, or a signal.
-pub fn run(args: &NboardArgs, options: SolverOptions, store: Option<Store>) -> Result<(), CliError> {
+/// Serves NBoard on stdin and stdout; `signalled` is [`protocol::catch_signals`]'s flag, caught
+/// before the store and the options were set up.
+pub fn run(
+    args: &NboardArgs,
+    options: SolverOptions,
+    store: Option<Store>,
+    signalled: &AtomicBool,
+) -> Result<(), CliError> {
     let mut engine = Engine {
         analyst: protocol::analyst(options, store)?,
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
     };
-    protocol::serve(urgent, |line, stop| engine.command(line, stop));
+    protocol::serve(signalled, urgent, |line, stop| engine.command(line, stop));
     Ok(())
 }
 

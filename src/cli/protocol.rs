@@ -4,7 +4,7 @@
 //! time, nothing on stdout but protocol lines.
 
 use clap::Args;
-use othello_explorer::analyst::play::{MAX_LEVEL, Strength};
+use othello_explorer::analyst::play::Strength;
 use othello_explorer::{Position, Size, Square};
 use std::cell::Cell;
 use std::io::{BufRead, Write};
@@ -22,7 +22,7 @@ pub const LONGEST_LINE: usize = 1 << 16;
 pub struct StrengthArgs {
     /// Strength: estimates to depth N, proven moves from N+8 empties (at most 20); at most
     /// 0.2·N seconds a move (three times that when proving). 1-30, default 10.
-    #[arg(long, value_name = "N", conflicts_with = "move_time", value_parser = clap::value_parser!(u32).range(1..=MAX_LEVEL as i64))]
+    #[arg(long, value_name = "N", conflicts_with = "move_time", allow_negative_numbers = true, value_parser = super::values::level)]
     pub level: Option<u32>,
     /// Strength: the best move known after this many seconds (proven moves at once).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::values::seconds)]
@@ -132,15 +132,26 @@ pub fn analyst(
     Ok(othello_explorer::analyst::Analyst::new(solver, store))
 }
 
-/// Serves a protocol: each line the client sends goes to `answer` with the stop flag (lowered
-/// before, unless an urgent line waits: see [`Reader::arm`]), until `answer` says to quit, the
-/// input ends, or SIGINT or SIGTERM comes.
-pub fn serve(urgent: fn(&str) -> bool, mut answer: impl FnMut(&str, &Arc<AtomicBool>) -> bool) {
-    let reader = Reader::spawn(urgent);
+/// The flag SIGINT and SIGTERM raise for a protocol: the first ends the session as the end of
+/// the input does, a second ends the program at once. A protocol command catches them before
+/// anything else (the store, the weights and the table take a moment to set up), so a client
+/// that stops it at any time sees the same end.
+pub fn catch_signals() -> Arc<AtomicBool> {
     let signalled = Arc::new(AtomicBool::new(false));
     super::solve::catch_signals(&signalled);
+    signalled
+}
+
+/// Serves a protocol: each line the client sends goes to `answer` with the stop flag (lowered
+/// before, unless an urgent line waits: see [`Reader::arm`]), until `answer` says to quit, the
+/// input ends, or SIGINT or SIGTERM comes (`signalled`, from [`catch_signals`]).
+pub fn serve(signalled: &AtomicBool, urgent: fn(&str) -> bool, mut answer: impl FnMut(&str, &Arc<AtomicBool>) -> bool) {
+    if signalled.load(Ordering::SeqCst) {
+        return;
+    }
+    let reader = Reader::spawn(urgent);
     loop {
-        let line = match reader.next(&signalled) {
+        let line = match reader.next(signalled) {
             Input::Line(line) => line,
             Input::End => return,
         };

@@ -52,9 +52,9 @@ pub fn delay_ms(text: &str) -> Result<u64, String> {
     whole(text, 100, 5000)
 }
 
-/// The engine's level in a game: 1 to 30.
+/// The engine's level in a game: 1 to 30 ([`MAX_LEVEL`](othello_explorer::analyst::play::MAX_LEVEL)).
 pub fn level(text: &str) -> Result<u32, String> {
-    whole(text, 1, 30).map(|n| n as u32)
+    whole(text, 1, u64::from(othello_explorer::analyst::play::MAX_LEVEL)).map(|n| n as u32)
 }
 
 /// The engine's time a move in a game: 0.05 to 600 seconds.
