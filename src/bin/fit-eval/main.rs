@@ -67,6 +67,16 @@ fn six_or_eight(size: usize, refusal: &str) -> Result<Size, String> {
     }
 }
 
+/// A flag that SIGINT and SIGTERM raise: the batch jobs stop at their next item and keep what
+/// they wrote.
+fn stop_on_signals() -> Result<std::sync::Arc<std::sync::atomic::AtomicBool>, String> {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
+    }
+    Ok(stop)
+}
+
 fn main() -> ExitCode {
     let cli = match parse_args::parse_args::<Cli>("fit-eval") {
         Ok((cli, _)) => cli,
@@ -152,10 +162,7 @@ fn main() -> ExitCode {
                     return Err("--depth must be at least 1 and --random at least 2".to_string());
                 }
                 let shard = shard.which()?;
-                let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-                for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                    signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
-                }
+                let stop = stop_on_signals()?;
                 games::run(&run, shard, &out, games, hash_mb, stop).map(|_| ())
             })()
         }
@@ -165,10 +172,7 @@ fn main() -> ExitCode {
             }
             let (index, count) = shard.which()?;
             let settings = solved::FromGames { seed, index, count, min_empties, max_empties };
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
-            }
+            let stop = stop_on_signals()?;
             solved::run_from_games(&settings, &from, &out, hash_mb, &stop).map(|_| ())
         })(),
         Command::Label {
@@ -208,10 +212,7 @@ fn main() -> ExitCode {
                 check,
                 games,
             };
-            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-            for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-                signal_hook::flag::register(signal, stop.clone()).map_err(|e| format!("signals: {e}"))?;
-            }
+            let stop = stop_on_signals()?;
             label::run(&settings, &from, &out, hash_mb, &stop).map(|_| ())
         })(),
         Command::NetData { games, labels, min_empties, keep, valid_every, out } => {

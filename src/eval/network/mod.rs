@@ -137,35 +137,16 @@ impl Network {
         debug_assert_eq!(self.n, N, "a network for another board size");
         let lanes = placements(N);
         let mut inputs = [0i16; INPUTS2];
+        let (offsets, indexes) = (&self.layout.lane_offsets[..lanes], &own.0[..lanes]);
+        #[cfg(target_arch = "x86_64")]
         if I::LEVEL >= crate::isa::Level::Avx2 {
-            #[cfg(target_arch = "x86_64")]
             // SAFETY: the token proves AVX2 (every level from `Avx2` up has it).
-            unsafe {
-                kernels::first_layer_avx2(
-                    &self.table,
-                    &self.bias1,
-                    &self.layout.lane_offsets[..lanes],
-                    &own.0[..lanes],
-                    &mut inputs,
-                )
-            };
-            #[cfg(not(target_arch = "x86_64"))]
-            kernels::first_layer_plain(
-                &self.table,
-                &self.bias1,
-                &self.layout.lane_offsets[..lanes],
-                &own.0[..lanes],
-                &mut inputs,
-            );
+            unsafe { kernels::first_layer_avx2(&self.table, &self.bias1, offsets, indexes, &mut inputs) };
         } else {
-            kernels::first_layer_plain(
-                &self.table,
-                &self.bias1,
-                &self.layout.lane_offsets[..lanes],
-                &own.0[..lanes],
-                &mut inputs,
-            );
+            kernels::first_layer_plain(&self.table, &self.bias1, offsets, indexes, &mut inputs);
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        kernels::first_layer_plain(&self.table, &self.bias1, offsets, indexes, &mut inputs);
         inputs[HIDDEN..HIDDEN + SCALARS].copy_from_slice(&Self::scalars_of::<N>(p, o, pm, om));
         let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
         let stack = &self.stacks[self.stage_of(empties)];
