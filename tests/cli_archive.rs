@@ -571,3 +571,53 @@ fn an_archive_made_to_hold_an_illegal_game_is_refused_in_one_line() {
     assert!(run(&archive, &["remove", one.to_str().unwrap()]).status.success());
     assert_eq!(json(&archive, &["stats", "--json"])["games"], 1);
 }
+
+/// A FIFO (also behind a symlink), a folder and a file over the size limit given as the archive:
+/// each refused at once with one line and exit 2, nothing waited on, nothing read.
+#[test]
+fn an_archive_that_is_no_regular_file_or_too_large_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.oxar");
+    let status = Command::new("mkfifo").arg(&fifo).status();
+    let huge = dir.path().join("huge.oxar");
+    // A sparse file of 3 GiB: its size says it all, no byte is read.
+    std::fs::File::create(&huge).unwrap().set_len(3 << 30).unwrap();
+    let link = dir.path().join("link.oxar");
+    let mut cases =
+        vec![(huge.clone(), "larger than the 2048 MiB limit"), (dir.path().to_path_buf(), "not a regular file")];
+    if status.is_ok_and(|s| s.success()) {
+        std::os::unix::fs::symlink(&fifo, &link).unwrap();
+        cases.push((fifo.clone(), "not a regular file"));
+        cases.push((link.clone(), "not a regular file"));
+    }
+    for (path, says) in cases {
+        {
+            let began = std::time::Instant::now();
+            let mut child = Command::new(BIN)
+                .arg("archive")
+                .arg("--archive")
+                .arg(&path)
+                .arg("stats")
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut waited = 0;
+            while child.try_wait().unwrap().is_none() && waited < 100 {
+                std::thread::sleep(Duration::from_millis(100));
+                waited += 1;
+            }
+            if child.try_wait().unwrap().is_none() {
+                child.kill().unwrap();
+                panic!("{}: still waiting after 10 s", path.display());
+            }
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{}: {stderr}", path.display());
+            assert_eq!(stderr.lines().count(), 1, "{}: {stderr}", path.display());
+            assert!(stderr.contains(says), "{}: {stderr}", path.display());
+            assert!(began.elapsed() < Duration::from_secs(5), "{}: refused at once", path.display());
+        }
+    }
+    assert_eq!(std::fs::metadata(&huge).unwrap().len(), 3 << 30, "the file is left as it was");
+}

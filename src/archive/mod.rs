@@ -42,6 +42,10 @@ use crate::{Color, Position, Scoring, Size, Square};
 use std::collections::HashMap;
 use std::path::Path;
 
+/// The largest archive file read, 2 GiB: about two million games (an archive takes about 840
+/// bytes a game), and a bound on the memory a file given as the archive can take.
+pub const MAX_BYTES: u64 = 2 << 30;
+
 /// The magic bytes an archive file starts with.
 pub const MAGIC: [u8; 8] = *b"OXARCH\0\x1a";
 /// The format version this build reads and writes.
@@ -777,10 +781,12 @@ impl Archive {
 
     /// Reads the archive at `path`; an empty one if there is no file.
     pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
-        match std::fs::read(path) {
+        // A regular file of at most MAX_BYTES, checked before it is opened: a FIFO or a device is
+        // refused at once instead of waited on, and a huge file before a byte of it is read.
+        match crate::notation::textfile::read_bytes(path, MAX_BYTES) {
             Ok(bytes) => Archive::from_bytes(&bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Archive::default()),
-            Err(e) => Err(ArchiveError::Io(format!("{}: {}", path.display(), e.to_string().to_lowercase()))),
+            Err(crate::notation::textfile::ReadError::NotFound { .. }) => Ok(Archive::default()),
+            Err(e) => Err(ArchiveError::Io(format!("{}: {}", path.display(), e.reason()))),
         }
     }
 }
