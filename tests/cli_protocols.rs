@@ -577,3 +577,49 @@ fn nboard_passes_when_the_side_to_move_has_no_move() {
     s.send("quit");
     assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }
+
+/// The peak resident memory of a process, in KiB (`VmHWM` of `/proc/PID/status`).
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A client that sends without reading the answers (`yes "play b d3" | gtp`): the engine reads
+/// ahead a bounded number of lines and the client waits, so memory stays flat.
+#[test]
+fn a_client_flooding_the_engine_waits_and_memory_stays_bounded() {
+    for (protocol, line) in [("gtp", "play b d3\n"), ("nboard", "move d3\n")] {
+        let mut child = Command::new(BIN)
+            .args(["--no-store", protocol, "--threads", "1", "--hash-mb", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let chunk = line.repeat(4096);
+            let began = Instant::now();
+            let mut sent = 0usize;
+            while began.elapsed() < Duration::from_secs(4) {
+                if stdin.write_all(chunk.as_bytes()).is_err() {
+                    break;
+                }
+                sent += chunk.len();
+            }
+            sent
+        });
+        std::thread::sleep(Duration::from_secs(3));
+        let peak = peak_kib(pid);
+        let _ = child.kill();
+        let sent = writer.join().unwrap();
+        let _ = child.wait();
+        assert!(peak > 0, "{protocol}: no /proc status");
+        assert!(peak < 200 * 1024, "{protocol}: {peak} KiB after 3 s of flooding ({sent} bytes sent)");
+    }
+}

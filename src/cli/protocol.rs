@@ -10,12 +10,17 @@ use std::cell::Cell;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::Duration;
 
 /// The longest line read; a longer one is cut there (and, being no command, refused or ignored
 /// as the protocol says), so memory stays bounded whatever the client sends.
 pub const LONGEST_LINE: usize = 1 << 16;
+
+/// The most lines read ahead of the one being answered: a client that sends faster than the
+/// engine answers waits (its writes block), so the input takes at most this many lines of
+/// [`LONGEST_LINE`] (16 MiB) whatever it sends.
+pub const QUEUED_LINES: usize = 256;
 
 /// The strength options of the protocols.
 #[derive(Args, Debug, Clone)]
@@ -64,7 +69,7 @@ pub struct Reader {
 impl Reader {
     /// Starts reading stdin.
     pub fn spawn(urgent: fn(&str) -> bool) -> Reader {
-        let (tx, lines) = channel();
+        let (tx, lines) = sync_channel(QUEUED_LINES);
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let urgent_read = Arc::new(AtomicUsize::new(0));
