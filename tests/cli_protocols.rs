@@ -623,3 +623,28 @@ fn a_client_flooding_the_engine_waits_and_memory_stays_bounded() {
         assert!(peak < 200 * 1024, "{protocol}: {peak} KiB after 3 s of flooding ({sent} bytes sent)");
     }
 }
+
+/// An engine that writes without end and without a newline: `match` reads its output in bounded
+/// lines, so its own memory stays flat until the engine's silence ends the game.
+#[test]
+fn an_engine_writing_without_end_does_not_fill_the_matchs_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["match", "--engine1", "ours:level=1", "--engine2", "gtp:exec head -c 8000000000 /dev/zero"])
+        .args(["--pairs", "1", "--timeout", "3"])
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (mut peak, began) = (0, Instant::now());
+    while child.try_wait().unwrap().is_none() && began.elapsed() < Duration::from_secs(20) {
+        peak = peak.max(peak_kib(pid));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(peak > 0, "no /proc status");
+    assert!(peak < 200 * 1024, "match at {peak} KiB while the engine wrote zeros");
+}

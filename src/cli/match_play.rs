@@ -17,12 +17,12 @@ use clap::Args;
 use othello_explorer::notation::printable::{count, one_line};
 use othello_explorer::{Color, Position, Scoring, Size, Square, transcript};
 use serde::Serialize;
-use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::io::{BufReader, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 /// The options of `match`.
@@ -234,10 +234,17 @@ impl Engine {
             .map_err(|e| format!("{}: cannot start: {e}", spec.name))?;
         let input = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, output) = channel();
+        // The engine's lines as the protocols read their clients': each cut at LONGEST_LINE, at
+        // most QUEUED_LINES read ahead, so an engine that writes without end cannot fill memory.
+        let (tx, output) = sync_channel(super::protocol::QUEUED_LINES);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
+            let mut stdout = BufReader::new(stdout);
+            loop {
+                let mut buf = Vec::new();
+                if !matches!(super::protocol::read_line(&mut stdout, &mut buf), Ok(true)) {
+                    return;
+                }
+                let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
                 if tx.send(line).is_err() {
                     return;
                 }

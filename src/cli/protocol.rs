@@ -169,7 +169,7 @@ pub fn serve(signalled: &AtomicBool, urgent: fn(&str) -> bool, mut answer: impl 
 
 /// Reads one line into `buf`, at most [`LONGEST_LINE`] bytes of it (the rest is skipped): whether
 /// there was one.
-fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
+pub fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<bool> {
     let mut any = false;
     loop {
         let chunk = input.fill_buf()?;
