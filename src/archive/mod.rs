@@ -786,7 +786,7 @@ impl Archive {
         match crate::notation::textfile::read_bytes(path, MAX_BYTES) {
             Ok(bytes) => Archive::from_bytes(&bytes),
             Err(crate::notation::textfile::ReadError::NotFound { .. }) => Ok(Archive::default()),
-            Err(e) => Err(ArchiveError::Io(format!("{}: {}", path.display(), e.reason()))),
+            Err(e) => Err(ArchiveError::Io(e.reason())),
         }
     }
 }
