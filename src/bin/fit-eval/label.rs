@@ -194,15 +194,14 @@ pub fn run(
             for ply in settings.pick(g, &eligible) {
                 let position = &positions[ply];
                 let empties = position.empty_count();
-                if empties <= settings.exact {
-                    let score = solver.score(position, &limits).ok()?.0;
-                    line += &format!(" {ply}:{score}");
+                let score = if empties <= settings.exact {
+                    solver.score(position, &limits).ok()?.0
                 } else {
-                    let score = solver.estimate(position, settings.depth, &limits).ok()?.0;
-                    line += &format!(" {ply}:{score}");
-                    if empties <= settings.check {
-                        line += &format!(":{}", solver.score(position, &limits).ok()?.0);
-                    }
+                    solver.estimate(position, settings.depth, &limits).ok()?.0
+                };
+                line += &format!(" {ply}:{score}");
+                if empties > settings.exact && empties <= settings.check {
+                    line += &format!(":{}", solver.score(position, &limits).ok()?.0);
                 }
             }
             Some(line.trim_start().to_string())
@@ -221,12 +220,25 @@ pub fn run(
     Ok(total)
 }
 
+/// The run a games file's first line names: the line less its shard, the same for every shard
+/// (and the merged file) of one run. Game indexes are unique within a run.
+pub fn games_run(header: &str) -> &str {
+    header.split(" shard ").next().unwrap_or("")
+}
+
 /// A label file read back: its header and `(game index, labels)` lines.
 pub struct LabelFile {
     pub header: String,
     pub size: Size,
     pub exact: u32,
     pub lines: Vec<(u64, Vec<Label>)>,
+}
+
+impl LabelFile {
+    /// The games run it labels ([`games_run`] of the games file's first line its header quotes).
+    pub fn run(&self) -> &str {
+        games_run(self.header.split(" from ").nth(1).unwrap_or(""))
+    }
 }
 
 /// Reads a label file (a last line cut short is left out).
@@ -265,13 +277,15 @@ pub fn read(path: &Path) -> Result<LabelFile, String> {
 /// What `label-stats` prints: labels per band of empties, and where `--check` solved them, the
 /// labels' mean absolute error against the exact scores and how often the sign is wrong.
 pub fn stats(files: &[PathBuf], sources: &[PathBuf]) -> Result<String, String> {
-    // Empties by (file stem, game index, ply): replayed from the games files.
-    let mut games: std::collections::HashMap<u64, Vec<u32>> = std::collections::HashMap::new();
+    // The empties of each position of each game, by (run, game index): replayed from the games
+    // files (two runs number their games alike).
+    let mut games: std::collections::HashMap<(String, u64), Vec<u32>> = std::collections::HashMap::new();
     for source in sources {
         let file = crate::games::read(source)?;
+        let run = games_run(&file.header).to_string();
         for game in &file.games {
             let empties = positions(file.size, &game.moves).iter().map(|p| p.empty_count()).collect();
-            games.insert(game.index, empties);
+            games.insert((run.clone(), game.index), empties);
         }
     }
     // bands of 4 empties: (labels, exact labels, checked, |error| sum, sign errors)
@@ -279,10 +293,11 @@ pub fn stats(files: &[PathBuf], sources: &[PathBuf]) -> Result<String, String> {
     let mut lines = 0u64;
     for path in files {
         let file = read(path)?;
+        let run = file.run().to_string();
         for (g, labels) in &file.lines {
             lines += 1;
             for label in labels {
-                let empties = games.get(g).and_then(|e| e.get(label.ply)).copied();
+                let empties = games.get(&(run.clone(), *g)).and_then(|e| e.get(label.ply)).copied();
                 let Some(empties) = empties else {
                     return Err(format!(
                         "{}: game {g} ply {}: not in the games files given",
@@ -347,6 +362,20 @@ mod tests {
         assert!(a.windows(2).all(|w| w[0] < w[1]) && a.iter().all(|k| eligible.contains(k)));
         assert_ne!(a, settings.pick(8, &eligible));
         assert_eq!(settings.pick(7, &[12, 13]), vec![12, 13]);
+    }
+
+    #[test]
+    fn a_label_file_names_the_run_of_its_games_whatever_the_shards() {
+        let games = "# othello-explorer games v1 size 8 seed 11 shard 1/8 depth 4 exact 20";
+        assert_eq!(games_run(games), "# othello-explorer games v1 size 8 seed 11");
+        let file = LabelFile {
+            header: format!("# fit-eval labels v1 size 8 seed 1 shard 2/2 per-game 2 exact 22 from {games}"),
+            size: Size::Eight,
+            exact: 22,
+            lines: vec![],
+        };
+        assert_eq!(file.run(), games_run(games));
+        assert_ne!(file.run(), games_run("# othello-explorer games v1 size 8 seed 10 shard 1/8 depth 4"));
     }
 
     #[test]

@@ -71,8 +71,7 @@ pub fn run(settings: &Settings, games: &[PathBuf], labels: &[PathBuf], out: &Pat
         if file.size != Size::Eight {
             return Err(format!("{}: the network is trained for 8x8", path.display()));
         }
-        // The games run a label file labels: its source header less the shard.
-        let run = file.header.split(" from ").nth(1).unwrap_or("").split(" shard ").next().unwrap_or("").to_string();
+        let run = file.run().to_string();
         exact_of.insert(run.clone(), file.exact);
         for (g, l) in file.lines {
             by_game.entry((run.clone(), g)).or_default().extend(l);
@@ -91,7 +90,7 @@ pub fn run(settings: &Settings, games: &[PathBuf], labels: &[PathBuf], out: &Pat
         if file.size != Size::Eight {
             return Err(format!("{}: the network is trained for 8x8", path.display()));
         }
-        let run = file.header.split(" shard ").next().unwrap_or("").to_string();
+        let run = crate::label::games_run(&file.header).to_string();
         let exact_run = file
             .header
             .split(" exact ")

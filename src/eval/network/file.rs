@@ -7,7 +7,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 8 | magic `OXNNET\0\x1a` |
-//! | 2 | format version (1) |
+//! | 2 | format version (2) |
 //! | 1 | board side `N` |
 //! | 1 | empties per stage |
 //! | 1 | number of stages |
@@ -104,11 +104,6 @@ impl Reader<'_> {
     }
 }
 
-/// FNV-1a 64, the file's checksum.
-pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    crate::eval::weights::fnv1a(bytes)
-}
-
 /// Reads and checks a network file.
 pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
     if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
@@ -154,7 +149,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
     if body > expected_len {
         return Err(NetworkError::TrailingBytes);
     }
-    if fnv(&bytes[..body]) != u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes")) {
+    if crate::eval::weights::fnv1a(&bytes[..body]) != u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes")) {
         return Err(NetworkError::Checksum);
     }
     let mut table = vec![TableRow([0; HIDDEN]); layout.table_len()];

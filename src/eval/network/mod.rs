@@ -126,14 +126,13 @@ impl Network {
     #[inline(always)]
     pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(
         &self,
-        isa: I,
+        _isa: I,
         own: &Row,
         p: u64,
         o: u64,
         pm: u64,
         om: u64,
     ) -> i32 {
-        let _ = isa;
         debug_assert_eq!(self.n, N, "a network for another board size");
         let lanes = placements(N);
         let mut inputs = [0i16; INPUTS2];
@@ -162,25 +161,13 @@ impl Network {
     /// board with the plain kernels: the twin the search's path is tested against. The side to
     /// move must have a move or the opponent must (a finished game has its exact score).
     pub fn evaluate_fine_plain(&self, p: u64, o: u64) -> i32 {
-        let n = self.n;
         let own = super::Indexes::own_of(self.layout, p, o);
-        let lanes = placements(n);
-        let mut inputs = [0i16; INPUTS2];
-        kernels::first_layer_plain(
-            &self.table,
-            &self.bias1,
-            &self.layout.lane_offsets[..lanes],
-            &own.0[..lanes],
-            &mut inputs,
-        );
-        let (pm, om, empties, scalars) = match n {
+        let (empties, scalars) = match self.n {
             4 => Self::plain_parts::<4>(p, o),
             6 => Self::plain_parts::<6>(p, o),
             _ => Self::plain_parts::<8>(p, o),
         };
-        let _ = (pm, om);
-        inputs[HIDDEN..HIDDEN + SCALARS].copy_from_slice(&scalars);
-        kernels::upper_layers_plain(&self.stacks[self.stage_of(empties)], &inputs)
+        self.evaluate_fine_parts(&own.0[..placements(self.n)], &scalars, empties)
     }
 
     /// The value in 1/[`super::SCALE`] of a disc from the parts the trainer's records hold: the
@@ -195,11 +182,12 @@ impl Network {
         kernels::upper_layers_plain(&self.stacks[self.stage_of(empties)], &inputs)
     }
 
-    fn plain_parts<const N: usize>(p: u64, o: u64) -> (u64, u64, usize, [i16; SCALARS]) {
+    /// The empties and the scalar inputs of `p` against `o`, from the plain move generator.
+    fn plain_parts<const N: usize>(p: u64, o: u64) -> (usize, [i16; SCALARS]) {
         let pm = crate::rules::legal_moves_scalar::<N>(p, o);
         let om = crate::rules::legal_moves_scalar::<N>(o, p);
         let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
-        (pm, om, empties, Self::scalars_of::<N>(p, o, pm, om))
+        (empties, Self::scalars_of::<N>(p, o, pm, om))
     }
 }
 
@@ -240,7 +228,7 @@ mod tests {
         let mut rng = Rng(seed);
         let mut bytes = file::random_file(8, 4, &mut rng);
         let len = bytes.len();
-        let sum = file::fnv(&bytes[..len - 8]);
+        let sum = crate::eval::weights::fnv1a(&bytes[..len - 8]);
         bytes[len - 8..].copy_from_slice(&sum.to_le_bytes());
         file::from_bytes(&bytes).expect("a valid file")
     }
