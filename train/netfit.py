@@ -56,7 +56,7 @@ assert RECORD.itemsize == 102
 EMB_MAX = 127 / 128  # (x128: 127, an i8)
 W2_MAX = 4.0  # (x64: 256)
 W3_MAX = 120.0  # (x64: 7680)
-KIND_NAMES = ["game result", "exact (perfect line)", "searched", "exact (labelled)"]
+KIND_NAMES = ["game result", "exact (perfect line)", "searched", "exact (labelled)", "exact (solved)"]
 
 
 def load_layout(path):
@@ -127,7 +127,9 @@ def batch_arrays(rec, offsets, row_of):
 
 
 def make_step(optimiser, kind_weight):
-    kind_weight = jnp.asarray(kind_weight, dtype=jnp.float32)
+    # One weight a kind; a shorter list gives the later kinds its last weight.
+    kind_weight = list(kind_weight) + [kind_weight[-1]] * (len(KIND_NAMES) - len(kind_weight))
+    kind_weight = jnp.asarray(kind_weight[: len(KIND_NAMES)], dtype=jnp.float32)
 
     def loss_fn(params, ids, sc, stage, label, kind):
         y = forward(params, ids, sc, stage)
@@ -263,12 +265,13 @@ def main():
     ap.add_argument("--block", type=int, default=1_000_000, help="records read and shuffled at once")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--weights", default="1,1,3,3", help="loss weight of each label kind")
+    ap.add_argument("--weights", default="1,1,3,3,3", help="loss weight of each label kind (game result, perfect line, searched, labelled exact, solved)")
     ap.add_argument("--checkpoint", default=None, help="resume from and save to this .npz")
     ap.add_argument("--version", type=int, default=1, help="the network's version written in the file")
     ap.add_argument("--out", required=True, help="the .oxnn file to write")
     ap.add_argument("--limit", type=int, default=0, help="train on the first N records only")
     ap.add_argument("--init", default=None, help="start from this checkpoint's parameters (a fine-tune: new optimiser, epoch 0)")
+    ap.add_argument("--evaluate", action="store_true", help="print the validation table of the starting parameters (--init or --checkpoint) and stop")
     ap.add_argument("--export-only", action="store_true", help="write the file from --checkpoint, no training")
     args = ap.parse_args()
 
@@ -285,7 +288,12 @@ def main():
         saved = np.load(args.init)
         params = {k: jnp.asarray(saved["p_" + k]) for k in params}
         print(f"parameters from {args.init}", flush=True)
-    steps_per_epoch = max(1, len(train) // args.batch)
+    given = [float(w) for w in args.weights.split(",")]
+    weights = np.array(given + [given[-1]] * (len(KIND_NAMES) - len(given)))[: len(KIND_NAMES)]
+    kinds = np.bincount(train["kind"], minlength=len(KIND_NAMES))[: len(KIND_NAMES)]
+    trained = int(kinds[weights > 0].sum())
+    print(f"trained on {trained} records (kinds of weight 0 left out)", flush=True)
+    steps_per_epoch = max(1, trained // args.batch)
     schedule = optax.cosine_decay_schedule(args.lr, steps_per_epoch * args.epochs, alpha=0.05)
     optimiser = optax.adam(schedule)
     state = optimiser.init(params)
@@ -297,9 +305,12 @@ def main():
         state = jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(state), leaves)
         first_epoch = int(saved["epoch"])
         print(f"resumed from {args.checkpoint} after epoch {first_epoch}", flush=True)
+    if args.evaluate:
+        print(evaluate(params, quantise(params), valid, offsets, row_of), flush=True)
+        return 0
     if args.export_only:
         args.epochs = first_epoch
-    step = make_step(optimiser, [float(w) for w in args.weights.split(",")])
+    step = make_step(optimiser, list(weights))
     rng = np.random.default_rng(args.seed)
     for _ in range(first_epoch):  # the same block order as an uninterrupted run
         rng.permutation(max(1, (len(train) + args.block - 1) // args.block))
@@ -310,6 +321,7 @@ def main():
         for b in blocks:
             rec = np.array(train[b * args.block : (b + 1) * args.block])
             rec = rec[rng.permutation(len(rec))]
+            rec = rec[weights[rec["kind"]] > 0]  # a kind of weight 0 is not trained on at all
             ids, sc, stage = batch_arrays(rec, offsets, row_of)
             label = rec["label"].astype(np.float32)
             kind = rec["kind"].astype(np.int32)

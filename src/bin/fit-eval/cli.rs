@@ -198,6 +198,12 @@ pub(crate) enum Command {
         /// Transposition table, MiB (cleared before every game).
         #[arg(long, default_value_t = 32)]
         hash_mb: usize,
+        /// The evaluation at the leaves: patterns or network.
+        #[arg(long = "eval", default_value = "patterns")]
+        eval: String,
+        /// Draw positions from each game's random opening too.
+        #[arg(long)]
+        openings: bool,
         /// Where the label files go.
         #[arg(long, default_value = "target/labels")]
         out: PathBuf,
@@ -212,6 +218,9 @@ pub(crate) enum Command {
         /// Label files of `fit-eval label` for these games.
         #[arg(long, num_args = 1..)]
         labels: Vec<PathBuf>,
+        /// Files of `fit-eval solved` (8x8 positions off the games' lines, solved exactly).
+        #[arg(long, num_args = 1..)]
+        solved: Vec<PathBuf>,
         /// Game positions with at least this many empties.
         #[arg(long, default_value_t = 10)]
         min_empties: u32,

@@ -8,9 +8,13 @@
 //!
 //! - a position with at most `--exact` empties gets its exact score (the solver);
 //! - one with more gets the estimate search's value `--depth` plies deep at `--selectivity`
-//!   (the search the explorer runs, its principal variations solved near the end).
+//!   (the search the explorer runs, its principal variations solved near the end), with the
+//!   pattern tables or, `--eval network`, the network at its leaves (the run's tag then ends in
+//!   `n`, `d8s73x22n`, and its header names the network file's fingerprint, `weights n…`).
 //!
-//! Which positions: those a game reached after its opening, with a move to play and a number of
+//! Which positions: those a game reached after its opening (from its start with `--openings`,
+//! the tag then ending in `o`: the random openings are the only positions of 49 or more empties
+//! the games hold), with a move to play and a number of
 //! empties in `--min-empties..=--max-empties` (by default above the games' perfect lines), drawn
 //! without replacement by the run's seed and the game's index. So a game's labelled plies depend
 //! only on the seed and the game; its labels on the binary (its search and weights, whose
@@ -38,6 +42,7 @@
 //! 2 bytes a label once the file is compressed with `xz`.
 
 use crate::{Rng, shards};
+use othello_explorer::eval::Evaluator;
 use othello_explorer::solver::{Limits, Selectivity, Solver, SolverOptions};
 use othello_explorer::{Position, Size};
 use std::path::{Path, PathBuf};
@@ -59,30 +64,47 @@ pub struct Settings {
     pub check: u32,
     /// Label at most this many games of each file (its first ones): the run's target.
     pub games: u64,
+    /// The evaluation at the estimate search's leaves.
+    pub evaluator: Evaluator,
+    /// Draw positions from the game's random opening too, not only after it.
+    pub openings: bool,
 }
 
 impl Settings {
     fn tag(&self) -> String {
-        format!("d{}s{}x{}", self.depth, self.selectivity.percent(), self.exact)
+        let net = if self.evaluator == Evaluator::Network { "n" } else { "" };
+        let openings = if self.openings { "o" } else { "" };
+        format!("d{}s{}x{}{net}{openings}", self.depth, self.selectivity.percent(), self.exact)
     }
 
     /// The first line of the label file of the games file whose first line is `source`.
     pub fn header(&self, size: Size, source: &str) -> String {
         format!(
-            "# fit-eval labels v1 size {n} seed {} shard {}/{} per-game {} empties {}-{} depth {} selectivity {} exact {} check {} weights {:016x} from {source}",
+            "# fit-eval labels v1 size {n} seed {} shard {}/{} per-game {} empties {}-{}{} depth {} selectivity {} exact {} check {} weights {} from {source}",
             self.seed,
             self.index + 1,
             self.count,
             self.per_game,
             self.min_empties,
             self.max_empties,
+            if self.openings { " openings" } else { "" },
             self.depth,
             self.selectivity.percent(),
             self.exact,
             self.check,
-            crate::selfplay::weights_fingerprint(size.n()),
+            self.fingerprint(size),
             n = size.n()
         )
+    }
+
+    /// The fingerprint of the evaluation the labels come from: the pattern weights' (the header
+    /// `weights …`), or the network file's, marked `n` (`weights n…`).
+    fn fingerprint(&self, size: Size) -> String {
+        let n = size.n();
+        match (self.evaluator, othello_explorer::eval::network::shipped_bytes(n)) {
+            (Evaluator::Network, Some(bytes)) => format!("n{:016x}", crate::selfplay::fingerprint_of(bytes)),
+            _ => format!("{:016x}", crate::selfplay::weights_fingerprint(n)),
+        }
     }
 
     /// This shard's label file for the games file `source`.
@@ -168,7 +190,13 @@ pub fn run(
     hash_mb: usize,
     stop: &Arc<AtomicBool>,
 ) -> Result<u64, String> {
-    let options = SolverOptions { hash_mb, threads: 1, selectivity: settings.selectivity, ..SolverOptions::default() };
+    let options = SolverOptions {
+        hash_mb,
+        threads: 1,
+        selectivity: settings.selectivity,
+        evaluator: settings.evaluator,
+        ..SolverOptions::default()
+    };
     let mut solver = Solver::try_new(options).map_err(|e| format!("--hash-mb {hash_mb}: {e}"))?;
     let mut total = 0;
     for source in sources {
@@ -185,7 +213,8 @@ pub fn run(
         let make = |g: u64| {
             let game = by_index[&g];
             let positions = positions(size, &game.moves);
-            let eligible: Vec<usize> = (game.opening..positions.len())
+            let first = if settings.openings { 0 } else { game.opening };
+            let eligible: Vec<usize> = (first..positions.len())
                 .filter(|&k| (settings.min_empties..=settings.max_empties).contains(&positions[k].empty_count()))
                 .collect();
             solver.clear();
@@ -354,6 +383,8 @@ mod tests {
             exact: 24,
             check: 0,
             games: 10,
+            evaluator: Evaluator::Patterns,
+            openings: false,
         };
         let eligible: Vec<usize> = (10..40).collect();
         let a = settings.pick(7, &eligible);

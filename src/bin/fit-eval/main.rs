@@ -188,8 +188,12 @@ fn main() -> ExitCode {
             check,
             games,
             hash_mb,
+            eval,
+            openings,
             out,
         } => (|| {
+            let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
+                .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
             if min_empties > max_empties {
                 return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
             }
@@ -211,13 +215,15 @@ fn main() -> ExitCode {
                 exact,
                 check,
                 games,
+                evaluator,
+                openings,
             };
             let stop = stop_on_signals()?;
             label::run(&settings, &from, &out, hash_mb, &stop).map(|_| ())
         })(),
-        Command::NetData { games, labels, min_empties, keep, valid_every, out } => {
+        Command::NetData { games, labels, solved, min_empties, keep, valid_every, out } => {
             let settings = netdata::Settings { min_empties, keep: keep.max(1), valid_every: valid_every.max(1) };
-            netdata::run(&settings, &games, &labels, &out).map(|s| print!("{s}"))
+            netdata::run(&settings, &games, &labels, &solved, &out).map(|s| print!("{s}"))
         }
         Command::LabelStats { files, games } => label::stats(&files, &games).map(|s| print!("{s}")),
         Command::GamesMerge { out, shards } => games::merge(&shards, &out).map(|m| {

@@ -8,11 +8,12 @@
 //! [`othello_explorer::eval::Indexes::own`]), the network's 5 scalar inputs (`u8`, already in
 //! its units), the empties (`u8`), the label (`i8`, discs from the side to move), the label's
 //! kind (`u8`: 0 the game's result above its perfect line, 1 the game's result on its perfect
-//! line (exact), 2 a searched label, 3 an exact label of `fit-eval label`), the pattern
+//! line (exact), 2 a searched label, 3 an exact label of `fit-eval label`, 4 a position of
+//! `fit-eval solved`, off any game's line, with its exact score), the pattern
 //! evaluation's value in discs (`i8`: what the network is measured against), a zero byte.
 //!
-//! A game whose index is a multiple of `--valid-every` goes to `valid.bin` (never trained on);
-//! the others to `train.bin`. `layout.bin`: the `u32` LE embedding row (compact canonical entry)
+//! A game (or solved position) whose index is a multiple of `--valid-every` goes to `valid.bin`
+//! (never trained on); the others to `train.bin`. `layout.bin`: the `u32` LE embedding row (compact canonical entry)
 //! of every table entry, after a `u32` count of rows, the `u32` table length, the number of
 //! placements, and each placement's table offset.
 
@@ -61,7 +62,13 @@ fn keep(g: u64, ply: usize, keep: u64) -> bool {
 
 /// Writes `train.bin`, `valid.bin` and `layout.bin` into `out` from the games files and the label
 /// files; returns a summary.
-pub fn run(settings: &Settings, games: &[PathBuf], labels: &[PathBuf], out: &Path) -> Result<String, String> {
+pub fn run(
+    settings: &Settings,
+    games: &[PathBuf],
+    labels: &[PathBuf],
+    solved: &[PathBuf],
+    out: &Path,
+) -> Result<String, String> {
     let layout = Layout::of(8);
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut by_game: HashMap<(String, u64), Vec<crate::label::Label>> = HashMap::new();
@@ -83,7 +90,7 @@ pub fn run(settings: &Settings, games: &[PathBuf], labels: &[PathBuf], out: &Pat
             .map_err(|e| format!("{}: {e}", out.join(name).display()))
     };
     let (mut train, mut valid) = (open("train.bin")?, open("valid.bin")?);
-    let mut counts = [[0u64; 4]; 2];
+    let mut counts = [[0u64; 5]; 2];
     let mut buffer = Vec::with_capacity(RECORD * 64);
     for path in games {
         let file = crate::games::read(path)?;
@@ -137,6 +144,31 @@ pub fn run(settings: &Settings, games: &[PathBuf], labels: &[PathBuf], out: &Pat
             }
         }
     }
+    for path in solved {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+        let mut lines = text.split_inclusive('\n');
+        let header = lines.next().unwrap_or("");
+        if !header.starts_with("# fit-eval solved ") || !header.contains(" size 8 ") {
+            return Err(format!("{shown}: line 1: not a file of 8x8 solved positions"));
+        }
+        for (k, line) in lines.enumerate() {
+            if !line.ends_with('\n') {
+                break; // a line cut short by a kill: the run goes on from it
+            }
+            let g = crate::shards::line_index(line).ok_or_else(|| format!("{shown}: line {}: no index", k + 2))?;
+            let (p, o, score) = crate::solved::parse(Size::Eight, line)
+                .ok_or_else(|| format!("{shown}: line {}: not a solved position", k + 2))?;
+            let position = Position::from_player(Size::Eight, p, o, othello_explorer::Color::Black)
+                .map_err(|e| format!("{shown}: line {}: {e}", k + 2))?;
+            buffer.clear();
+            record(&mut buffer, layout, &position, score, 4);
+            let to_valid = g.is_multiple_of(settings.valid_every);
+            let (sink, c) = if to_valid { (&mut valid, &mut counts[1]) } else { (&mut train, &mut counts[0]) };
+            sink.write_all(&buffer).map_err(|e| format!("{}: {e}", out.display()))?;
+            c[4] += 1;
+        }
+    }
     train.flush().and_then(|()| valid.flush()).map_err(|e| format!("{}: {e}", out.display()))?;
     // The layout: every table entry's embedding row.
     let canonical: Vec<usize> = layout.canonical_entries().collect();
@@ -155,7 +187,7 @@ pub fn run(settings: &Settings, games: &[PathBuf], labels: &[PathBuf], out: &Pat
         bytes.extend_from_slice(&row_of[layout.canon[entry] as usize].to_le_bytes());
     }
     std::fs::write(out.join("layout.bin"), bytes).map_err(|e| format!("{}: {e}", out.display()))?;
-    let names = ["game result", "exact (perfect line)", "searched", "exact (labelled)"];
+    let names = ["game result", "exact (perfect line)", "searched", "exact (labelled)", "exact (solved)"];
     let mut summary = String::new();
     for (set, c) in ["train", "valid"].iter().zip(&counts) {
         summary += &format!("{set}:");

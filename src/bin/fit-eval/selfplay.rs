@@ -75,7 +75,11 @@ impl Settings {
 
 /// FNV-1a of the shipped weights the games were played with: the games depend on them.
 pub fn weights_fingerprint(n: usize) -> u64 {
-    let bytes = othello_explorer::eval::weights::shipped_bytes(n);
+    fingerprint_of(othello_explorer::eval::weights::shipped_bytes(n))
+}
+
+/// The FNV-1a hash of a file's bytes: its fingerprint in the headers.
+pub fn fingerprint_of(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
 }
 
