@@ -116,15 +116,19 @@ fn open_with(args: &StoreArgs, open: fn(&Path) -> Result<Store, StoreError>) -> 
         }
     };
     let store = open(&path).map_err(|e| CliError::Usage(e.to_string()))?;
-    if let Some(how) = store.recovered() {
-        eprintln!("othello-explorer: note: the store {} {how}", path.display());
+    if store.old_format() {
+        eprintln!(
+            "othello-explorer: note: the store {} is in the old format (redb): read as it is; the first program that writes to it converts it",
+            path.display()
+        );
     }
     Ok(store)
 }
 
 /// The store `solve` and `bench` consult (with the shipped 6x6 book merged in, as the explorer
-/// does): none with `--no-store`; a store that cannot be opened (in use by an explorer, damaged)
-/// is a note on standard error, and the work goes on without it.
+/// does): none with `--no-store`; a store that cannot be opened (damaged, not a store, an
+/// old-format store an older othello-explorer holds) is a note on standard error, and the work
+/// goes on without it. Other programs using the store are no reason: they share it.
 pub fn open_for_solving(args: &StoreArgs) -> Result<Option<Store>, CliError> {
     let Some(path) = args.path() else { return Ok(None) };
     // A path that is not a regular file (a device, a FIFO, a folder) is refused: never used, nor
@@ -133,7 +137,7 @@ pub fn open_for_solving(args: &StoreArgs) -> Result<Option<Store>, CliError> {
     Ok(open_store_or_note(&path))
 }
 
-/// The store at `path`, or a note on standard error and none (in use, damaged).
+/// The store at `path`, or a note on standard error and none (damaged, not a store).
 fn open_store_or_note(path: &Path) -> Option<Store> {
     match othello_explorer::analyst::kept::open(path) {
         Ok((store, _)) => Some(store),
