@@ -1,7 +1,7 @@
 //! `store` and `book` on the real binary: every 4x4 position's score checked against a plain
 //! negamax over the reference rules, the kill-mid-write test, a store another program holds open
-//! (shared), damaged files, malformed imports (exit 2 naming the line), `verify` catching a wrong
-//! entry (exit 1), and `--store` / `--no-store`.
+//! (shared), damaged files, malformed imports (exit 2 naming the line), an endless line, `verify`
+//! catching a wrong entry (exit 1), and `--store` / `--no-store`.
 
 mod reference;
 
@@ -539,4 +539,51 @@ fn sigint_and_sigterm_stop_book_and_import_cleanly_keeping_what_was_finished() {
     assert_eq!(stderr(&out), "");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["entries"].as_u64(), Some(0));
+}
+
+#[test]
+fn a_line_longer_than_the_limit_is_refused_in_one_line_and_memory_stays_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let file = dir.path().join("long.txt");
+    // A good line, then one of 64 MiB: the file is under the 256 MiB cap, the line far over the
+    // line's. Reading the line whole (as a String, then its characters) took 16 bytes a character.
+    let good = "-----OX--XO----- X standard -10 c4 book\n";
+    let mut text = String::from(good);
+    text.push_str(&"X".repeat(64 << 20));
+    text.push('\n');
+    std::fs::write(&file, &text).unwrap();
+    drop(text);
+    // Under a 1 GiB address-space limit: the file and its text fit; a copy of the line as
+    // characters does not.
+    let exe = assert_cmd::cargo::cargo_bin("othello-explorer");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$0\" \"$@\"")
+        .arg(&exe)
+        .arg("--store")
+        .arg(&store)
+        .args(["store", "import", "--no-check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "othello-explorer: {} line 2: longer than 4096 bytes, not an entry (an entry's line is about 100)\n",
+            file.display()
+        )
+    );
+    // Nothing was written: a malformed file is refused whole.
+    let out = run(&store, &["store", "stats", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["entries"].as_u64(), Some(0), "{v}");
+    // A line of exactly the limit (a long comment) is an entry.
+    let padded = format!("{} ;{}\n", good.trim_end(), "c".repeat(4096 - good.trim_end().len() - 2));
+    assert_eq!(padded.len(), 4097);
+    std::fs::write(&file, &padded).unwrap();
+    let out = run(&store, &["store", "import", "--no-check", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 added"));
 }

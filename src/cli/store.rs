@@ -79,7 +79,8 @@ pub enum StoreCommand {
     /// Merge the entries of a text file (the form `store export` writes) into the store, after
     /// re-solving every entry with at most --check-empties empty squares and a sample of the
     /// others: a wrong entry is refused (exit 1), and a wrong one in the sample keeps every
-    /// unchecked entry out. Ctrl-C stops it, what was written kept.
+    /// unchecked entry out. The file is a regular file of at most 256 MiB, each line at most
+    /// 4096 bytes. Ctrl-C stops it, what was written kept.
     Import {
         /// The file to read.
         file: PathBuf,
@@ -239,8 +240,8 @@ fn export_to_stdout(store: &Store) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB), re-checked as `check`
-/// says; SIGINT or SIGTERM stops it cleanly.
+/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB; each line at most
+/// [`othello_explorer::store::text::LINE_LIMIT`]), re-checked as `check` says; SIGINT or SIGTERM stops it cleanly.
 fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(), CliError> {
     let bytes = textfile::read_bytes(file, IMPORT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let text = textfile::decode(file, bytes).map_err(|e| CliError::Usage(e.to_string()))?;

@@ -171,6 +171,8 @@ pub enum ImportError {
     Parse { line: usize, error: ParseEntryError },
     /// The text could not be read at a line.
     Read { line: usize, message: String },
+    /// A line (counted from 1) is longer than [`text::LINE_LIMIT`] bytes.
+    TooLong { line: usize },
     /// The store failed.
     Store(StoreError),
 }
@@ -180,6 +182,11 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Parse { line, error } => write!(f, "line {line}: {error}"),
             ImportError::Read { line, message } => write!(f, "line {line}: cannot read: {message}"),
+            ImportError::TooLong { line } => write!(
+                f,
+                "line {line}: longer than {} bytes, not an entry (an entry's line is about 100)",
+                text::LINE_LIMIT
+            ),
             ImportError::Store(e) => write!(f, "{e}"),
         }
     }
@@ -719,20 +726,28 @@ impl Store {
 }
 
 /// The entries of a text file, each with its line number (from 1). Nothing is returned when a
-/// line does not parse.
+/// line does not parse. A line longer than [`text::LINE_LIMIT`] bytes is refused as soon as the
+/// limit is passed, so a file of one endless line costs no more memory than a short one.
 fn parse_import(input: &mut dyn BufRead) -> Result<Vec<(usize, Entry)>, ImportError> {
     let mut entries = Vec::new();
-    let mut line = String::new();
+    let mut line = Vec::new();
     let mut number = 0;
     loop {
         line.clear();
         number += 1;
-        match input.read_line(&mut line) {
+        let limited = &mut std::io::Read::take(&mut *input, text::LINE_LIMIT as u64 + 1);
+        match limited.read_until(b'\n', &mut line) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => return Err(ImportError::Read { line: number, message: e.to_string() }),
         }
-        let parsed = text::parse_entry(line.trim_end_matches(['\n', '\r']))
+        if !line.ends_with(b"\n") && line.len() > text::LINE_LIMIT {
+            return Err(ImportError::TooLong { line: number });
+        }
+        let Ok(content) = std::str::from_utf8(&line) else {
+            return Err(ImportError::Read { line: number, message: "not UTF-8 text".into() });
+        };
+        let parsed = text::parse_entry(content.trim_end_matches(['\n', '\r']))
             .map_err(|error| ImportError::Parse { line: number, error })?;
         entries.extend(parsed.into_iter().map(|e| (number, e)));
     }
