@@ -1,7 +1,7 @@
 //! `store` and `book` on the real binary: every 4x4 position's score checked against a plain
 //! negamax over the reference rules, the kill-mid-write test, a store another program holds open
 //! (shared), damaged files, malformed imports (exit 2 naming the line), an endless line, `verify`
-//! catching a wrong entry (exit 1), and `--store` / `--no-store`.
+//! catching a wrong entry (exit 1), the check's node budget, and `--store` / `--no-store`.
 
 mod reference;
 
@@ -214,7 +214,7 @@ fn stats_export_import_and_verify_through_the_binary() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "checked {entries} of {entries} entries (every one with at most 14 empties, and 0 of the others): 0 wrong\n\
+            "checked {entries} of {entries} entries (every one with at most 14 empties, and 0 of the others): 0 wrong, 0 skipped (over 20,000,000 nodes each)\n\
              imported {}: {entries} added, 0 merged, 0 unchanged, 0 conflicting, 0 refused\n",
             exported.display()
         )
@@ -586,4 +586,65 @@ fn a_line_longer_than_the_limit_is_refused_in_one_line_and_memory_stays_bounded(
     let out = run(&store, &["store", "import", "--no-check", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 added"));
+}
+
+#[test]
+fn the_check_has_a_node_budget_and_reports_what_it_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    // The 8x8 start (60 empties: no solver proves it in a budget) and a 4x4 entry the plain
+    // negamax confirms.
+    let start8 = othello_explorer::obf::format_board(&Position::start(Size::Eight));
+    let c1 = "-X---XX--XO----- O";
+    let file = dir.path().join("in.txt");
+    std::fs::write(&file, format!("{start8} standard 0 - import\n{c1} standard {} - import\n", reference_score(c1)))
+        .unwrap();
+    let args =
+        ["store", "import", file.to_str().unwrap(), "--check-nodes", "100000", "--threads", "1", "--hash-mb", "8"];
+    let out = run(&store, &[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["check"]["checked"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["check"]["sampled"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["check"]["skipped"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["check"]["check_nodes"].as_u64(), Some(100_000), "{v}");
+    assert_eq!(v["skipped"][0]["line"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["skipped"][0]["board"].as_str(), Some(start8.as_str()), "{v}");
+    // Skipped is not refused: like every entry beyond the sample, it is imported unchecked.
+    assert_eq!((v["added"].as_u64(), v["refused_total"].as_u64()), (Some(2), Some(0)), "{v}");
+    // The text says the same.
+    let store2 = dir.path().join("t.redb");
+    let out = run(&store2, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "checked 1 of 2 entries (every one with at most 14 empties, and 1 of the others): 0 wrong, 1 skipped (over 100,000 nodes each)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("skipped: line 1: {start8} standard: its check needs more than 100,000 nodes\n")),
+        "{text}"
+    );
+
+    // verify: the same budget, the same word, and with the default budget it ends too.
+    let verify = ["store", "verify", "--all", "--threads", "1", "--hash-mb", "8"];
+    let out = run(&store, &[&verify[..], &["--check-nodes", "100000", "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["checked"].as_u64(), v["skipped"].as_array().map(Vec::len)), (Some(1), Some(1)), "{v}");
+    assert_eq!(v["mismatches"].as_array().map(Vec::len), Some(0), "{v}");
+    let out = run(&store, &verify);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The store keeps the canonical image of the start.
+    let (key, _) = othello_explorer::store::Key::of(&Position::start(Size::Eight), Scoring::Standard);
+    let kept = othello_explorer::obf::format_board(&key.position());
+    assert!(
+        text.contains(&format!("skipped: {kept} standard: its check needs more than 20,000,000 nodes\n")),
+        "{text}"
+    );
+    assert!(text.contains("checked 1 entry (seed "), "{text}");
+    assert!(text.contains(": 0 mismatches, 1 skipped (over 20,000,000 nodes each), "), "{text}");
 }

@@ -152,6 +152,10 @@ pub struct CheckedImport {
     pub sampled: usize,
     /// Entries the solver disagrees with: not written.
     pub refused: Vec<Refused>,
+    /// Entries whose check needed more nodes than the budget ([`ImportCheck::max_nodes`]), with
+    /// their lines: neither confirmed nor refuted, so written as unchecked entries are (unless
+    /// the sample found a wrong one).
+    pub skipped: Vec<(usize, Entry)>,
     /// Entries not checked and not written, because the sample found a wrong one.
     pub suspect: usize,
     /// Nodes searched by the check.
@@ -642,7 +646,8 @@ impl Store {
             });
             let chosen: Vec<usize> = cheap.iter().copied().chain(sampled.iter().copied()).collect();
             let entries: Vec<Entry> = chosen.iter().map(|&i| lines[i].1).collect();
-            let report = super::verify::check_entries(&entries, &check.options, stop.clone(), on_progress);
+            let report =
+                super::verify::check_entries(&entries, &check.options, check.max_nodes, stop.clone(), on_progress);
             result.nodes = report.nodes;
             if report.stopped {
                 result.stopped = true;
@@ -671,8 +676,12 @@ impl Store {
                 }
             }
             result.refused.sort_by_key(|r| r.line);
+            let skipped: std::collections::HashSet<usize> =
+                report.skipped.iter().filter_map(|s| Some(chosen[entries.iter().position(|e| e == s)?])).collect();
+            result.skipped = chosen.iter().filter(|i| skipped.contains(i)).map(|&i| lines[i]).collect();
             if sampled.iter().any(|i| wrong.contains(i)) {
-                let checked: std::collections::HashSet<usize> = chosen.iter().copied().collect();
+                let checked: std::collections::HashSet<usize> =
+                    chosen.iter().copied().filter(|i| !skipped.contains(i)).collect();
                 for (i, k) in keep.iter_mut().enumerate() {
                     if !checked.contains(&i) && *k {
                         *k = false;
