@@ -10,7 +10,8 @@
 //!   another program, a newer format version) each give their own clear error, never a panic;
 //! - one file opened many times (as many programs do) is shared: each open sees what the others
 //!   committed, and four writers with two readers lose nothing (across processes, with kill -9:
-//!   `tests/store_many.rs`);
+//!   `tests/store_many.rs`); a writer kept waiting by another past the timeout is told so
+//!   (`Busy`, 10 s) while reads go on;
 //! - stores of the old format (redb), made by the program before this one (`tests/data/store-format1/`),
 //!   converted on first open with every entry kept, read as they are by the read-only open;
 //! - the shipped 6x6 book: every line parses and its best move is legal; the start's score is the
@@ -639,4 +640,30 @@ fn programs_that_find_a_format1_store_at_once_convert_it_once() {
         .collect();
     assert_eq!(kept, ["store.redb.format1"]);
     assert_same_entries(&Store::open(&path).unwrap(), &expected);
+}
+
+#[test]
+fn a_write_kept_waiting_past_the_timeout_is_busy_and_reads_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let store = Store::open(&path).unwrap();
+    let start = Position::start(Size::Four);
+    store.put_many(&[(start, Scoring::Standard, Stored::exact(-10, None, Source::Book))]).unwrap();
+    // Another program stopped in the middle of a write (a debugger, kill -STOP): it holds the
+    // write lock and commits nothing.
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE; DELETE FROM meta WHERE key = 'nothing';").unwrap();
+    // Reads never wait.
+    assert_eq!(store.get(&start, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(-10));
+    // A write waits out the timeout, then says so; nothing is written, the store still works.
+    let b1 = start.play("b1".parse().unwrap()).unwrap();
+    let e = store.put_many(&[(b1, Scoring::Standard, Stored::exact(10, None, Source::Explorer))]).unwrap_err();
+    assert!(matches!(e, StoreError::Busy { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("the store {} is busy: another program has been writing to it for over 10 s", path.display())
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+    store.put_many(&[(b1, Scoring::Standard, Stored::exact(10, None, Source::Explorer))]).unwrap();
+    assert_eq!(store.stats().unwrap().total(), 2);
 }
