@@ -1,7 +1,7 @@
 //! `store` and `book` on the real binary: every 4x4 position's score checked against a plain
-//! negamax over the reference rules, the kill-mid-write test, a store in use by another process,
-//! damaged files, malformed imports (exit 2 naming the line), `verify` catching a wrong entry
-//! (exit 1), and `--store` / `--no-store`.
+//! negamax over the reference rules, the kill-mid-write test, a store another program holds open
+//! (shared), damaged files, malformed imports (exit 2 naming the line), an endless line, `verify`
+//! catching a wrong entry (exit 1), the check's node budget, and `--store` / `--no-store`.
 
 mod reference;
 
@@ -214,7 +214,7 @@ fn stats_export_import_and_verify_through_the_binary() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         format!(
-            "checked {entries} of {entries} entries (every one with at most 14 empties, and 0 of the others): 0 wrong\n\
+            "checked {entries} of {entries} entries (every one with at most 14 empties, and 0 of the others): 0 wrong, 0 skipped (over 20,000,000 nodes each)\n\
              imported {}: {entries} added, 0 merged, 0 unchanged, 0 conflicting, 0 refused\n",
             exported.display()
         )
@@ -273,21 +273,35 @@ fn a_malformed_import_exits_2_naming_the_line() {
 }
 
 #[test]
-fn a_store_in_use_by_another_process_is_refused_with_a_clear_message() {
+fn a_store_another_program_holds_open_is_shared() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.redb");
     let held = Store::open(&path).unwrap();
-    let out = run(&path, &["store", "stats"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        stderr(&out),
-        format!(
-            "othello-explorer: the store {} is in use by another othello-explorer (close it, or choose another file with --store)\n",
-            path.display()
-        )
-    );
-    drop(held);
-    assert!(run(&path, &["store", "stats"]).status.success());
+    let start = Position::start(Size::Four);
+    held.put_many(&[(
+        start,
+        Scoring::Standard,
+        othello_explorer::store::Stored::exact(-10, None, othello_explorer::store::Source::Book),
+    )])
+    .unwrap();
+    // The other program reads it, and adds to it, while this one holds it open.
+    let out = run(&path, &["store", "stats", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["entries"].as_u64(), Some(1));
+    let c1 = "-X---XX--XO----- O";
+    let file = dir.path().join("one.txt");
+    std::fs::write(&file, format!("{c1} standard {} - import\n", reference_score(c1))).unwrap();
+    let out = run(&path, &["store", "import", file.to_str().unwrap(), "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let c1 = othello_explorer::obf::parse_board(c1).unwrap();
+    assert_eq!(held.get(&c1, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(reference_score_of(&c1)));
+    // And solve answers the start from the entry the held store wrote, with no note.
+    let out = run(&path, &["solve", "--size", "4", "--json", "--threads", "1", "--hash-mb", "8"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
 }
 
 #[test]
@@ -336,8 +350,12 @@ fn damaged_files_and_bad_options_exit_2_with_one_line() {
 
 /// The plain negamax's score of the board string `board` (4x4, empties to the winner).
 fn reference_score(board: &str) -> i32 {
-    let position = othello_explorer::obf::parse_board(board).unwrap();
-    negamax(&board_of(&position), &mut HashMap::new())
+    reference_score_of(&othello_explorer::obf::parse_board(board).unwrap())
+}
+
+/// The plain negamax's score of a 4x4 `position` (empties to the winner).
+fn reference_score_of(position: &Position) -> i32 {
+    negamax(&board_of(position), &mut HashMap::new())
 }
 
 #[test]
@@ -452,27 +470,29 @@ fn signalled(path: &Path, args: &[&str], settle: Duration, signal: i32) -> (std:
 }
 
 #[test]
-fn a_store_its_writer_left_unclean_is_recovered_by_the_commands_that_only_read() {
+fn a_store_whose_writer_was_killed_reads_cleanly_with_every_commit_kept() {
     let dir = tempfile::tempdir().unwrap();
     for (name, args) in [
-        ("book", vec!["book", "--size", "6", "--plies", "2", "--threads", "1", "--hash-mb", "8"]),
+        ("book", vec!["book", "--size", "6", "--plies", "2", "--scoring", "discs", "--threads", "1", "--hash-mb", "8"]),
         ("solve", vec!["solve", "--size", "8", "--threads", "1", "--hash-mb", "8"]),
     ] {
         let path = dir.path().join(format!("{name}.redb"));
         let (status, _) = signalled(&path, &args, Duration::from_millis(700), SIGKILL);
         assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(SIGKILL));
-        for (i, command) in
-            [vec!["store", "stats"], vec!["store", "export", "-"], vec!["store", "verify"]].iter().enumerate()
-        {
-            let out = run(&path, command);
+        // SQLite replays the log the killed writer left: no note, no damage, for any command.
+        for command in [vec!["store", "stats"], vec!["store", "export", "-"], vec!["store", "verify"]] {
+            let out = run(&path, &command);
             assert!(out.status.success(), "{name}, {command:?}: {}", stderr(&out));
-            let note = format!(
-                "othello-explorer: note: the store {} was not closed cleanly (its last writer was stopped): recovered, every committed entry kept\n",
-                path.display()
-            );
-            // Recovered in place by the first: the others find it clean.
-            assert_eq!(stderr(&out), if i == 0 { note } else { String::new() }, "{name}, {command:?}");
-            assert!(!stderr(&out).contains("damaged"));
+            assert_eq!(stderr(&out), "", "{name}, {command:?}");
+        }
+        // The shipped book the killed program merged at its start is all there (solve merges
+        // it; book does not).
+        let store = Store::open(&path).unwrap();
+        if name == "solve" {
+            for entry in othello_explorer::store::book::shipped() {
+                let found = store.get(&entry.position, entry.scoring).unwrap();
+                assert_eq!(found.and_then(|s| s.score()), entry.stored.score(), "{}", entry.position);
+            }
         }
     }
 }
@@ -480,10 +500,11 @@ fn a_store_its_writer_left_unclean_is_recovered_by_the_commands_that_only_read()
 #[test]
 fn sigint_and_sigterm_stop_book_and_import_cleanly_keeping_what_was_finished() {
     let dir = tempfile::tempdir().unwrap();
-    // book: the 6x6 start takes minutes; a signal stops it, exit 128 + the signal.
+    // book: the 6x6 start, counting discs (the shipped book is of the standard scoring), takes
+    // minutes; a signal stops it, exit 128 + the signal.
     for (signal, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
         let path = dir.path().join(format!("book-{signal}.redb"));
-        let args = ["book", "--size", "6", "--plies", "2", "--threads", "1", "--hash-mb", "8"];
+        let args = ["book", "--size", "6", "--plies", "2", "--scoring", "discs", "--threads", "1", "--hash-mb", "8"];
         let (status, err) = signalled(&path, &args, Duration::from_millis(700), signal);
         assert_eq!(status.code(), Some(128 + signal), "{err}");
         assert!(err.ends_with(&format!("othello-explorer: interrupted by {name}: the book stopped; what was solved before is stored, run it again to go on\n")), "{err}");
@@ -518,4 +539,112 @@ fn sigint_and_sigterm_stop_book_and_import_cleanly_keeping_what_was_finished() {
     assert_eq!(stderr(&out), "");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["entries"].as_u64(), Some(0));
+}
+
+#[test]
+fn a_line_longer_than_the_limit_is_refused_in_one_line_and_memory_stays_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let file = dir.path().join("long.txt");
+    // A good line, then one of 64 MiB: the file is under the 256 MiB cap, the line far over the
+    // line's. Reading the line whole (as a String, then its characters) took 16 bytes a character.
+    let good = "-----OX--XO----- X standard -10 c4 book\n";
+    let mut text = String::from(good);
+    text.push_str(&"X".repeat(64 << 20));
+    text.push('\n');
+    std::fs::write(&file, &text).unwrap();
+    drop(text);
+    // Under a 1 GiB address-space limit: the file and its text fit; a copy of the line as
+    // characters does not.
+    let exe = assert_cmd::cargo::cargo_bin("othello-explorer");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$0\" \"$@\"")
+        .arg(&exe)
+        .arg("--store")
+        .arg(&store)
+        .args(["store", "import", "--no-check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "othello-explorer: {} line 2: longer than 4096 bytes, not an entry (an entry's line is about 100)\n",
+            file.display()
+        )
+    );
+    // Nothing was written: a malformed file is refused whole.
+    let out = run(&store, &["store", "stats", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["entries"].as_u64(), Some(0), "{v}");
+    // A line of exactly the limit (a long comment) is an entry.
+    let padded = format!("{} ;{}\n", good.trim_end(), "c".repeat(4096 - good.trim_end().len() - 2));
+    assert_eq!(padded.len(), 4097);
+    std::fs::write(&file, &padded).unwrap();
+    let out = run(&store, &["store", "import", "--no-check", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 added"));
+}
+
+#[test]
+fn the_check_has_a_node_budget_and_reports_what_it_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    // The 8x8 start (60 empties: no solver proves it in a budget) and a 4x4 entry the plain
+    // negamax confirms.
+    let start8 = othello_explorer::obf::format_board(&Position::start(Size::Eight));
+    let c1 = "-X---XX--XO----- O";
+    let file = dir.path().join("in.txt");
+    std::fs::write(&file, format!("{start8} standard 0 - import\n{c1} standard {} - import\n", reference_score(c1)))
+        .unwrap();
+    let args =
+        ["store", "import", file.to_str().unwrap(), "--check-nodes", "100000", "--threads", "1", "--hash-mb", "8"];
+    let out = run(&store, &[&args[..], &["--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["check"]["checked"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["check"]["sampled"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["check"]["skipped"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["check"]["check_nodes"].as_u64(), Some(100_000), "{v}");
+    assert_eq!(v["skipped"][0]["line"].as_u64(), Some(1), "{v}");
+    assert_eq!(v["skipped"][0]["board"].as_str(), Some(start8.as_str()), "{v}");
+    // Skipped is not refused: like every entry beyond the sample, it is imported unchecked.
+    assert_eq!((v["added"].as_u64(), v["refused_total"].as_u64()), (Some(2), Some(0)), "{v}");
+    // The text says the same.
+    let store2 = dir.path().join("t.redb");
+    let out = run(&store2, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "checked 1 of 2 entries (every one with at most 14 empties, and 1 of the others): 0 wrong, 1 skipped (over 100,000 nodes each)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("skipped: line 1: {start8} standard: its check needs more than 100,000 nodes\n")),
+        "{text}"
+    );
+
+    // verify: the same budget, the same word, and with the default budget it ends too.
+    let verify = ["store", "verify", "--all", "--threads", "1", "--hash-mb", "8"];
+    let out = run(&store, &[&verify[..], &["--check-nodes", "100000", "--json"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["checked"].as_u64(), v["skipped"].as_array().map(Vec::len)), (Some(1), Some(1)), "{v}");
+    assert_eq!(v["mismatches"].as_array().map(Vec::len), Some(0), "{v}");
+    let out = run(&store, &verify);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The store keeps the canonical image of the start.
+    let (key, _) = othello_explorer::store::Key::of(&Position::start(Size::Eight), Scoring::Standard);
+    let kept = othello_explorer::obf::format_board(&key.position());
+    assert!(
+        text.contains(&format!("skipped: {kept} standard: its check needs more than 20,000,000 nodes\n")),
+        "{text}"
+    );
+    assert!(text.contains("checked 1 entry (seed "), "{text}");
+    assert!(text.contains(": 0 mismatches, 1 skipped (over 20,000,000 nodes each), "), "{text}");
 }

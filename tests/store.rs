@@ -6,10 +6,14 @@
 //!   best move, mapped to the image, is legal there and reaches the stored score (by the plain
 //!   negamax);
 //! - merging bounds, export → import round trips, malformed lines named by number;
-//! - damaged files (random bytes, a real store cut in half, a text file, a redb file of another
-//!   program, a newer format version) each give their own clear error, never a panic;
-//! - a second open of a file in use is refused (across processes: `tests/cli_store.rs`, with the
-//!   kill-mid-write test);
+//! - damaged files (random bytes, a real store cut in half, a text file, a redb or SQLite file of
+//!   another program, a newer format version) each give their own clear error, never a panic;
+//! - one file opened many times (as many programs do) is shared: each open sees what the others
+//!   committed, and four writers with two readers lose nothing (across processes, with kill -9:
+//!   `tests/store_many.rs`); a writer kept waiting by another past the timeout is told so
+//!   (`Busy`, 10 s) while reads go on;
+//! - stores of the old format (redb), made by the program before this one (`tests/data/store-format1/`),
+//!   converted on first open with every entry kept, read as they are by the read-only open;
 //! - the shipped 6x6 book: every line parses and its best move is legal; the start's score is the
 //!   published one; a sample of its deepest entries agrees with the exact solver;
 //! - the full 6x6 solve from the start (ignored by default: minutes of two cores).
@@ -268,11 +272,11 @@ fn damaged_and_foreign_files_give_clear_errors() {
         format!("{} is not an othello-explorer store: choose another file with --store", random.display())
     );
 
-    // redb's header, then garbage.
+    // SQLite's header, then garbage.
     let garbled = dir.path().join("garbled.redb");
     make_store(&garbled);
     let mut bytes = std::fs::read(&garbled).unwrap();
-    for b in bytes.iter_mut().skip(9) {
+    for b in bytes.iter_mut().skip(16) {
         *b = rng.next_u64() as u8;
     }
     std::fs::write(&garbled, &bytes).unwrap();
@@ -288,18 +292,18 @@ fn damaged_and_foreign_files_give_clear_errors() {
     let e = open_error(&truncated);
     assert!(matches!(e, StoreError::Corrupt { .. }), "{e}");
 
-    // Pages of a real store overwritten in the middle: the checksums catch it.
+    // A page of a real store overwritten in the middle: SQLite's check of the tables catches it.
     let scribbled = dir.path().join("scribbled.redb");
     make_store(&scribbled);
     let mut bytes = std::fs::read(&scribbled).unwrap();
-    let mid = bytes.len() / 2;
+    let mid = bytes.len() / 2 / 4096 * 4096;
     for b in &mut bytes[mid..mid + 4096] {
         *b ^= 0x5a;
     }
     std::fs::write(&scribbled, &bytes).unwrap();
     match Store::open(&scribbled) {
         Err(e) => assert!(matches!(e, StoreError::Corrupt { .. }), "{e}"),
-        // Bytes in free space harm nothing: then every entry must still read.
+        // A page of free space harms nothing: then every entry must still read.
         Ok(store) => {
             store.entries().unwrap();
         }
@@ -309,7 +313,7 @@ fn damaged_and_foreign_files_give_clear_errors() {
     std::fs::write(&text, "shopping list\n").unwrap();
     assert!(matches!(open_error(&text), StoreError::Foreign { .. }));
 
-    // A redb database of another program.
+    // A redb database of another program (redb was the format before SQLite).
     let other = dir.path().join("other.redb");
     {
         let db = redb::Database::create(&other).unwrap();
@@ -317,23 +321,33 @@ fn damaged_and_foreign_files_give_clear_errors() {
         w.open_table(redb::TableDefinition::<&str, u64>::new("accounts")).unwrap().insert("x", &1).unwrap();
         w.commit().unwrap();
     }
+    let before = std::fs::read(&other).unwrap();
     assert!(matches!(open_error(&other), StoreError::Foreign { .. }));
+    assert!(std::fs::read(&other).unwrap() == before, "another program's file left as it was");
+    assert!(!dir.path().join("other.redb.format1").exists());
+
+    // An SQLite database of another program.
+    let other_sqlite = dir.path().join("other.sqlite");
+    {
+        let db = rusqlite::Connection::open(&other_sqlite).unwrap();
+        db.execute_batch("CREATE TABLE accounts (name TEXT, balance INTEGER); INSERT INTO accounts VALUES ('x', 1);")
+            .unwrap();
+    }
+    assert!(matches!(open_error(&other_sqlite), StoreError::Foreign { .. }));
 
     // Ours, from a newer version of the program.
     let newer = dir.path().join("newer.redb");
     make_store(&newer);
     {
-        let db = redb::Database::create(&newer).unwrap();
-        let w = db.begin_write().unwrap();
-        w.open_table(redb::TableDefinition::<&str, &str>::new("meta")).unwrap().insert("format", "2").unwrap();
-        w.commit().unwrap();
+        let db = rusqlite::Connection::open(&newer).unwrap();
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'format'", []).unwrap();
     }
     let e = open_error(&newer);
     assert!(matches!(e, StoreError::NewerVersion { .. }), "{e}");
     assert_eq!(
         e.to_string(),
         format!(
-            "the store {} has format version 2, newer than this program's 1: update othello-explorer",
+            "the store {} has format version 3, newer than this program's 2: update othello-explorer",
             newer.display()
         )
     );
@@ -349,25 +363,78 @@ fn damaged_and_foreign_files_give_clear_errors() {
 }
 
 #[test]
-fn a_second_open_of_a_store_in_use_is_refused() {
+fn two_opens_of_one_store_share_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.redb");
     let first = Store::open(&path).unwrap();
-    let e = open_error(&path);
-    assert!(matches!(e, StoreError::Locked { .. }), "{e}");
-    assert_eq!(
-        e.to_string(),
-        format!(
-            "the store {} is in use by another othello-explorer (close it, or choose another file with --store)",
-            path.display()
-        )
-    );
-    // The first still works, and once it is closed the file opens again.
-    first
-        .put_many(&[(Position::start(Size::Four), Scoring::Standard, Stored::exact(-10, None, Source::Book))])
+    let second = Store::open(&path).unwrap();
+    let reader = Store::open_read_only(&path).unwrap();
+    let start = Position::start(Size::Four);
+    let c1 = start.play("b1".parse().unwrap()).unwrap();
+    first.put_many(&[(start, Scoring::Standard, Stored::exact(-10, None, Source::Book))]).unwrap();
+    second.put_many(&[(c1, Scoring::Standard, Stored::exact(10, None, Source::Explorer))]).unwrap();
+    // Each sees what the other committed, and so does a reader that opened before both writes.
+    for store in [&first, &second, &reader] {
+        assert_eq!(store.get(&start, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(-10));
+        assert_eq!(store.get(&c1, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(10));
+    }
+    // Merges see the other's entry: a tighter bound from one, a contradiction from the other.
+    let merged = second
+        .put_many(&[(start, Scoring::Standard, Stored { lower: -12, upper: 0, best: None, source: Source::Import })])
         .unwrap();
-    drop(first);
-    assert_eq!(Store::open(&path).unwrap().stats().unwrap().total(), 1);
+    assert_eq!(merged.unchanged, 1);
+    let conflict = first.put_many(&[(c1, Scoring::Standard, Stored::exact(4, None, Source::Import))]).unwrap();
+    assert_eq!(conflict.conflicting, 1);
+    // A store opened for reading only refuses writes.
+    assert!(reader.put_many(&[(start, Scoring::Standard, Stored::exact(-10, None, Source::Book))]).is_err());
+    drop((first, second, reader));
+    assert_eq!(Store::open(&path).unwrap().stats().unwrap().total(), 2);
+}
+
+#[test]
+fn many_threads_write_one_store_through_their_own_opens_and_nothing_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let mut memo = HashMap::new();
+    let positions = sample_positions(31, 240);
+    let scored: Vec<(Position, i32)> =
+        positions.iter().map(|p| (*p, reference_score(p, Scoring::Standard, &mut memo))).collect();
+    // Four writers, each with its own open (as four programs have), each writing every position
+    // in small transactions, in its own order; readers meanwhile.
+    std::thread::scope(|scope| {
+        for writer in 0..4usize {
+            let (path, scored) = (&path, &scored);
+            scope.spawn(move || {
+                let store = Store::open(path).unwrap();
+                let mut order: Vec<&(Position, i32)> = scored.iter().collect();
+                order.rotate_left(writer * 60);
+                for chunk in order.chunks(7) {
+                    let batch: Vec<_> = chunk
+                        .iter()
+                        .map(|(p, s)| (*p, Scoring::Standard, Stored::exact(*s, None, Source::Explorer)))
+                        .collect();
+                    let summary = store.put_many(&batch).unwrap();
+                    assert_eq!(summary.conflicting, 0);
+                }
+            });
+        }
+        for _ in 0..2 {
+            let (path, scored) = (&path, &scored);
+            scope.spawn(move || {
+                let store = Store::open(path).unwrap();
+                for (p, s) in scored.iter().cycle().take(2000) {
+                    // Absent, or the right score: never anything else.
+                    if let Some(found) = store.get(p, Scoring::Standard).unwrap() {
+                        assert_eq!(found.score(), Some(*s), "{p}");
+                    }
+                }
+            });
+        }
+    });
+    let store = Store::open(&path).unwrap();
+    for (p, s) in &scored {
+        assert_eq!(store.get(p, Scoring::Standard).unwrap().and_then(|x| x.score()), Some(*s), "{p}");
+    }
 }
 
 #[test]
@@ -485,4 +552,118 @@ fn six_by_six_from_the_start_is_a_white_win_by_four() {
     }
     assert!(position.is_game_over());
     assert_eq!(position.black_score(Scoring::Standard), -4);
+}
+
+/// A copy of the format-1 store `name` (made by the program before SQLite) in a new folder, and
+/// the entries the old program exported from it, parsed.
+fn format1(name: &str) -> (tempfile::TempDir, std::path::PathBuf, Vec<Entry>) {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/store-format1");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    std::fs::copy(data.join(format!("{name}.redb")), &path).unwrap();
+    let text = std::fs::read_to_string(data.join(format!("{name}.txt"))).unwrap();
+    let entries: Vec<Entry> = text.lines().filter_map(|l| text::parse_entry(l).unwrap()).collect();
+    assert!(entries.len() > 10, "{name}.txt has {} entries", entries.len());
+    (dir, path, entries)
+}
+
+/// Every entry of `store`, and nothing else, is one of `expected`: the same bounds, best move and
+/// source, in the same (canonical) orientation.
+fn assert_same_entries(store: &Store, expected: &[Entry]) {
+    let kept = store.entries().unwrap();
+    assert_eq!(kept.len(), expected.len());
+    let mut memo = HashMap::new();
+    for ((key, stored), entry) in kept.iter().zip(expected) {
+        assert_eq!((key.position(), key.scoring, *stored), (entry.position, entry.scoring, entry.stored));
+        // The 4x4 exact scores of the book and the imports, against the plain negamax.
+        if key.size == Size::Four && stored.is_exact() {
+            assert_eq!(stored.lower, reference_score(&key.position(), key.scoring, &mut memo), "{}", key.position());
+        }
+    }
+}
+
+#[test]
+fn a_format1_store_is_converted_on_first_open_and_keeps_every_entry() {
+    for name in ["clean", "killed"] {
+        let (dir, path, expected) = format1(name);
+        let old_bytes = std::fs::read(&path).unwrap();
+        // Read as it is by a read-only open: the file is not touched, nothing converted.
+        let reader = Store::open_read_only(&path).unwrap();
+        assert!(reader.old_format());
+        assert_same_entries(&reader, &expected);
+        drop(reader);
+        assert!(std::fs::read(&path).unwrap() == old_bytes, "{name}: a read-only open wrote the old file");
+        // Converted by the first open for writing, every entry kept.
+        let store = Store::open(&path).unwrap();
+        assert!(!store.old_format());
+        assert_same_entries(&store, &expected);
+        assert!(std::fs::read(&path).unwrap().starts_with(b"SQLite format 3\0"), "{name}");
+        // The old file kept beside it, byte for byte: it was never written.
+        let kept = dir.path().join("store.redb.format1");
+        assert!(std::fs::read(&kept).unwrap() == old_bytes, "{name}: the old file kept");
+        // The store works as any: the shipped book's hash came along (clean has the book merged),
+        // and a new entry is kept.
+        if name == "clean" {
+            assert_eq!(store.merge_shipped_book().unwrap(), None, "the book's hash was converted too");
+        }
+        let p = Position::start(Size::Four).play("b1".parse().unwrap()).unwrap();
+        store.put_many(&[(p, Scoring::Discs, Stored::exact(0, None, Source::Explorer))]).unwrap();
+        drop(store);
+        // A second open converts nothing: no second kept file, every entry still there.
+        let store = Store::open(&path).unwrap();
+        assert_eq!(
+            store.entries().unwrap().len(),
+            expected.len()
+                + usize::from(!expected.iter().any(|e| {
+                    othello_explorer::store::Key::of(&e.position, e.scoring).0
+                        == othello_explorer::store::Key::of(&p, Scoring::Discs).0
+                }))
+        );
+        assert!(!dir.path().join("store.redb.format1.2").exists());
+    }
+}
+
+#[test]
+fn programs_that_find_a_format1_store_at_once_convert_it_once() {
+    let (dir, path, expected) = format1("clean");
+    std::thread::scope(|scope| {
+        let opened: Vec<_> =
+            (0..4).map(|_| scope.spawn(|| Store::open(&path).map(|s| s.stats().unwrap().total()))).collect();
+        for o in opened {
+            assert_eq!(o.join().unwrap().unwrap(), expected.len() as u64);
+        }
+    });
+    let kept: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains("format1"))
+        .collect();
+    assert_eq!(kept, ["store.redb.format1"]);
+    assert_same_entries(&Store::open(&path).unwrap(), &expected);
+}
+
+#[test]
+fn a_write_kept_waiting_past_the_timeout_is_busy_and_reads_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let store = Store::open(&path).unwrap();
+    let start = Position::start(Size::Four);
+    store.put_many(&[(start, Scoring::Standard, Stored::exact(-10, None, Source::Book))]).unwrap();
+    // Another program stopped in the middle of a write (a debugger, kill -STOP): it holds the
+    // write lock and commits nothing.
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE; DELETE FROM meta WHERE key = 'nothing';").unwrap();
+    // Reads never wait.
+    assert_eq!(store.get(&start, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(-10));
+    // A write waits out the timeout, then says so; nothing is written, the store still works.
+    let b1 = start.play("b1".parse().unwrap()).unwrap();
+    let e = store.put_many(&[(b1, Scoring::Standard, Stored::exact(10, None, Source::Explorer))]).unwrap_err();
+    assert!(matches!(e, StoreError::Busy { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!("the store {} is busy: another program has been writing to it for over 10 s", path.display())
+    );
+    holder.execute_batch("ROLLBACK").unwrap();
+    store.put_many(&[(b1, Scoring::Standard, Stored::exact(10, None, Source::Explorer))]).unwrap();
+    assert_eq!(store.stats().unwrap().total(), 2);
 }

@@ -1,6 +1,7 @@
 //! The explorer's solver thread with a store: what it proves is kept, a symmetric twin is
 //! answered from the store without a search, the shipped 6x6 book answers the opening at once,
-//! and a store another explorer holds is reported and the explorer goes on without it.
+//! two explorers (and a third program) share one store, each answering from what the other kept,
+//! and a damaged store is reported and the explorer goes on without it.
 
 use othello_explorer::solver::{DEFAULT_SELECTIVITY, Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
@@ -41,6 +42,18 @@ fn exact_children(events: &[EventKind]) -> HashMap<Square, i32> {
     m
 }
 
+/// A 6x6 position with 18 empties: solved in well under a second. Fourteen plies, alternately the
+/// first and the last legal move in reading order.
+fn fourteen_plies_in() -> Position {
+    let mut position = Position::start(Size::Six);
+    for ply in 0..14 {
+        let moves = position.legal_moves().reading_order();
+        let m = if ply % 2 == 0 { moves[0] } else { *moves.last().unwrap() };
+        position = position.play(m).unwrap().after_forced_pass().0;
+    }
+    position
+}
+
 fn options() -> SolverOptions {
     SolverOptions { hash_mb: 16, ..SolverOptions::default() }
 }
@@ -49,14 +62,7 @@ fn options() -> SolverOptions {
 fn what_is_proven_is_kept_and_a_twin_is_answered_from_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.redb");
-    // A 6x6 position with 18 empties: solved in well under a second.
-    // Fourteen plies, alternately the first and the last legal move in reading order.
-    let mut position = Position::start(Size::Six);
-    for ply in 0..14 {
-        let moves = position.legal_moves().reading_order();
-        let m = if ply % 2 == 0 { moves[0] } else { *moves.last().unwrap() };
-        position = position.play(m).unwrap().after_forced_pass().0;
-    }
+    let position = fourteen_plies_in();
     assert_ne!(othello_explorer::symmetry::canonical(&position).1, Symmetry::ALL[0]);
     assert!(position.legal_moves().count() > 1);
     let mut reference = Solver::new(options());
@@ -101,25 +107,44 @@ fn what_is_proven_is_kept_and_a_twin_is_answered_from_the_store() {
 }
 
 #[test]
-fn a_store_in_use_is_reported_and_the_explorer_goes_on_without_it() {
+fn two_explorers_share_one_store_and_answer_from_each_others_results() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.redb");
+    // A third program holds the store open throughout.
     let held = Store::open(&path).unwrap();
-    let (tx, rx) = channel();
-    let mut worker = Worker::spawn(options(), Some(path.clone()), tx).unwrap();
-    let first = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-    match first {
-        Msg::Notice { text, error: true } => {
-            assert!(text.contains("in use by another othello-explorer"), "{text}");
-            assert!(text.contains("running without it"), "{text}");
-        }
-        other => panic!("expected a notice, got {other:?}"),
+    let position = fourteen_plies_in();
+    let mut reference = Solver::new(options());
+    let expected: HashMap<Square, i32> = reference
+        .score_children(&position, &Limits::default(), &mut |_| {})
+        .unwrap()
+        .into_iter()
+        .map(|c| (c.square, c.score))
+        .collect();
+    let (tx_a, rx_a) = channel();
+    let mut a = Worker::spawn(options(), Some(path.clone()), tx_a).unwrap();
+    let (tx_b, rx_b) = channel();
+    let mut b = Worker::spawn(options(), Some(path.clone()), tx_b).unwrap();
+    // The first explorer solves the position.
+    a.analyse(1, position, DEFAULT_SELECTIVITY);
+    let events = collect(&rx_a, 1, |k| matches!(k, EventKind::Pv { .. }));
+    assert_eq!(exact_children(&events), expected);
+    // The second, open all along, answers a mirror image from what the first kept: no search.
+    let mirror = Symmetry::ALL[3];
+    let twin = mirror.apply_position(&position);
+    b.analyse(1, twin, DEFAULT_SELECTIVITY);
+    let events = collect(&rx_b, 1, |k| matches!(k, EventKind::ChildrenDone { .. }));
+    let mirrored: HashMap<Square, i32> =
+        expected.iter().map(|(&sq, &score)| (mirror.apply_square(Size::Six, sq), score)).collect();
+    assert_eq!(exact_children(&events), mirrored);
+    assert!(events.iter().any(|k| matches!(k, EventKind::ChildrenDone { nodes: 0, .. })), "{events:?}");
+    // Neither explorer was told anything went wrong with the store.
+    drop((a, b));
+    for msg in rx_a.try_iter().chain(rx_b.try_iter()) {
+        assert!(!matches!(&msg, Msg::Notice { error: true, .. }), "{msg:?}");
     }
-    // The 4x4 start still solves.
-    worker.analyse(1, Position::start(Size::Four), DEFAULT_SELECTIVITY);
-    let events = collect(&rx, 1, |k| matches!(k, EventKind::Pv { .. }));
-    assert_eq!(exact_children(&events).values().max(), Some(&-10));
-    drop(held);
+    // And the program holding it sees the result.
+    let best = expected.values().max().copied();
+    assert_eq!(held.get(&position, Scoring::Standard).unwrap().and_then(|s| s.score()), best);
 }
 
 #[test]

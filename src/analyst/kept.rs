@@ -9,7 +9,7 @@
 //! search finished. In the explorer all of it runs on the solver thread, never on the UI thread.
 
 use crate::solver::{ChildValue, Kind};
-use crate::store::{Source, Store, Stored};
+use crate::store::{Source, Store, StoreError, Stored, book};
 use crate::{Position, Scoring, Square};
 use std::path::Path;
 
@@ -31,18 +31,20 @@ pub fn open(path: &Path) -> Result<(Store, Option<String>), String> {
 
 /// The values the store holds for the children of `position` (from its side to move): exact
 /// scores, and wins or losses proven by bounds, each with the source of the entry it came from.
+/// A child the store lacks is looked up in the shipped book ([`book::lookup`]), which needs no
+/// file: the book answers even when its merge into the store could not be made.
 pub fn known_children(
     store: &Store,
     position: &Position,
     scoring: Scoring,
-) -> Result<Vec<(ChildValue, Source)>, String> {
+) -> Result<Vec<(ChildValue, Source)>, StoreError> {
     let moves = position.legal_moves().reading_order();
     let queries: Vec<(Position, Scoring)> =
         moves.iter().map(|&sq| (position.play(sq).expect("a legal move"), scoring)).collect();
-    let found = store.get_many(&queries).map_err(|e| e.to_string())?;
+    let found = store.get_many(&queries)?;
     let mut known = Vec::new();
-    for (&square, stored) in moves.iter().zip(found) {
-        let Some(s) = stored else { continue };
+    for ((&square, stored), (child, _)) in moves.iter().zip(found).zip(&queries) {
+        let Some(s) = stored.or_else(|| book::lookup(child, scoring)) else { continue };
         // The child's entry is from the child's side to move: the parent's value is its negation.
         let (lower, upper) = (-s.upper, -s.lower);
         let value = if lower == upper {
@@ -74,7 +76,7 @@ pub fn keep(
     children: &[ChildValue],
     source: Source,
     imported: &[Square],
-) -> Result<(), String> {
+) -> Result<(), StoreError> {
     let max = position.size().squares() as i32;
     let mut entries = Vec::new();
     for c in children {
@@ -100,17 +102,20 @@ pub fn keep(
     if entries.is_empty() {
         return Ok(());
     }
-    store.put_many(&entries).map(|_| ()).map_err(|e| e.to_string())
+    store.put_many(&entries).map(|_| ())
 }
 
 /// The perfect line from `position` as far as the store knows it: at each step the stored best
-/// move (checked legal), passes taken as they come; stops at the first position the store has no
-/// best move for. Returns the moves and the position where the line stops.
+/// move (checked legal; the shipped book's where the store has none), passes taken as they come;
+/// stops at the first position neither has a best move for. Returns the moves and the position
+/// where the line stops.
 pub fn stored_line(store: &Store, position: &Position, scoring: Scoring) -> (Vec<Square>, Position) {
     let mut moves = Vec::new();
     let (mut pos, _) = position.after_forced_pass();
     while !pos.is_game_over() {
-        let Ok(Some(stored)) = store.get(&pos, scoring) else { break };
+        let Some(stored) = store.get(&pos, scoring).ok().flatten().or_else(|| book::lookup(&pos, scoring)) else {
+            break;
+        };
         let Some(best) = stored.best.filter(|&sq| stored.is_exact() && pos.legal_moves().contains(sq)) else {
             break;
         };

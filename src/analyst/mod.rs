@@ -22,7 +22,7 @@
 //!
 //! Everything is reported as it happens through one callback ([`Event`]). A store that fails
 //! (damaged, or gone from under us) is reported once as [`Event::Notice`], and the analyst goes
-//! on without it. Scores are from the side to move at the analysed position, as everywhere in the
+//! on without it; one kept busy by another program is reported, and used again at the next call. Scores are from the side to move at the analysed position, as everywhere in the
 //! solver.
 
 pub mod book;
@@ -30,7 +30,7 @@ pub mod kept;
 pub mod play;
 
 use crate::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, StopReason};
-use crate::store::{Source, Store};
+use crate::store::{Source, Store, StoreError};
 use crate::{Position, Scoring, Square};
 
 /// When a call looks for the principal variation.
@@ -162,16 +162,22 @@ impl Analyst {
         self.solver.options().scoring
     }
 
-    /// Runs `f` on the store; after a failure, reports it once and drops the store.
+    /// Runs `f` on the store; after a failure, reports it once and drops the store. A store kept
+    /// busy by another program ([`StoreError::Busy`]) is reported and kept: only this call's
+    /// lookup or write is lost.
     fn with_store<T>(
         &mut self,
-        f: impl FnOnce(&Store, Scoring) -> Result<T, String>,
+        f: impl FnOnce(&Store, Scoring) -> Result<T, StoreError>,
         on: &mut dyn FnMut(Event),
     ) -> Option<T> {
         let scoring = self.scoring();
         let store = self.store.as_ref()?;
         match f(store, scoring) {
             Ok(v) => Some(v),
+            Err(e @ StoreError::Busy { .. }) => {
+                on(Event::Notice { text: format!("{e}; this position's results are not kept"), error: true });
+                None
+            }
             Err(e) => {
                 self.store = None;
                 on(Event::Notice { text: format!("{e}; going on without the store"), error: true });

@@ -26,7 +26,17 @@ pub struct CheckArgs {
     /// Search threads (default: every core).
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
     threads: Option<u64>,
+    /// The budget of one entry's check, in nodes (its score and its best move's together, counted
+    /// every few thousand nodes): an entry that needs more is skipped, neither confirmed nor
+    /// refuted, and reported as skipped.
+    #[arg(long, value_name = "N", default_value_t = CHECK_NODES, allow_negative_numbers = true, value_parser = super::values::nodes)]
+    check_nodes: u64,
 }
+
+/// The default budget of one entry's check: 20 million nodes, a second or so of one core. An
+/// 8x8 entry with up to about 20 empty squares, or a 6x6 one with up to about 24, fits; the 8x8
+/// start would take longer than anyone waits.
+const CHECK_NODES: u64 = 20_000_000;
 
 impl CheckArgs {
     /// The solver settings.
@@ -68,6 +78,9 @@ pub enum StoreCommand {
         source: Option<Source>,
         #[command(flatten)]
         check: CheckArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Write every entry as text, one line each (board side scoring score best source), to FILE or
     /// standard output.
@@ -78,8 +91,10 @@ pub enum StoreCommand {
     },
     /// Merge the entries of a text file (the form `store export` writes) into the store, after
     /// re-solving every entry with at most --check-empties empty squares and a sample of the
-    /// others: a wrong entry is refused (exit 1), and a wrong one in the sample keeps every
-    /// unchecked entry out. Ctrl-C stops it, what was written kept.
+    /// others, each within --check-nodes (an entry over it is skipped and reported): a wrong entry
+    /// is refused (exit 1), and a wrong one in the sample keeps every unchecked entry out. The
+    /// file is a regular file of at most 256 MiB, each line at most 4096 bytes. Ctrl-C stops it,
+    /// what was written kept.
     Import {
         /// The file to read.
         file: PathBuf,
@@ -90,10 +105,13 @@ pub enum StoreCommand {
         #[arg(long, value_name = "K", default_value_t = 20, allow_negative_numbers = true, value_parser = super::values::count)]
         check_sample: usize,
         /// Import without re-solving anything.
-        #[arg(long, conflicts_with_all = ["check_empties", "check_sample"])]
+        #[arg(long, conflicts_with_all = ["check_empties", "check_sample", "check_nodes"])]
         no_check: bool,
         #[command(flatten)]
         check: CheckArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -116,15 +134,19 @@ fn open_with(args: &StoreArgs, open: fn(&Path) -> Result<Store, StoreError>) -> 
         }
     };
     let store = open(&path).map_err(|e| CliError::Usage(e.to_string()))?;
-    if let Some(how) = store.recovered() {
-        eprintln!("othello-explorer: note: the store {} {how}", path.display());
+    if store.old_format() {
+        eprintln!(
+            "othello-explorer: note: the store {} is in the old format (redb): read as it is; the first program that writes to it converts it",
+            path.display()
+        );
     }
     Ok(store)
 }
 
 /// The store `solve` and `bench` consult (with the shipped 6x6 book merged in, as the explorer
-/// does): none with `--no-store`; a store that cannot be opened (in use by an explorer, damaged)
-/// is a note on standard error, and the work goes on without it.
+/// does): none with `--no-store`; a store that cannot be opened (damaged, not a store, an
+/// old-format store an older othello-explorer holds) is a note on standard error, and the work
+/// goes on without it. Other programs using the store are no reason: they share it.
 pub fn open_for_solving(args: &StoreArgs) -> Result<Option<Store>, CliError> {
     let Some(path) = args.path() else { return Ok(None) };
     // A path that is not a regular file (a device, a FIFO, a folder) is refused: never used, nor
@@ -133,7 +155,7 @@ pub fn open_for_solving(args: &StoreArgs) -> Result<Option<Store>, CliError> {
     Ok(open_store_or_note(&path))
 }
 
-/// The store at `path`, or a note on standard error and none (in use, damaged).
+/// The store at `path`, or a note on standard error and none (damaged, not a store).
 fn open_store_or_note(path: &Path) -> Option<Store> {
     match othello_explorer::analyst::kept::open(path) {
         Ok((store, _)) => Some(store),
@@ -154,43 +176,44 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
     let failed = |e: othello_explorer::store::StoreError| CliError::Usage(e.to_string());
     match command {
         StoreCommand::Stats { json } => stats(&store, *json),
-        StoreCommand::Verify { sample, all, source, check } => {
+        StoreCommand::Verify { sample, all, source, check, json } => {
             let options = check.options();
             let seed = check.seed();
             let selection = Selection { count: if *all { None } else { Some(*sample) }, source: *source, seed };
             let stop = Arc::new(AtomicBool::new(false));
             let caught = super::solve::catch_signals(&stop);
             let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-            let report = store
-                .verify(&selection, &options, Some(stop), &mut |done, total| {
+            let found = store
+                .verify(&selection, &options, Some(check.check_nodes), Some(stop), &mut |done, total| {
                     if tty {
                         eprint!("\rverified {done}/{total}");
                     }
                 })
                 .map_err(failed)?;
-            if tty && report.checked > 0 {
+            if tty && found.checked + found.skipped.len() > 0 {
                 eprintln!();
             }
-            for m in &report.mismatches {
-                outln!("mismatch: {} {}: {}", m.entry.position, m.entry.scoring.name(), m.problem);
-            }
-            outln!(
-                "checked {}{} (seed {seed}): {}, {}",
-                count(report.checked as i64, "entry", "entries"),
-                source.map(|s| format!(" from {}", s.name())).unwrap_or_default(),
-                count(report.mismatches.len() as i64, "mismatch", "mismatches"),
-                count(report.nodes as i64, "node", "nodes")
-            );
-            if report.stopped {
+            let report = VerifyReport {
+                checked: found.checked,
+                source: source.map(Source::name),
+                seed,
+                mismatches: found.mismatches.iter().map(|m| EntryNote::of(None, &m.entry, &m.problem)).collect(),
+                skipped: found.skipped.iter().map(|e| EntryNote::of(None, e, &over(check.check_nodes))).collect(),
+                check_nodes: check.check_nodes,
+                nodes: found.nodes,
+                stopped: found.stopped,
+            };
+            report.print(*json);
+            if found.stopped {
                 return Err(interrupted(&caught, "verify stopped before the end"));
             }
-            if report.mismatches.is_empty() {
+            if found.mismatches.is_empty() {
                 Ok(())
             } else {
                 Err(CliError::Failed(format!(
                     "{} of {} with the solver",
-                    report.mismatches.len(),
-                    count(report.checked as i64, "entry disagrees", "entries disagree")
+                    found.mismatches.len(),
+                    count(found.checked as i64, "entry disagrees", "entries disagree")
                 )))
             }
         }
@@ -214,14 +237,15 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
             outln!("exported {} to {}", count(n as i64, "entry", "entries"), file.display());
             Ok(())
         }
-        StoreCommand::Import { file, check_empties, check_sample, no_check, check } => {
+        StoreCommand::Import { file, check_empties, check_sample, no_check, check, json } => {
             let check = (!*no_check).then(|| ImportCheck {
                 exact_up_to: (*check_empties).min(64) as u32,
                 sample: *check_sample,
                 seed: check.seed(),
+                max_nodes: Some(check.check_nodes),
                 options: check.options(),
             });
-            import(&store, file, check.as_ref())
+            import(&store, file, check.as_ref(), *json)
         }
     }
 }
@@ -235,9 +259,9 @@ fn export_to_stdout(store: &Store) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB), re-checked as `check`
-/// says; SIGINT or SIGTERM stops it cleanly.
-fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(), CliError> {
+/// Imports a regular file of at most [`IMPORT_LIMIT`] bytes (256 MiB; each line at most
+/// [`othello_explorer::store::text::LINE_LIMIT`]), re-checked as `check` says; SIGINT or SIGTERM stops it cleanly.
+fn import(store: &Store, file: &Path, check: Option<&ImportCheck>, json: bool) -> Result<(), CliError> {
     let bytes = textfile::read_bytes(file, IMPORT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let text = textfile::decode(file, bytes).map_err(|e| CliError::Usage(e.to_string()))?;
     let stop = Arc::new(AtomicBool::new(false));
@@ -253,38 +277,38 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
             ImportError::Store(e) => CliError::Usage(e.to_string()),
             e => CliError::Usage(format!("{} {e}", file.display())),
         })?;
-    if tty && result.checked > 0 {
+    if tty && result.checked + result.skipped.len() > 0 {
         eprintln!();
     }
-    if let Some(check) = check {
-        outln!(
-            "checked {} of {} (every one with at most {}, and {} of the others): {} wrong",
-            result.checked,
-            count(result.entries as i64, "entry", "entries"),
-            count(i64::from(check.exact_up_to), "empty", "empties"),
-            result.sampled,
-            result.refused.len()
-        );
-    }
-    for r in &result.refused {
-        outln!("refused: line {}: {} {}: {}", r.line, r.entry.position, r.entry.scoring.name(), r.problem);
-    }
-    if result.suspect > 0 {
-        outln!(
-            "not imported: {} (the sample found a wrong one: the file is not trusted)",
-            count(result.suspect as i64, "unchecked entry", "unchecked entries")
-        );
-    }
     let s = result.summary;
-    outln!(
-        "imported {}: {} added, {} merged, {} unchanged, {} conflicting, {} refused",
-        file.display(),
-        s.added,
-        s.merged,
-        s.unchanged,
-        s.conflicting,
-        result.refused.len() + result.suspect
-    );
+    let report = ImportReport {
+        file: file.display().to_string(),
+        entries: result.entries,
+        check: check.map(|c| ImportCheckReport {
+            checked: result.checked,
+            every_up_to_empties: c.exact_up_to,
+            sampled: result.sampled,
+            wrong: result.refused.len(),
+            skipped: result.skipped.len(),
+            check_nodes: c.max_nodes,
+            nodes: result.nodes,
+        }),
+        refused: result.refused.iter().map(|r| EntryNote::of(Some(r.line), &r.entry, &r.problem)).collect(),
+        skipped: result
+            .skipped
+            .iter()
+            .map(|(line, e)| EntryNote::of(Some(*line), e, &over(check.and_then(|c| c.max_nodes).unwrap_or(0))))
+            .collect(),
+        not_imported_unchecked: result.suspect,
+        added: s.added,
+        merged: s.merged,
+        unchanged: s.unchanged,
+        conflicting: s.conflicting,
+        refused_total: result.refused.len() + result.suspect,
+        written: result.written,
+        stopped: result.stopped,
+    };
+    report.print(json);
     if result.stopped {
         let what = if result.written == 0 {
             "nothing was written".to_string()
@@ -306,6 +330,155 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>) -> Result<(),
             result.refused.len() + result.suspect,
             count(result.entries as i64, "entry", "entries")
         )))
+    }
+}
+
+/// Why an entry was skipped: its check needs more than `nodes`.
+fn over(nodes: u64) -> String {
+    format!("its check needs more than {}", super::counted(nodes, "node", "nodes"))
+}
+
+/// An entry named in a report: its line in the imported file (none for a stored entry), the
+/// board, the scoring rule, and what is said of it.
+#[derive(Serialize)]
+struct EntryNote {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    board: String,
+    scoring: &'static str,
+    problem: String,
+}
+
+impl EntryNote {
+    fn of(line: Option<usize>, entry: &othello_explorer::store::Entry, problem: &str) -> EntryNote {
+        EntryNote {
+            line,
+            board: entry.position.to_string(),
+            scoring: entry.scoring.name(),
+            problem: problem.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for EntryNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        write!(f, "{} {}: {}", self.board, self.scoring, self.problem)
+    }
+}
+
+/// What `store verify` says: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+struct VerifyReport {
+    /// Entries re-solved to the end.
+    checked: usize,
+    /// Only the entries of this source were chosen.
+    source: Option<&'static str>,
+    seed: u64,
+    mismatches: Vec<EntryNote>,
+    /// Entries given up: their check needed more than `check_nodes`.
+    skipped: Vec<EntryNote>,
+    check_nodes: u64,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl std::fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for m in &self.mismatches {
+            writeln!(f, "mismatch: {m}")?;
+        }
+        for s in &self.skipped {
+            writeln!(f, "skipped: {s}")?;
+        }
+        writeln!(
+            f,
+            "checked {}{} (seed {}): {}, {} skipped (over {} each), {}",
+            count(self.checked as i64, "entry", "entries"),
+            self.source.map(|s| format!(" from {s}")).unwrap_or_default(),
+            self.seed,
+            count(self.mismatches.len() as i64, "mismatch", "mismatches"),
+            self.skipped.len(),
+            super::counted(self.check_nodes, "node", "nodes"),
+            count(self.nodes as i64, "node", "nodes")
+        )
+    }
+}
+
+/// What `store import` says: printed as text, or with `--json` as one JSON object.
+#[derive(Serialize)]
+struct ImportReport {
+    file: String,
+    /// Entries in the file.
+    entries: usize,
+    /// What the check did (absent with `--no-check`).
+    check: Option<ImportCheckReport>,
+    refused: Vec<EntryNote>,
+    /// Entries whose check needed more than the budget: imported unchecked, as the entries
+    /// beyond the sample are.
+    skipped: Vec<EntryNote>,
+    /// Entries left out because the sample found a wrong one.
+    not_imported_unchecked: usize,
+    added: u64,
+    merged: u64,
+    unchanged: u64,
+    conflicting: u64,
+    refused_total: usize,
+    /// Entries handed to the store (before it merged them).
+    written: usize,
+    stopped: bool,
+}
+
+/// The check of `store import`.
+#[derive(Serialize)]
+struct ImportCheckReport {
+    /// Entries re-solved to the end.
+    checked: usize,
+    /// Every entry with at most this many empty squares was chosen...
+    every_up_to_empties: u32,
+    /// ... and this many of the others.
+    sampled: usize,
+    wrong: usize,
+    skipped: usize,
+    check_nodes: Option<u64>,
+    nodes: u64,
+}
+
+impl std::fmt::Display for ImportReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(c) = &self.check {
+            writeln!(
+                f,
+                "checked {} of {} (every one with at most {}, and {} of the others): {} wrong, {} skipped (over {} each)",
+                c.checked,
+                count(self.entries as i64, "entry", "entries"),
+                count(i64::from(c.every_up_to_empties), "empty", "empties"),
+                c.sampled,
+                c.wrong,
+                c.skipped,
+                super::counted(c.check_nodes.unwrap_or(0), "node", "nodes")
+            )?;
+        }
+        for r in &self.refused {
+            writeln!(f, "refused: {r}")?;
+        }
+        for s in &self.skipped {
+            writeln!(f, "skipped: {s}")?;
+        }
+        if self.not_imported_unchecked > 0 {
+            writeln!(
+                f,
+                "not imported: {} (the sample found a wrong one: the file is not trusted)",
+                count(self.not_imported_unchecked as i64, "unchecked entry", "unchecked entries")
+            )?;
+        }
+        writeln!(
+            f,
+            "imported {}: {} added, {} merged, {} unchanged, {} conflicting, {} refused",
+            self.file, self.added, self.merged, self.unchanged, self.conflicting, self.refused_total
+        )
     }
 }
 

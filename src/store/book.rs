@@ -7,11 +7,12 @@
 //! expanded one ply further, so the perfect lines and their near neighbours are known at once.
 //! See `docs/store.md` for what each ply costs and why the shipped book stops where it does.
 
-use super::Entry;
 use super::text;
+use super::{Entry, Key, Stored};
 use crate::symmetry::canonical;
-use crate::{Position, Size};
-use rustc_hash::FxHashSet;
+use crate::{Position, Scoring, Size};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::OnceLock;
 
 /// The shipped 6x6 book, in the text form of `store export`.
 pub const SHIPPED_6X6: &str = include_str!("../../data/book-6x6.txt");
@@ -29,6 +30,28 @@ pub fn shipped() -> impl Iterator<Item = Entry> {
     SHIPPED_6X6
         .lines()
         .filter_map(|line| text::parse_entry(line).expect("the shipped book parses (tests/store.rs checks)"))
+}
+
+/// What the shipped book knows of `position` under `scoring`, its best move in `position`'s
+/// orientation (symmetric twins found too). Read from the text compiled into the program, so it
+/// needs no file and waits for no other program: the analysis falls back on it when the store
+/// lacks an entry (a store that could not take the book's merge, or none at all).
+///
+/// ```
+/// use othello_explorer::store::book;
+/// use othello_explorer::{Position, Scoring, Size};
+/// let start = Position::start(Size::Six);
+/// assert_eq!(book::lookup(&start, Scoring::Standard).unwrap().score(), Some(-4));
+/// assert_eq!(book::lookup(&Position::start(Size::Four), Scoring::Standard), None);
+/// ```
+pub fn lookup(position: &Position, scoring: Scoring) -> Option<Stored> {
+    static BOOK: OnceLock<FxHashMap<Key, Stored>> = OnceLock::new();
+    if position.size() != Size::Six {
+        return None;
+    }
+    let book = BOOK.get_or_init(|| shipped().map(|e| e.canonical()).collect());
+    let (key, symmetry) = Key::of(position, scoring);
+    book.get(&key).map(|s| s.mapped(position.size(), symmetry.inverse()))
 }
 
 /// The distinct positions (symmetric twins counted once) at each ply from the start of `size`,

@@ -1,47 +1,68 @@
-//! The store file: a redb database with two tables.
+//! The store file: an SQLite database in WAL mode, which many programs read and add to at once.
 //!
-//! - `meta` (`&str` → `&str`): `magic` = `othello-explorer store`, `format` = the format version
-//!   ([`FORMAT_VERSION`]). A file without them is not ours; a newer format is refused.
-//! - `entries` (`(u8, u8, u64, u64)` → `(i8, i8, u8, u8)`): key (size N, scoring 0 standard /
-//!   1 discs, canonical player, canonical opponent) → (lower, upper, best move's bit in the
-//!   canonical orientation or 255, source code).
+//! - `meta (key, value)`: `magic` = `othello-explorer store`, `format` = the format version
+//!   ([`FORMAT_VERSION`]), `shipped-book-6x6` = the hash of the last shipped book merged. A file
+//!   without them is not ours; a newer format is refused.
+//! - `entries (size, scoring, player, opponent, lower, upper, best, source)`, keyed by the first
+//!   four: size N, scoring 0 standard / 1 discs, the canonical player's and opponent's discs (the
+//!   `u64` masks kept as SQLite's signed integers, bit for bit); the bounds, the best move's bit
+//!   in the canonical orientation (`NULL`: none) and the source code.
 //!
-//! redb commits copy-on-write with checksums, so a killed writer leaves the last commit intact;
-//! it locks the file, so a second writer is refused. The file's integrity is checked on open.
+//! Readers never wait (WAL: a reader sees the last commit when it began); a writer takes the
+//! write lock for one short transaction and others wait for it up to [`BUSY_TIMEOUT`]. A killed
+//! writer leaves the last commit; SQLite replays its log on the next open. Stores of format 1
+//! (redb) are converted on first use ([`super::migrate`]).
 
+use super::migrate;
 use super::text::{self, ParseEntryError};
 use super::{Entry, ImportCheck, Key, Merged, Source, Stored, merge};
 use crate::{Position, Scoring, Size, Square};
-use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-/// The version of the file layout this program writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version of the file layout this program writes and reads: 2, SQLite (1 was redb, converted
+/// on first use).
+pub const FORMAT_VERSION: u32 = 2;
 const MAGIC: &str = "othello-explorer store";
-const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
-/// (size N, scoring code, canonical player, canonical opponent).
-type RawKey = (u8, u8, u64, u64);
-/// (lower, upper, best move's bit or [`NO_MOVE`], source code).
-type RawValue = (i8, i8, u8, u8);
-const ENTRIES: TableDefinition<RawKey, RawValue> = TableDefinition::new("entries");
-const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
-const NO_MOVE: u8 = 255;
+/// The first bytes of every SQLite database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// The `meta` key that remembers which shipped book was merged.
-const BOOK_KEY: &str = "shipped-book-6x6";
-/// Entries per transaction when importing: a killed import keeps the chunks it committed.
+pub(super) const BOOK_KEY: &str = "shipped-book-6x6";
+/// Entries per transaction when importing: a killed import keeps the chunks it committed, and no
+/// other program waits long for the write lock.
 const IMPORT_CHUNK: usize = 256;
+/// How long a write waits for another program's write to end. A write transaction holds the lock
+/// for milliseconds (at most [`IMPORT_CHUNK`] entries), so only a program stopped in the middle of
+/// one (`kill -STOP`, a debugger) makes another wait this long.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+const SCHEMA: &str = "
+    CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE entries (
+        size INTEGER NOT NULL, scoring INTEGER NOT NULL, player INTEGER NOT NULL, opponent INTEGER NOT NULL,
+        lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER, source INTEGER NOT NULL,
+        PRIMARY KEY (size, scoring, player, opponent)
+    ) WITHOUT ROWID;";
+const SELECT: &str =
+    "SELECT lower, upper, best, source FROM entries WHERE size = ?1 AND scoring = ?2 AND player = ?3 AND opponent = ?4";
+const UPSERT: &str = "INSERT OR REPLACE INTO entries VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
 /// Why the store cannot be used. Every message names the file.
 #[derive(Debug)]
 pub enum StoreError {
     /// The file or its folder cannot be created or read.
     Io { path: PathBuf, message: String },
-    /// Another program (another explorer, most likely) has the file open.
+    /// Another program held the write lock longer than [`BUSY_TIMEOUT`]: this write was not made
+    /// (reads never wait).
+    Busy { path: PathBuf },
+    /// A store of the old format (1, redb) that an older othello-explorer has open, so it cannot
+    /// be converted yet.
     Locked { path: PathBuf },
     /// The file is damaged: truncated, overwritten, or not readable as a database.
     Corrupt { path: PathBuf, detail: String },
@@ -55,9 +76,15 @@ impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreError::Io { path, message } => write!(f, "cannot use the store {}: {message}", path.display()),
+            StoreError::Busy { path } => write!(
+                f,
+                "the store {} is busy: another program has been writing to it for over {} s",
+                path.display(),
+                BUSY_TIMEOUT.as_secs()
+            ),
             StoreError::Locked { path } => write!(
                 f,
-                "the store {} is in use by another othello-explorer (close it, or choose another file with --store)",
+                "the store {} is in the old format and an older othello-explorer has it open: close that program, then this one converts the store",
                 path.display()
             ),
             StoreError::Corrupt { path, detail } => write!(
@@ -78,7 +105,6 @@ impl fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
-
 /// What a batch of writes did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PutSummary {
@@ -126,6 +152,10 @@ pub struct CheckedImport {
     pub sampled: usize,
     /// Entries the solver disagrees with: not written.
     pub refused: Vec<Refused>,
+    /// Entries whose check needed more nodes than the budget ([`ImportCheck::max_nodes`]), with
+    /// their lines: neither confirmed nor refuted, so written as unchecked entries are (unless
+    /// the sample found a wrong one).
+    pub skipped: Vec<(usize, Entry)>,
     /// Entries not checked and not written, because the sample found a wrong one.
     pub suspect: usize,
     /// Nodes searched by the check.
@@ -145,6 +175,8 @@ pub enum ImportError {
     Parse { line: usize, error: ParseEntryError },
     /// The text could not be read at a line.
     Read { line: usize, message: String },
+    /// A line (counted from 1) is longer than [`text::LINE_LIMIT`] bytes.
+    TooLong { line: usize },
     /// The store failed.
     Store(StoreError),
 }
@@ -154,6 +186,11 @@ impl fmt::Display for ImportError {
         match self {
             ImportError::Parse { line, error } => write!(f, "line {line}: {error}"),
             ImportError::Read { line, message } => write!(f, "line {line}: cannot read: {message}"),
+            ImportError::TooLong { line } => write!(
+                f,
+                "line {line}: longer than {} bytes, not an entry (an entry's line is about 100)",
+                text::LINE_LIMIT
+            ),
             ImportError::Store(e) => write!(f, "{e}"),
         }
     }
@@ -212,8 +249,9 @@ impl Stats {
     }
 }
 
-/// An open store. Only one program at a time may hold a file open; reads and writes are
-/// transactions, safe from any thread (`Store` is `Send` and `Sync`).
+/// An open store. Any number of programs (and threads) may hold one file open at once: reads never
+/// wait, and each write is one short transaction, so every program sees what the others committed
+/// (`Store` is `Send` and `Sync`).
 ///
 /// ```
 /// use othello_explorer::store::{Source, Store, Stored};
@@ -227,86 +265,16 @@ impl Stats {
 /// let mirror = othello_explorer::symmetry::Symmetry::MirrorColumns.apply_position(&start);
 /// let found = store.get(&mirror, Scoring::Standard).unwrap().unwrap();
 /// assert_eq!((found.lower, found.best), (-10, Some("b4".parse().unwrap())));
+/// // A second program (here a second connection) reads and writes the same file meanwhile.
+/// let other = Store::open(&dir.path().join("store.redb")).unwrap();
+/// assert_eq!(other.get(&start, Scoring::Standard).unwrap().unwrap().lower, -10);
 /// ```
 pub struct Store {
-    db: Db,
+    conn: Mutex<Connection>,
     path: PathBuf,
-    /// How a store left unclean by a killed writer was made readable, if it was.
-    recovered: Option<Recovery>,
-    /// The repaired copy a read-only store is read through ([`Recovery::Copy`]), removed on drop.
-    _copy: Option<TempCopy>,
-}
-
-/// How [`Store::open_read_only`] read a store its last writer did not close (killed, or stopped
-/// by a signal it did not catch): the data of every commit is intact, but redb must replay the
-/// file's allocation state before a reader may trust it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recovery {
-    /// Repaired in place (the file was writable): the next run finds it clean.
-    InPlace,
-    /// The file or its folder cannot be written: read through a repaired copy in the temporary
-    /// folder; the file itself is untouched.
-    Copy,
-}
-
-impl fmt::Display for Recovery {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Recovery::InPlace => "was not closed cleanly (its last writer was stopped): recovered, every committed entry kept",
-            Recovery::Copy => {
-                "was not closed cleanly (its last writer was stopped) and cannot be written: read through a recovered copy, the file left as it is"
-            }
-        })
-    }
-}
-
-/// A copy of a store in a folder of its own under the temporary folder, removed with it.
-struct TempCopy {
-    folder: PathBuf,
-}
-
-impl TempCopy {
-    /// Copies `path` into a new folder under the temporary folder.
-    fn of(path: &Path) -> std::io::Result<(TempCopy, PathBuf)> {
-        let base = std::env::temp_dir();
-        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-        for attempt in 0..100u32 {
-            let folder = base.join(format!("othello-explorer-store-{}-{stamp}-{attempt}", std::process::id()));
-            match std::fs::create_dir(&folder) {
-                Ok(()) => {
-                    let copy = TempCopy { folder };
-                    let file = copy.folder.join("store.redb");
-                    std::fs::copy(path, &file)?;
-                    return Ok((copy, file));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        Err(std::io::Error::other("no free name in the temporary folder"))
-    }
-}
-
-impl Drop for TempCopy {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.folder);
-    }
-}
-
-/// The database, opened for writing ([`Store::open`]) or for reading only
-/// ([`Store::open_read_only`]).
-enum Db {
-    Write(redb::Database),
-    Read(redb::ReadOnlyDatabase),
-}
-
-impl Db {
-    fn reader(&self) -> Result<redb::ReadTransaction, redb::TransactionError> {
-        match self {
-            Db::Write(db) => db.begin_read(),
-            Db::Read(db) => db.begin_read(),
-        }
-    }
+    writable: bool,
+    /// Read from a store of the old format into memory, the file left as it is.
+    old_format: bool,
 }
 
 impl fmt::Debug for Store {
@@ -316,19 +284,21 @@ impl fmt::Debug for Store {
 }
 
 /// What lies at a store's path before it is opened.
-#[derive(PartialEq, Eq)]
-enum Found {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Found {
     /// No file.
     Nothing,
     /// An empty file.
     Empty,
-    /// A file that starts with redb's header.
+    /// A file that starts with SQLite's header.
+    Sqlite,
+    /// A file that starts with redb's header: a store of format 1.
     Redb,
 }
 
 /// Looks at `path` without writing: a folder, a file of another kind or one cut inside the header
 /// is an error.
-fn inspect(path: &Path) -> Result<Found, StoreError> {
+pub(super) fn inspect(path: &Path) -> Result<Found, StoreError> {
     let path_buf = path.to_path_buf();
     let io = |e: std::io::Error| StoreError::Io { path: path_buf.clone(), message: e.to_string() };
     match std::fs::metadata(path) {
@@ -339,16 +309,19 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
             message: format!("{what}, not a regular file: refusing to use it as a store"),
         }),
         Ok(meta) if meta.len() > 0 => {
-            let mut head = [0u8; REDB_MAGIC.len()];
+            let mut head = [0u8; SQLITE_MAGIC.len()];
             let mut file = std::fs::File::open(path).map_err(io)?;
             let n = read_up_to(&mut file, &mut head).map_err(io)?;
-            if head[..n] != REDB_MAGIC[..n] {
-                return Err(StoreError::Foreign { path: path_buf });
+            let redb = &migrate::REDB_MAGIC;
+            if n == SQLITE_MAGIC.len() && head == *SQLITE_MAGIC {
+                Ok(Found::Sqlite)
+            } else if n >= redb.len() && head[..redb.len()] == *redb {
+                Ok(Found::Redb)
+            } else if head[..n] == SQLITE_MAGIC[..n] || head[..n] == redb[..n.min(redb.len())] {
+                Err(StoreError::Corrupt { path: path_buf, detail: "the file is truncated".into() })
+            } else {
+                Err(StoreError::Foreign { path: path_buf })
             }
-            if n < REDB_MAGIC.len() {
-                return Err(StoreError::Corrupt { path: path_buf, detail: "the file is truncated".into() });
-            }
-            Ok(Found::Redb)
         }
         Ok(_) => Ok(Found::Empty),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Found::Nothing),
@@ -356,28 +329,15 @@ fn inspect(path: &Path) -> Result<Found, StoreError> {
     }
 }
 
-/// Opens the database with `open`. redb reports damage as errors; this also guards against a
-/// panic on a file damaged in a way it does not foresee, so the program can still run without the
-/// store.
-fn guarded<D>(
-    path: &Path,
-    open: impl FnOnce() -> Result<D, redb::DatabaseError> + std::panic::UnwindSafe,
-) -> Result<D, StoreError> {
-    match std::panic::catch_unwind(open) {
-        Ok(Ok(db)) => Ok(db),
-        Ok(Err(e)) => Err(database_error(path, e)),
-        Err(_) => {
-            Err(StoreError::Corrupt { path: path.to_path_buf(), detail: "the database could not be read".into() })
-        }
-    }
-}
-
 impl Store {
-    /// Opens the store at `path`, creating it (and its folder) when it does not exist.
+    /// Opens the store at `path` for reading and writing, creating it (and its folder) when it
+    /// does not exist, and converting a store of the old format (1, redb) in place first
+    /// ([`super::migrate`]). Other programs may have it open too.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let io = |e: std::io::Error| StoreError::Io { path: path.to_path_buf(), message: e.to_string() };
         match inspect(path)? {
-            Found::Redb => {}
+            Found::Sqlite => {}
+            Found::Redb => migrate::convert(path)?,
             Found::Empty => create(path, true).map_err(io)?,
             Found::Nothing => {
                 if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -386,80 +346,56 @@ impl Store {
                 create(path, false).map_err(io)?;
             }
         }
-        let store = Store {
-            db: Db::Write(guarded(path, || redb::Builder::new().set_check_integrity_on_open(true).open(path))?),
-            path: path.to_path_buf(),
-            recovered: None,
-            _copy: None,
-        };
+        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
+        let store = Store { conn: Mutex::new(conn), path: path.to_path_buf(), writable: true, old_format: false };
         store.check_meta()?;
+        // Made in WAL mode; a file copied out of it (a backup tool's) is put back.
+        let sql = |e| sql_error(path, e);
+        let conn = store.conn();
+        let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0)).map_err(sql)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Io { path: path.to_path_buf(), message: format!("cannot use WAL mode ({mode})") });
+        }
+        // Every commit synced before it returns, as a killed or powered-off machine must keep it.
+        conn.pragma_update(None, "synchronous", "FULL").map_err(sql)?;
+        drop(conn);
         Ok(store)
     }
 
-    /// Opens the store at `path` for reading only: the file is not written (not even its
-    /// header), so a read-only file or folder serves `store stats`, `verify` and `export`.
-    /// Writes return an error. Nothing is created: a path with no store (or an empty file) is
-    /// an error.
-    ///
-    /// A store its last writer did not close (killed, or stopped by a signal) holds every
-    /// committed entry, but redb must recover it before it can be read: it is recovered in place
-    /// when the file can be written, else read through a recovered copy ([`Store::recovered`]
-    /// says which). It is never called damaged for that.
+    /// Opens the store at `path` for reading only: the file is not written, so a read-only file
+    /// serves `store stats`, `verify` and `export`. Writes return an error. Nothing is created: a
+    /// path with no store (or an empty file) is an error. A store of the old format is read into
+    /// memory as it is ([`Store::old_format`]), not converted.
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         let missing = |message: &str| StoreError::Io { path: path.to_path_buf(), message: message.into() };
         match inspect(path)? {
-            Found::Redb => {}
+            Found::Sqlite => {}
+            Found::Redb => return migrate::read_into_memory(path),
             // Nothing is created for a command that only reads: a mistyped path is reported.
             Found::Nothing => return Err(missing("no store here (nothing has been stored at this path)")),
             Found::Empty => return Err(missing("an empty file, not a store")),
         }
-        let db = match std::panic::catch_unwind(|| redb::Builder::new().open_read_only(path)) {
-            Ok(Ok(db)) => db,
-            Ok(Err(redb::DatabaseError::RepairAborted)) => return Store::recover(path),
-            Ok(Err(e)) => return Err(database_error(path, e)),
-            Err(_) => {
-                return Err(StoreError::Corrupt {
-                    path: path.to_path_buf(),
-                    detail: "the database could not be read".into(),
-                });
-            }
-        };
-        let store = Store { db: Db::Read(db), path: path.to_path_buf(), recovered: None, _copy: None };
+        let conn = connect(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+        let store = Store { conn: Mutex::new(conn), path: path.to_path_buf(), writable: false, old_format: false };
         store.check_meta()?;
         Ok(store)
     }
 
-    /// Recovers a store its last writer left unclean, for reading: in place when the file can be
-    /// written, else through a copy.
-    fn recover(path: &Path) -> Result<Store, StoreError> {
-        let open = |file: &Path| guarded(file, || redb::Builder::new().set_check_integrity_on_open(true).open(file));
-        let writable = std::fs::OpenOptions::new().read(true).write(true).open(path).is_ok();
-        let (db, recovered, copy) = if writable {
-            (open(path)?, Recovery::InPlace, None)
-        } else {
-            let (copy, file) = TempCopy::of(path).map_err(|e| StoreError::Io {
-                path: path.to_path_buf(),
-                message: format!("cannot copy it to recover it: {e}"),
-            })?;
-            (open(&file)?, Recovery::Copy, Some(copy))
-        };
-        let store = Store { db: Db::Write(db), path: path.to_path_buf(), recovered: Some(recovered), _copy: copy };
-        store.check_meta()?;
-        Ok(store)
+    /// A store read only, in memory, holding `entries` (a store of the old format read as it is).
+    pub(super) fn in_memory(path: &Path, entries: &[(Key, Stored)]) -> Result<Store, StoreError> {
+        let sql = |e| sql_error(path, e);
+        let mut conn = Connection::open_in_memory().map_err(sql)?;
+        let tx = conn.transaction().map_err(sql)?;
+        tx.execute_batch(SCHEMA).map_err(sql)?;
+        fill(&tx, entries).map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        Ok(Store { conn: Mutex::new(conn), path: path.to_path_buf(), writable: false, old_format: true })
     }
 
-    /// Whether [`Store::open_read_only`] had to recover the file, and how.
-    pub fn recovered(&self) -> Option<Recovery> {
-        self.recovered
-    }
-
-    /// The database to write to; an error for a store opened read-only.
-    fn writer(&self) -> Result<&redb::Database, StoreError> {
-        match &self.db {
-            // A store recovered for reading is still opened for reading only.
-            Db::Write(db) if self.recovered.is_none() => Ok(db),
-            _ => Err(StoreError::Io { path: self.path.clone(), message: "opened for reading only".into() }),
-        }
+    /// Whether the file is a store of the old format (1, redb) that [`Store::open_read_only`] read
+    /// as it is: the first program that writes to it converts it.
+    pub fn old_format(&self) -> bool {
+        self.old_format
     }
 
     /// The file.
@@ -467,32 +403,38 @@ impl Store {
         &self.path
     }
 
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        // A panic elsewhere while holding the connection leaves no half-made transaction behind
+        // (SQLite rolls it back): the connection is still good.
+        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn sql(&self, e: rusqlite::Error) -> StoreError {
+        sql_error(&self.path, e)
+    }
+
     fn corrupt(&self, e: impl fmt::Display) -> StoreError {
         StoreError::Corrupt { path: self.path.clone(), detail: e.to_string() }
     }
 
-    /// Checks the `meta` table, writing it into a database that has no table at all (a new file).
+    /// Checks that the file is ours, of this format, and sound (SQLite's `quick_check`: every
+    /// page of the tables is read once, milliseconds for a store of a few MB).
     fn check_meta(&self) -> Result<(), StoreError> {
-        let read = self.db.reader().map_err(|e| self.corrupt(e))?;
-        let names: Vec<String> =
-            read.list_tables().map_err(|e| self.corrupt(e))?.map(|t| t.name().to_string()).collect();
-        if names.is_empty() {
-            drop(read);
-            let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
-            {
-                let mut meta = write.open_table(META).map_err(|e| self.corrupt(e))?;
-                meta.insert("magic", MAGIC).map_err(|e| self.corrupt(e))?;
-                meta.insert("format", FORMAT_VERSION.to_string().as_str()).map_err(|e| self.corrupt(e))?;
-                write.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
-            }
-            return write.commit().map_err(|e| self.corrupt(e));
-        }
-        if !names.iter().any(|n| n == META.name()) {
+        let conn = self.conn();
+        let table = |name: &str| -> Result<bool, StoreError> {
+            conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?1", [name], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n > 0)
+            .map_err(|e| self.sql(e))
+        };
+        if !table("meta")? {
             return Err(StoreError::Foreign { path: self.path.clone() });
         }
-        let meta = read.open_table(META).map_err(|_| StoreError::Foreign { path: self.path.clone() })?;
         let value = |k: &str| -> Result<Option<String>, StoreError> {
-            Ok(meta.get(k).map_err(|e| self.corrupt(e))?.map(|v| v.value().to_string()))
+            conn.query_row("SELECT value FROM meta WHERE key = ?1", [k], |r| r.get::<_, String>(0))
+                .optional()
+                .map_err(|_| StoreError::Foreign { path: self.path.clone() })
         };
         if value("magic")?.as_deref() != Some(MAGIC) {
             return Err(StoreError::Foreign { path: self.path.clone() });
@@ -505,8 +447,12 @@ impl Store {
             }
             _ => return Err(self.corrupt(format!("unknown format version '{format}'"))),
         }
-        if !names.iter().any(|n| n == ENTRIES.name()) {
+        if !table("entries")? {
             return Err(self.corrupt("the entries table is missing"));
+        }
+        let verdict: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0)).map_err(|e| self.sql(e))?;
+        if verdict != "ok" {
+            return Err(self.corrupt(crate::notation::printable::excerpt(&verdict)));
         }
         Ok(())
     }
@@ -516,20 +462,29 @@ impl Store {
         Ok(self.get_many(&[(*position, scoring)])?.pop().flatten())
     }
 
-    /// [`Store::get`] for many positions in one read transaction.
+    /// [`Store::get`] for many positions, read from one snapshot of the file.
     pub fn get_many(&self, queries: &[(Position, Scoring)]) -> Result<Vec<Option<Stored>>, StoreError> {
-        let read = self.db.reader().map_err(|e| self.corrupt(e))?;
-        let table = read.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
-        queries
+        let conn = self.conn();
+        // One statement reads one snapshot by itself; several share a read transaction.
+        let read = if queries.len() > 1 { Some(conn.unchecked_transaction().map_err(|e| self.sql(e))?) } else { None };
+        let mut select = conn.prepare_cached(SELECT).map_err(|e| self.sql(e))?;
+        let found = queries
             .iter()
             .map(|(position, scoring)| {
                 let (key, symmetry) = Key::of(position, *scoring);
-                let Some(value) = table.get(encode_key(&key)).map_err(|e| self.corrupt(e))? else { return Ok(None) };
-                let stored =
-                    decode_value(key.size, value.value()).ok_or_else(|| self.corrupt("an entry has a bad value"))?;
+                let Some(raw) = select.query_row(encode_key(&key), raw_value).optional().map_err(|e| self.sql(e))?
+                else {
+                    return Ok(None);
+                };
+                let stored = decode_value(key.size, raw).ok_or_else(|| self.corrupt("an entry has a bad value"))?;
                 Ok(Some(stored.mapped(key.size, symmetry.inverse())))
             })
-            .collect()
+            .collect();
+        drop(select);
+        if let Some(read) = read {
+            read.finish().map_err(|e| self.sql(e))?;
+        }
+        found
     }
 
     /// Stores what is known of each `(position, scoring)`, in one transaction, merged with what
@@ -540,12 +495,18 @@ impl Store {
         self.put_entries(&entries)
     }
 
-    /// [`Store::put_many`] for [`Entry`] values.
+    /// [`Store::put_many`] for [`Entry`] values. The write lock is taken first (`BEGIN
+    /// IMMEDIATE`), so what is merged with is what the other programs last committed.
     pub(crate) fn put_entries(&self, entries: &[Entry]) -> Result<PutSummary, StoreError> {
+        if !self.writable {
+            return Err(StoreError::Io { path: self.path.clone(), message: "opened for reading only".into() });
+        }
         let mut summary = PutSummary::default();
-        let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
+        let mut conn = self.conn();
+        let write = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(|e| self.sql(e))?;
         {
-            let mut table = write.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
+            let mut select = write.prepare_cached(SELECT).map_err(|e| self.sql(e))?;
+            let mut upsert = write.prepare_cached(UPSERT).map_err(|e| self.sql(e))?;
             for entry in entries {
                 let (key, mut stored) = entry.canonical();
                 // A bound beyond the board's range says nothing: clamp it. Crossed bounds are
@@ -558,15 +519,15 @@ impl Store {
                     continue;
                 }
                 let k = encode_key(&key);
-                let kept = table.get(k).map_err(|e| self.corrupt(e))?.map(|v| v.value());
+                let kept = select.query_row(k, raw_value).optional().map_err(|e| self.sql(e))?;
                 let new = match kept {
                     None => {
                         summary.added += 1;
                         Some(stored)
                     }
-                    Some(value) => {
+                    Some(raw) => {
                         let kept =
-                            decode_value(key.size, value).ok_or_else(|| self.corrupt("an entry has a bad value"))?;
+                            decode_value(key.size, raw).ok_or_else(|| self.corrupt("an entry has a bad value"))?;
                         match merge(&kept, &stored) {
                             Merged::Unchanged => {
                                 summary.unchanged += 1;
@@ -584,25 +545,37 @@ impl Store {
                     }
                 };
                 if let Some(s) = new {
-                    table.insert(k, encode_value(key.size, &s)).map_err(|e| self.corrupt(e))?;
+                    upsert.execute(row(&key, &s)).map_err(|e| self.sql(e))?;
                 }
             }
         }
-        write.commit().map_err(|e| self.corrupt(e))?;
+        write.commit().map_err(|e| self.sql(e))?;
         Ok(summary)
     }
 
-    /// Every entry, in key order, as (key, entry with its best move in the key's orientation).
+    /// Every entry, in key order (size, scoring, then the discs as unsigned numbers), as (key,
+    /// entry with its best move in the key's orientation).
     pub fn entries(&self) -> Result<Vec<(Key, Stored)>, StoreError> {
-        let read = self.db.reader().map_err(|e| self.corrupt(e))?;
-        let table = read.open_table(ENTRIES).map_err(|e| self.corrupt(e))?;
+        let conn = self.conn();
+        let mut all = conn
+            .prepare("SELECT size, scoring, player, opponent, lower, upper, best, source FROM entries")
+            .map_err(|e| self.sql(e))?;
+        let rows = all
+            .query_map([], |r| {
+                Ok((
+                    (r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?),
+                    raw_at(r, 4)?,
+                ))
+            })
+            .map_err(|e| self.sql(e))?;
         let mut out = Vec::new();
-        for item in table.iter().map_err(|e| self.corrupt(e))? {
-            let (k, v) = item.map_err(|e| self.corrupt(e))?;
-            let key = decode_key(k.value()).ok_or_else(|| self.corrupt("an entry has a bad key"))?;
-            let stored = decode_value(key.size, v.value()).ok_or_else(|| self.corrupt("an entry has a bad value"))?;
+        for row in rows {
+            let (k, v) = row.map_err(|e| self.sql(e))?;
+            let key = decode_key(k).ok_or_else(|| self.corrupt("an entry has a bad key"))?;
+            let stored = decode_value(key.size, v).ok_or_else(|| self.corrupt("an entry has a bad value"))?;
             out.push((key, stored));
         }
+        out.sort_by_key(|(k, _)| (k.size.n(), scoring_code(k.scoring), k.player, k.opponent));
         Ok(out)
     }
 
@@ -673,7 +646,8 @@ impl Store {
             });
             let chosen: Vec<usize> = cheap.iter().copied().chain(sampled.iter().copied()).collect();
             let entries: Vec<Entry> = chosen.iter().map(|&i| lines[i].1).collect();
-            let report = super::verify::check_entries(&entries, &check.options, stop.clone(), on_progress);
+            let report =
+                super::verify::check_entries(&entries, &check.options, check.max_nodes, stop.clone(), on_progress);
             result.nodes = report.nodes;
             if report.stopped {
                 result.stopped = true;
@@ -702,8 +676,12 @@ impl Store {
                 }
             }
             result.refused.sort_by_key(|r| r.line);
+            let skipped: std::collections::HashSet<usize> =
+                report.skipped.iter().filter_map(|s| Some(chosen[entries.iter().position(|e| e == s)?])).collect();
+            result.skipped = chosen.iter().filter(|i| skipped.contains(i)).map(|&i| lines[i]).collect();
             if sampled.iter().any(|i| wrong.contains(i)) {
-                let checked: std::collections::HashSet<usize> = chosen.iter().copied().collect();
+                let checked: std::collections::HashSet<usize> =
+                    chosen.iter().copied().filter(|i| !skipped.contains(i)).collect();
                 for (i, k) in keep.iter_mut().enumerate() {
                     if !checked.contains(&i) && *k {
                         *k = false;
@@ -730,22 +708,19 @@ impl Store {
     /// store thread.
     pub fn merge_shipped_book(&self) -> Result<Option<PutSummary>, StoreError> {
         let hash = format!("{:016x}", fnv1a(super::book::SHIPPED_6X6.as_bytes()));
-        {
-            let read = self.db.reader().map_err(|e| self.corrupt(e))?;
-            let meta = read.open_table(META).map_err(|e| self.corrupt(e))?;
-            if meta.get(BOOK_KEY).map_err(|e| self.corrupt(e))?.is_some_and(|v| v.value() == hash) {
-                return Ok(None);
-            }
+        let merged: Option<String> = self
+            .conn()
+            .query_row("SELECT value FROM meta WHERE key = ?1", [BOOK_KEY], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        if merged.as_deref() == Some(hash.as_str()) {
+            return Ok(None);
         }
         let entries: Vec<Entry> = super::book::shipped().collect();
         let summary = self.put_in_chunks(&entries)?;
-        let write = self.writer()?.begin_write().map_err(|e| self.corrupt(e))?;
-        write
-            .open_table(META)
-            .map_err(|e| self.corrupt(e))?
-            .insert(BOOK_KEY, hash.as_str())
-            .map_err(|e| self.corrupt(e))?;
-        write.commit().map_err(|e| self.corrupt(e))?;
+        self.conn()
+            .execute("INSERT OR REPLACE INTO meta VALUES (?1, ?2)", params![BOOK_KEY, hash])
+            .map_err(|e| self.sql(e))?;
         Ok(Some(summary))
     }
 
@@ -760,24 +735,41 @@ impl Store {
 }
 
 /// The entries of a text file, each with its line number (from 1). Nothing is returned when a
-/// line does not parse.
+/// line does not parse. A line longer than [`text::LINE_LIMIT`] bytes is refused as soon as the
+/// limit is passed, so a file of one endless line costs no more memory than a short one.
 fn parse_import(input: &mut dyn BufRead) -> Result<Vec<(usize, Entry)>, ImportError> {
     let mut entries = Vec::new();
-    let mut line = String::new();
+    let mut line = Vec::new();
     let mut number = 0;
     loop {
         line.clear();
         number += 1;
-        match input.read_line(&mut line) {
+        let limited = &mut std::io::Read::take(&mut *input, text::LINE_LIMIT as u64 + 1);
+        match limited.read_until(b'\n', &mut line) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => return Err(ImportError::Read { line: number, message: e.to_string() }),
         }
-        let parsed = text::parse_entry(line.trim_end_matches(['\n', '\r']))
+        if !line.ends_with(b"\n") && line.len() > text::LINE_LIMIT {
+            return Err(ImportError::TooLong { line: number });
+        }
+        let Ok(content) = std::str::from_utf8(&line) else {
+            return Err(ImportError::Read { line: number, message: "not UTF-8 text".into() });
+        };
+        let parsed = text::parse_entry(content.trim_end_matches(['\n', '\r']))
             .map_err(|error| ImportError::Parse { line: number, error })?;
         entries.extend(parsed.into_iter().map(|e| (number, e)));
     }
     Ok(entries)
+}
+
+/// Opens a connection to the SQLite file at `path` (never creating it), waiting up to
+/// [`BUSY_TIMEOUT`] for a lock.
+fn connect(path: &Path, flags: OpenFlags) -> Result<Connection, StoreError> {
+    let sql = |e| sql_error(path, e);
+    let conn = Connection::open_with_flags(path, flags | OpenFlags::SQLITE_OPEN_NO_MUTEX).map_err(sql)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
+    Ok(conn)
 }
 
 /// Makes a new store at `path` atomically: built beside it under a temporary name, then linked
@@ -786,25 +778,7 @@ fn parse_import(input: &mut dyn BufRead) -> Result<Vec<(usize, Entry)>, ImportEr
 fn create(path: &Path, replace: bool) -> std::io::Result<()> {
     // Through a symbolic link to the file it names, the link kept.
     let path = &crate::writefile::target(path).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
-    let _ = std::fs::remove_file(&temp);
-    let made = (|| -> Result<(), redb::Error> {
-        let db = redb::Database::create(&temp)?;
-        let write = db.begin_write()?;
-        {
-            let mut meta = write.open_table(META)?;
-            meta.insert("magic", MAGIC)?;
-            meta.insert("format", FORMAT_VERSION.to_string().as_str())?;
-            write.open_table(ENTRIES)?;
-        }
-        write.commit()?;
-        Ok(())
-    })();
-    if let Err(e) = made {
-        let _ = std::fs::remove_file(&temp);
-        return Err(std::io::Error::other(format!("cannot create it: {e}")));
-    }
+    let temp = build_beside(path, &[], None)?;
     let published = if replace {
         std::fs::rename(&temp, path)
     } else {
@@ -818,12 +792,62 @@ fn create(path: &Path, replace: bool) -> std::io::Result<()> {
     published
 }
 
+/// Builds a whole store holding `entries` (and the shipped book's hash `book`) beside `path`,
+/// under a temporary name of this process and call, in WAL mode, closed: one file, its log folded in.
+/// Returns the temporary file's path.
+pub(super) fn build_beside(path: &Path, entries: &[(Key, Stored)], book: Option<&str>) -> std::io::Result<PathBuf> {
+    // A name of this process and this call: threads of one program may create stores at once.
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let call = MADE.fetch_add(1, Ordering::Relaxed);
+    let temp = path.with_file_name(format!(".{name}.{}-{call}.new", std::process::id()));
+    let remove = |temp: &Path| {
+        for tail in ["", "-wal", "-shm", "-journal"] {
+            let mut file = temp.as_os_str().to_owned();
+            file.push(tail);
+            let _ = std::fs::remove_file(file);
+        }
+    };
+    remove(&temp);
+    let made = (|| -> rusqlite::Result<()> {
+        let mut conn = Connection::open(&temp)?;
+        let _: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA)?;
+        tx.execute(
+            "INSERT INTO meta VALUES ('magic', ?1), ('format', ?2)",
+            params![MAGIC, FORMAT_VERSION.to_string()],
+        )?;
+        if let Some(hash) = book {
+            tx.execute("INSERT INTO meta VALUES (?1, ?2)", params![BOOK_KEY, hash])?;
+        }
+        fill(&tx, entries)?;
+        tx.commit()?;
+        // Closing the last connection folds the log into the file and removes it.
+        conn.close().map_err(|(_, e)| e)
+    })();
+    if let Err(e) = made {
+        remove(&temp);
+        return Err(std::io::Error::other(format!("cannot create it: {e}")));
+    }
+    Ok(temp)
+}
+
+/// Writes `entries` in the transaction `tx`.
+fn fill(tx: &rusqlite::Transaction<'_>, entries: &[(Key, Stored)]) -> rusqlite::Result<()> {
+    let mut upsert = tx.prepare_cached(UPSERT)?;
+    for (key, stored) in entries {
+        upsert.execute(row(key, stored))?;
+    }
+    Ok(())
+}
+
 /// FNV-1a, 64 bits: enough to tell one shipped book from another.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
-fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+pub(super) fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
     use std::io::Read;
     let mut n = 0;
     while n < buf.len() {
@@ -835,27 +859,24 @@ fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize
     Ok(n)
 }
 
-fn database_error(path: &Path, e: redb::DatabaseError) -> StoreError {
+/// An SQLite error as ours: waiting too long for a lock is [`StoreError::Busy`], damage is
+/// [`StoreError::Corrupt`], a file that cannot be opened or written is [`StoreError::Io`].
+fn sql_error(path: &Path, e: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode as C;
     let path = path.to_path_buf();
-    match e {
-        redb::DatabaseError::DatabaseAlreadyOpen | redb::DatabaseError::LockProtocolMismatch => {
-            StoreError::Locked { path }
+    let detail = lower_first(&e.to_string());
+    match e.sqlite_error_code() {
+        Some(C::DatabaseBusy | C::DatabaseLocked) => StoreError::Busy { path },
+        Some(C::DatabaseCorrupt | C::NotADatabase) => StoreError::Corrupt { path, detail },
+        Some(C::CannotOpen | C::PermissionDenied | C::ReadOnly | C::SystemIoFailure | C::DiskFull) => {
+            StoreError::Io { path, message: detail }
         }
-        redb::DatabaseError::UpgradeRequired(v) => {
-            StoreError::Corrupt { path, detail: format!("an old database format ({v}) this program does not read") }
-        }
-        redb::DatabaseError::Storage(redb::StorageError::Io(io)) if io.kind() != std::io::ErrorKind::UnexpectedEof => {
-            StoreError::Io { path, message: io.to_string() }
-        }
-        redb::DatabaseError::Storage(redb::StorageError::Corrupted(message)) => {
-            StoreError::Corrupt { path, detail: lower_first(&message) }
-        }
-        other => StoreError::Corrupt { path, detail: lower_first(&other.to_string()) },
+        _ => StoreError::Corrupt { path, detail },
     }
 }
 
-/// redb's messages start with a capital; ours are lower case (but "DB" stays "DB").
-fn lower_first(s: &str) -> String {
+/// Messages from the libraries may start with a capital; ours are lower case (but "DB" stays "DB").
+pub(super) fn lower_first(s: &str) -> String {
     let mut c = s.chars();
     match (c.next(), s.chars().nth(1)) {
         (Some(f), Some(second)) if !second.is_uppercase() => f.to_lowercase().chain(c).collect(),
@@ -863,44 +884,60 @@ fn lower_first(s: &str) -> String {
     }
 }
 
-fn scoring_code(scoring: Scoring) -> u8 {
+pub(super) fn scoring_code(scoring: Scoring) -> u8 {
     match scoring {
         Scoring::Standard => 0,
         Scoring::Discs => 1,
     }
 }
 
+/// A key's columns: size, scoring, and the discs' masks as signed integers, bit for bit.
+type RawKey = (i64, i64, i64, i64);
+/// A value's columns: lower, upper, the best move's bit (or `NULL`), the source code.
+type RawValue = (i64, i64, Option<i64>, i64);
+
 fn encode_key(key: &Key) -> RawKey {
-    (key.size.n() as u8, scoring_code(key.scoring), key.player, key.opponent)
+    (key.size.n() as i64, i64::from(scoring_code(key.scoring)), key.player as i64, key.opponent as i64)
 }
 
-fn decode_key((n, scoring, player, opponent): RawKey) -> Option<Key> {
-    let size = Size::from_n(n as usize)?;
+pub(super) fn decode_key((n, scoring, player, opponent): RawKey) -> Option<Key> {
+    let size = Size::from_n(usize::try_from(n).ok()?)?;
     let scoring = match scoring {
         0 => Scoring::Standard,
         1 => Scoring::Discs,
         _ => return None,
     };
+    let (player, opponent) = (player as u64, opponent as u64);
     if (player | opponent) & !size.full() != 0 || player & opponent != 0 {
         return None;
     }
     Some(Key { size, scoring, player, opponent })
 }
 
-fn encode_value(size: Size, stored: &Stored) -> RawValue {
-    let best = stored.best.map_or(NO_MOVE, |sq| sq.bit(size) as u8);
-    (stored.lower as i8, stored.upper as i8, best, stored.source.code())
+/// The columns of one entry, for [`UPSERT`].
+fn row(key: &Key, stored: &Stored) -> (i64, i64, i64, i64, i64, i64, Option<i64>, i64) {
+    let (n, scoring, player, opponent) = encode_key(key);
+    let best = stored.best.map(|sq| i64::from(sq.bit(key.size)));
+    (n, scoring, player, opponent, stored.lower.into(), stored.upper.into(), best, stored.source.code().into())
 }
 
-fn decode_value(size: Size, (lower, upper, best, source): RawValue) -> Option<Stored> {
-    let limit = size.squares() as i32;
-    let (lower, upper) = (lower as i32, upper as i32);
+fn raw_value(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawValue> {
+    raw_at(r, 0)
+}
+
+fn raw_at(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<RawValue> {
+    Ok((r.get(at)?, r.get(at + 1)?, r.get(at + 2)?, r.get(at + 3)?))
+}
+
+pub(super) fn decode_value(size: Size, (lower, upper, best, source): RawValue) -> Option<Stored> {
+    let limit = size.squares() as i64;
     if lower > upper || lower < -limit || upper > limit {
         return None;
     }
     let best = match best {
-        NO_MOVE => None,
-        bit => Some(Square::from_bit(size, bit as u32)?),
+        None => None,
+        Some(bit) => Some(Square::from_bit(size, u32::try_from(bit).ok()?)?),
     };
-    Some(Stored { lower, upper, best, source: Source::from_code(source)? })
+    let source = Source::from_code(u8::try_from(source).ok()?)?;
+    Some(Stored { lower: lower as i32, upper: upper as i32, best, source })
 }

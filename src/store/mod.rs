@@ -12,20 +12,25 @@
 //! - [`text`]: the line format of `store export` / `store import` and of the shipped book.
 //! - [`book`]: the shipped 6x6 opening book (its entries are compiled into the program), and with
 //!   the `store` feature the builder that solves the first plies.
-//! - [`Store`] (feature `store`, on by default): the crash-safe file (redb), its merge rules and
-//!   its checks.
+//! - [`Store`] (feature `store`, on by default): the crash-safe file (SQLite in WAL mode, which
+//!   many programs read and add to at once), its merge rules and its checks; stores of the old
+//!   format (redb) are converted on first use.
 
 pub mod book;
 #[cfg(feature = "store")]
 mod db;
+#[cfg(feature = "store")]
+mod migrate;
 pub mod text;
 mod verify;
 
 #[cfg(feature = "store")]
 pub use db::{
-    CheckedImport, ExportError, FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Recovery, Refused, Stats,
+    BUSY_TIMEOUT, CheckedImport, ExportError, FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Refused, Stats,
     StatsRow, Store, StoreError,
 };
+#[cfg(feature = "store")]
+pub use migrate::kept_name as format1_kept_name;
 pub use verify::{ImportCheck, Mismatch, Selection, VerifyReport, check_entries, check_entry, exact_score};
 
 use crate::symmetry::{Symmetry, canonical};

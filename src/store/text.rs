@@ -13,12 +13,18 @@
 //! - a move that reaches the exact score, or `-` when none is known (or the side must pass);
 //! - optionally where the entry came from: `book`, `explorer` or `import` (the default).
 //!
-//! A `;` starts a comment, to the end of the line; blank lines are skipped.
+//! A `;` starts a comment, to the end of the line; blank lines are skipped. A line is at most
+//! [`LINE_LIMIT`] bytes: `store import` refuses a longer one.
 
 use super::{Entry, Source, Stored};
 use crate::obf::{self, BoardStringError};
 use crate::{Scoring, Square};
 use std::fmt;
+
+/// The longest line `store import` reads, in bytes (its newline not counted): an entry takes
+/// about 100 (an 8x8 board is 64 characters), the rest is room for a comment. Far below the
+/// file's cap (256 MiB), so one line never costs more memory than a few.
+pub const LINE_LIMIT: usize = 4096;
 
 /// Why a line of the text form did not parse. Columns count characters from 1.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use super::{Entry, Source, Stored};
 #[cfg(feature = "store")]
 use super::{Key, Store, StoreError};
-use crate::solver::{Limits, Solver, SolverOptions, Stopped};
+use crate::solver::{Limits, Solver, SolverOptions, StopReason, Stopped};
 use crate::{Position, Scoring};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +24,9 @@ pub struct VerifyReport {
     pub checked: usize,
     /// Entries the solver disagrees with.
     pub mismatches: Vec<Mismatch>,
+    /// Entries not checked because their check needed more nodes than the budget: neither
+    /// confirmed nor refuted.
+    pub skipped: Vec<Entry>,
     /// Nodes the solver searched.
     pub nodes: u64,
     /// Whether the stop flag ended the check early (the counts are then of what was checked).
@@ -43,8 +46,9 @@ pub struct Selection {
 
 /// What [`Store::import_checked`] re-checks before it writes: every entry with at most
 /// `exact_up_to` empty squares, and a sample of `sample` beyond (the fewest empties first, at
-/// random among equals from `seed`). A wrong entry is refused; a wrong entry in the sample makes
-/// every unchecked entry suspect, and none of them is written.
+/// random among equals from `seed`), each within `max_nodes`. A wrong entry is refused; a wrong
+/// entry in the sample makes every unchecked entry suspect, and none of them is written. An entry
+/// whose check needs more than `max_nodes` is skipped: it counts as unchecked.
 #[derive(Clone, Debug)]
 pub struct ImportCheck {
     /// Entries with at most this many empty squares are all re-solved.
@@ -53,18 +57,22 @@ pub struct ImportCheck {
     pub sample: usize,
     /// The seed of the sample.
     pub seed: u64,
+    /// The budget of one entry's check, in nodes (`None`: no limit).
+    pub max_nodes: Option<u64>,
     /// The solver's settings (its scoring is each entry's).
     pub options: SolverOptions,
 }
 
 #[cfg(feature = "store")]
 impl Store {
-    /// Re-solves the entries `selection` picks and reports those the solver disagrees with.
-    /// `stop` ends it early (between entries, or inside a long solve).
+    /// Re-solves the entries `selection` picks, each within `max_nodes` (an entry that needs
+    /// more is skipped and reported as such), and reports those the solver disagrees with. `stop`
+    /// ends it early (between entries, or inside a long solve).
     pub fn verify(
         &self,
         selection: &Selection,
         options: &SolverOptions,
+        max_nodes: Option<u64>,
         stop: Option<Arc<AtomicBool>>,
         on_checked: &mut dyn FnMut(usize, usize),
     ) -> Result<VerifyReport, StoreError> {
@@ -77,21 +85,23 @@ impl Store {
             .into_iter()
             .map(|(key, stored)| Entry { position: key.position(), scoring: key.scoring, stored })
             .collect();
-        Ok(check_entries(&entries, options, stop, on_checked))
+        Ok(check_entries(&entries, options, max_nodes, stop, on_checked))
     }
 }
 
-/// Re-solves `entries` in order (a solver per scoring rule) and reports the wrong ones. `stop`
-/// ends it early.
+/// Re-solves `entries` in order (a solver per scoring rule) and reports the wrong ones. An entry
+/// whose check needs more than `max_nodes` nodes (its score and its best move's together) is
+/// given up and reported in [`VerifyReport::skipped`]. `stop` ends it early.
 pub fn check_entries(
     entries: &[Entry],
     options: &SolverOptions,
+    max_nodes: Option<u64>,
     stop: Option<Arc<AtomicBool>>,
     on_checked: &mut dyn FnMut(usize, usize),
 ) -> VerifyReport {
     let mut solvers: Vec<(Scoring, Solver)> = Vec::new();
     let mut report = VerifyReport::default();
-    let limits = Limits { stop: stop.clone(), ..Limits::default() };
+    let limits = Limits { stop: stop.clone(), max_nodes, ..Limits::default() };
     for (i, entry) in entries.iter().enumerate() {
         if stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
             report.stopped = true;
@@ -115,6 +125,7 @@ pub fn check_entries(
                     report.mismatches.push(Mismatch { entry: *entry, problem });
                 }
             }
+            Err(Stopped { reason: StopReason::NodeLimit, .. }) => report.skipped.push(*entry),
             Err(_) => {
                 report.stopped = true;
                 break;
@@ -172,10 +183,12 @@ pub fn check_entry(entry: &Entry, solver: &mut Solver) -> Result<Option<String>,
     check_entry_within(entry, solver, &Limits::default())
 }
 
-/// [`check_entry`] under `limits` (a stop flag).
+/// [`check_entry`] under `limits` (a stop flag; a node budget for the whole check, the best
+/// move's included).
 fn check_entry_within(entry: &Entry, solver: &mut Solver, limits: &Limits) -> Result<Option<String>, Stopped> {
     assert_eq!(solver.options().scoring, entry.scoring, "the solver's scoring must be the entry's");
     let Stored { lower, upper, best, .. } = entry.stored;
+    let before = solver.total_nodes();
     let score = exact_score_within(solver, &entry.position, limits)?;
     if score < lower || score > upper {
         let kept = if lower == upper { format!("{lower:+}") } else { format!("{lower:+}..{upper:+}") };
@@ -185,7 +198,9 @@ fn check_entry_within(entry: &Entry, solver: &mut Solver, limits: &Limits) -> Re
         let Ok(child) = entry.position.play(square) else {
             return Ok(Some(format!("best move {square} is not legal")));
         };
-        let reached = -exact_score_within(solver, &child, limits)?;
+        let used = solver.total_nodes() - before;
+        let rest = Limits { max_nodes: limits.max_nodes.map(|n| n.saturating_sub(used).max(1)), ..limits.clone() };
+        let reached = -exact_score_within(solver, &child, &rest)?;
         if reached != score {
             return Ok(Some(format!("best move {square} reaches {reached:+}, not {score:+}")));
         }
