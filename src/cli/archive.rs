@@ -48,7 +48,7 @@ pub enum ArchiveCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The board of transcripts without a board string (default 8).
-        #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::size)]
+        #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::SIZE)]
         size: u8,
         /// Print one JSON object instead of text.
         #[arg(long)]

@@ -44,7 +44,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     pub dir2: Option<PathBuf>,
     /// Board size: 8, 6 or 4.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::size)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::SIZE)]
     pub size: u8,
     /// Openings: a file of transcripts, one a line (`;` or `#` starts a comment). Without it,
     /// `--pairs` openings of `--random-plies` random moves (from `--seed`, no two alike under the
