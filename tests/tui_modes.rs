@@ -367,18 +367,16 @@ fn snapshots_of_the_key_bar_and_the_help_in_every_mode() {
 /// the solver thread does (each child, then the end of the job).
 fn serve_review(m: &mut Model, mut effects: Vec<Effect>) {
     for _ in 0..200 {
-        let Some(Effect::Review { job, position, .. }) =
+        let Some(Effect::Review { job, position, played, .. }) =
             effects.iter().find(|e| matches!(e, Effect::Review { .. })).cloned()
         else {
             return;
         };
         let mut solver = Solver::new(SolverOptions { hash_mb: 16, threads: 1, ..SolverOptions::default() });
         let mut children = Vec::new();
-        solver.score_children(&position, &Limits::default(), &mut |c| children.push(c)).unwrap();
+        solver.score_children(&position, &Limits::default(), &mut |c| children.push(c.into())).unwrap();
         let ev = |kind| Msg::Solver(SolverEvent { job, position, kind });
-        for c in children {
-            update(m, ev(EventKind::Child(c.into())));
-        }
+        update(m, ev(EventKind::Reviewed { played, children }));
         effects = update(m, ev(EventKind::Cancelled));
     }
     panic!("the review never ended");

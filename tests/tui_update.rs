@@ -1012,6 +1012,7 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
             "d6" => 20,
             _ => 0,
         };
+        let mut children = Vec::new();
         for square in position.legal_moves().reading_order() {
             let score = if Some(square) == played {
                 3 - loss
@@ -1020,9 +1021,9 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
             } else {
                 3
             };
-            let c = ChildValue { square, score, kind: Kind::estimate(12) };
-            update(&mut m, event(job, position, EventKind::Child(c)));
+            children.push(ChildValue { square, score, kind: Kind::estimate(12) });
         }
+        update(&mut m, event(job, position, EventKind::Reviewed { played, children }));
         effects = update(&mut m, event(job, position, EventKind::Cancelled));
     }
     assert!(m.status.as_ref().unwrap().text.starts_with("review done"), "{:?}", m.status);

@@ -121,14 +121,13 @@ pub enum Command {
     },
     /// Review a game: every move judged against the best (the best moves and value, the played
     /// move's value, the loss, a mark ?! ? ??), with a summary per side. The game comes from
-    /// --moves or --game FILE (GGF, a transcript file, or a WTHOR database).
+    /// --moves or --game FILE (GGF, a transcript file, or a WTHOR database). The marks are the
+    /// explorer's :review marks for the same budget, whatever the threads or the store.
     Review {
         #[command(flatten)]
         position: PositionArgs,
         #[command(flatten)]
         review: review::ReviewArgs,
-        #[command(flatten)]
-        solver: SolverArgs,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -265,7 +264,7 @@ pub struct SolverArgs {
     /// How a finished game is scored: `standard` (empties to the winner) or `discs`.
     #[arg(long, value_enum, default_value = "standard")]
     pub scoring: ScoringArg,
-    /// Memory for the transposition table, in MiB (default: 256; `solve`, `review` and
+    /// Memory for the transposition table, in MiB (default: 256; `solve` and
     /// `bench` 64 on 6x6 and 16 on 4x4). At most the memory the machine has available.
     #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = values::hash_mb)]
     pub hash_mb: Option<u64>,
@@ -533,10 +532,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let store = store::open_for_solving(&cli.store)?;
             return solve::run(&resolved, &search, solver.options_for(resolved.position.size())?, store, json);
         }
-        Some(Command::Review { position, review, solver, json }) => {
-            let store = store::open_for_solving(&cli.store)?;
-            return review::run(&position, &review, &solver, store, json);
-        }
+        Some(Command::Review { position, review, json }) => return review::run(&position, &review, json),
         Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
             bench::lab::run(&file, positions.as_deref(), limit, json)
         }

@@ -668,9 +668,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
     for effect in effects {
         match effect {
             Effect::Analyse { job, position, selectivity } => worker.solver.analyse(job, position, selectivity),
-            Effect::Review { job, position, played, budget, selectivity } => {
-                worker.solver.review(job, position, played, budget, selectivity)
-            }
+            Effect::Review { job, position, played, budget } => worker.solver.review(job, position, played, budget),
             Effect::Cancel => worker.solver.cancel(),
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),
