@@ -124,6 +124,7 @@ impl Model {
         match self.tree.play(edge) {
             Ok(_) => {
                 self.status = None;
+                self.game_moved();
                 if self.position().must_pass() {
                     let side = self.position().to_move();
                     self.say(format!("{side} has no move and must pass: Enter passes"));
@@ -156,6 +157,7 @@ impl Model {
     pub(super) fn navigate(&mut self, moved: bool, refusal: &str) -> Vec<Effect> {
         if moved {
             self.status = None;
+            self.game_browsed();
             self.arrived()
         } else {
             self.say(refusal.to_string());

@@ -241,7 +241,9 @@ impl Model {
             None => format!("engine against engine ({})", self.config.strength),
         };
         let p = self.position();
-        let turn = if p.is_game_over() {
+        let turn = if g.browsing {
+            "looking back: the engine waits (→ or End to the end goes on)".to_string()
+        } else if p.is_game_over() {
             "game over".to_string()
         } else if p.must_pass() {
             format!("{} has no move and passes", p.to_move())
