@@ -207,7 +207,10 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("moves /f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
         ("moves f5", "moves: move 1 at column 1 is illegal: f5 is already occupied"),
         ("size 5", "size '5': the board size must be 4, 6 or 8"),
-        ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
+        (
+            "board XXXX O",
+            "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and - (then the side to move)",
+        ),
         (
             "frob",
             "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, selectivity, quit",
