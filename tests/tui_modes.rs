@@ -429,6 +429,24 @@ fn the_review_marks_the_line_and_draws_the_graph() {
     );
     assert_eq!(m.tree.current(), node);
     assert_eq!(m.tree.depth(m.tree.current()), 0);
+    // The marks have a row of their own under the points: a marked move's column still shows
+    // its point (issue 97, item 7: a mark used to overwrite the lowest points, `●●?●●`).
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| m.hits = view::view(&m, f)).unwrap();
+    let buf = terminal.backend().buffer().clone();
+    let mut marked = 0;
+    for &(rect, node) in &m.hits.graph {
+        let bottom = buf[(rect.x, rect.bottom() - 1)].symbol().to_string();
+        let points = (rect.y..rect.bottom() - 1).filter(|&y| buf[(rect.x, y)].symbol() == "●").count();
+        assert_eq!(points, 1, "one point in the column of ply {}", m.tree.depth(node));
+        if m.mark(node).is_some() {
+            assert_eq!(bottom, "?", "the mark under ply {}", m.tree.depth(node));
+            marked += 1;
+        } else {
+            assert_ne!(bottom, "●", "no point on the marks' row");
+        }
+    }
+    assert!(marked >= 2, "the game has marks");
 }
 
 /// Esc closes what is open, one layer at a time, and at the top level never quits: the help, then
@@ -544,4 +562,24 @@ fn in_a_game_p_is_not_offered_and_esc_stops_auto_play() {
     send(&mut m, [key(KeyCode::Esc)]);
     assert!(m.auto().is_none(), "Esc stops it");
     assert_eq!(m.status.as_ref().unwrap().text, "auto-play off");
+}
+
+/// The help's columns never run together: a command's usage wider than its column gets a line of
+/// its own, the description under the column (issue 97, item 7: `moves d3c3 | moves /f5d6c3play a
+/// transcript`).
+#[test]
+fn the_help_never_runs_a_label_into_its_text() {
+    use othello_explorer::tui::testing::theme::Theme;
+    use othello_explorer::tui::testing::widgets::help::help_text;
+    let lines = help_text(Theme::new(false), &[Context::Normal]);
+    let mut long = 0;
+    for line in &lines {
+        if let [label, _text] = &line.spans[..] {
+            assert!(label.content.ends_with("  "), "two spaces at least: {:?}", line.spans);
+        }
+        if line.spans.len() == 1 && line.spans[0].content.trim_start().starts_with("moves d3c3") {
+            long += 1;
+        }
+    }
+    assert_eq!(long, 1, "the long usage stands alone on its line");
 }
