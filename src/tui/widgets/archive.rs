@@ -25,7 +25,17 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
     let inner = block.inner(area);
     block.render(area, buf);
-    if inner.height == 0 || inner.width < 20 {
+    if inner.height == 0 {
+        return;
+    }
+    if inner.width < 20 {
+        // Too narrow for the table (80x24): say where the games are instead of showing nothing.
+        let note = "too narrow for the table: :games lists the games, a wider terminal shows it";
+        for (i, line) in
+            crate::notation::printable::wrap(note, inner.width as usize).iter().take(inner.height as usize).enumerate()
+        {
+            buf.set_stringn(inner.x, inner.y + i as u16, line, inner.width as usize, t.dim());
+        }
         return;
     }
     let width = inner.width as usize;
