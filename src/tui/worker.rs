@@ -11,6 +11,10 @@
 //! job number *and the position*: the UI files results under the position they belong to and
 //! never shows them anywhere else.
 //!
+//! A review's step ([`Worker::review`]) runs instead on the review's own solver
+//! ([`crate::review::Reviewer`], made at the first step), never on the analyst and its store, and
+//! its values come as one [`EventKind::Reviewed`]: the marks are `review`'s.
+//!
 //! While a search runs, a small ticker thread reads the solver's live node counter
 //! ([`Limits::progress`]) and sends [`EventKind::Progress`] a few times a second, so the screen
 //! shows nodes and nodes per second without interrupting the search.
