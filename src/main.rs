@@ -8,7 +8,7 @@ mod parse_args;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args = match parse_args::parse_args::<cli::Cli>("othello-explorer") {
+    let args = match parse_args::parse_args_with::<cli::Cli>("othello-explorer", cli::command()) {
         Ok((args, matches)) => cli::check_placement(&matches).map(|()| args),
         Err(code) => return code,
     };

@@ -8,10 +8,21 @@ use std::process::ExitCode;
 /// The parsed arguments with clap's matches (which tell where each value came from), or the exit
 /// code once the help or version has been printed (0) or the error has been reported on one line
 /// as `program: ...` (2).
+#[allow(dead_code)]
 pub fn parse_args<P: clap::Parser>(program: &str) -> Result<(P, clap::ArgMatches), ExitCode> {
-    let parsed = P::command()
+    parse_args_with::<P>(program, P::command())
+}
+
+/// [`parse_args`] with `command`, `P`'s own command as the program shaped it (options hidden
+/// where they do nothing).
+pub fn parse_args_with<P: clap::Parser>(
+    program: &str,
+    command: clap::Command,
+) -> Result<(P, clap::ArgMatches), ExitCode> {
+    let mut again = command.clone();
+    let parsed = command
         .try_get_matches()
-        .and_then(|m| P::from_arg_matches(&m).map(|p| (p, m)).map_err(|e| e.format(&mut P::command())));
+        .and_then(|m| P::from_arg_matches(&m).map(|p| (p, m)).map_err(|e| e.format(&mut again)));
     parsed.map_err(|e| {
         use clap::error::ErrorKind;
         if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {

@@ -621,3 +621,55 @@ fn an_archive_that_is_no_regular_file_or_too_large_is_refused_at_once() {
     }
     assert_eq!(std::fs::metadata(&huge).unwrap().len(), 3 << 30, "the file is left as it was");
 }
+
+#[test]
+fn unfinished_games_are_result_unknown_and_left_out_of_the_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let finished = games(40, 0x0bad_cafe_f00d_1234);
+    // Three games cut after 7 to 10 moves: no result on the board.
+    let cut: Vec<(Vec<usize>, i32)> =
+        finished[..3].iter().zip([7, 8, 10]).map(|((m, _), k)| (m[..k].to_vec(), 0)).collect();
+    let file = dir.path().join("games.txt");
+    std::fs::write(&file, transcript_text(&finished) + &transcript_text(&cut)).unwrap();
+    json(&archive, &["add", "--json", file.to_str().unwrap()]);
+    let every: Vec<(Vec<usize>, i32)> = finished.iter().chain(&cut).cloned().collect();
+    let first = &cut[2].0;
+    for k in 0..first.len() {
+        let prefix = &first[..k];
+        let moves: String = prefix.iter().map(|&m| name(8, m)).collect();
+        let v = json(&archive, &["show", "--json", "--moves", &moves]);
+        // Games from every game, results from the finished ones alone (a plain replay of each).
+        let (reached, all) = plain_counts(&every, prefix);
+        let (_, decided) = plain_counts(&finished, prefix);
+        assert_eq!(v["games"].as_u64().unwrap() as usize, reached, "after {moves}");
+        for m in v["moves"].as_array().unwrap() {
+            let square = m["move"].as_str().unwrap();
+            let a = all.get(square).copied().unwrap_or_default();
+            let d = decided.get(square).copied().unwrap_or_default();
+            let got = |k: &str| m[k].as_u64().unwrap() as u32;
+            assert_eq!(
+                (got("games"), got("black_wins"), got("draws"), got("white_wins"), got("result_unknown")),
+                (a.0, d.1, d.2, d.3, a.0 - d.0),
+                "after {moves}: {m}"
+            );
+            match d.0 {
+                0 => assert_eq!(m["mean_score"], Value::Null, "{m}"),
+                n => assert!((m["mean_score"].as_f64().unwrap() - d.4 as f64 / f64::from(n)).abs() < 0.01, "{m}"),
+            }
+        }
+    }
+    // The list says so, under a heading; the JSON has no score for them.
+    let through: String = first[..6].iter().map(|&m| name(8, m)).collect();
+    let out = run(&archive, &["games", "--moves", &through]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().next().unwrap().contains("result") && text.lines().next().unwrap().contains("black"),
+        "{text}"
+    );
+    assert!(text.lines().any(|l| l.trim_start().starts_with("unknown")), "{text}");
+    let v = json(&archive, &["games", "--json", "--moves", &through]);
+    let unknown = v["games"].as_array().unwrap().iter().filter(|g| g["result_known"] == false).count();
+    assert!(unknown >= 1, "{v}");
+    assert!(v["games"].as_array().unwrap().iter().all(|g| (g["result_known"] == false) == g["black_score"].is_null()));
+}

@@ -38,7 +38,8 @@ fn one_move_one_thread_one_disc_one_square() {
     // A game of one move, reviewed on one thread: white has made no move.
     let (out, _, code) = run(None, &["review", "--size", "4", "--moves", "d3", "--threads", "1"]);
     assert_eq!(code, Some(0));
-    contains(&out, "review of --moves: 1 move on 4x4, 1.0s a position, 1 thread\n");
+    contains(&out, "review of --moves: 1 move on 4x4, budget 1s a position (");
+    contains(&out, "from 16 empties), 1 thread\n");
     contains(&out, "black  1 move · lost 0 discs");
     contains(&out, "white  0 moves · lost 0 discs");
 

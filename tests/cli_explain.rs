@@ -182,7 +182,7 @@ fn search_outcome_json_has_the_documented_shape() {
     assert_eq!(v["result"], "win");
     let text = stdout_of(&["explain", "search", "--outcome", "--size", "4"]);
     assert!(text.contains("result: a loss for black; every method that ran agrees"), "{text}");
-    assert!(text.contains("(selecting "), "{text}");
+    assert!(text.contains("of the time choosing nodes)"), "{text}");
 }
 
 #[test]

@@ -66,6 +66,24 @@ fn the_completion_scripts_name_every_subcommand() {
     assert_eq!(complete(&["othello-explorer", "solve", "--dep"]), ["--depth"]);
     assert_eq!(complete(&["othello-explorer", "store", "exp"]), ["export"]);
     assert_eq!(complete(&["othello-explorer", "completions", "fi"]), ["fish"]);
+    // Values, not file names: the sizes, the selectivity levels, the evaluations, the topics.
+    assert_eq!(complete(&["othello-explorer", "show", "--size", ""]), ["8", "6", "4"]);
+    assert_eq!(complete(&["othello-explorer", "solve", "--selectivity", ""]), ["73", "87", "95", "98", "99", "100"]);
+    assert_eq!(complete(&["othello-explorer", "--selectivity", ""]), ["73", "87", "95", "98", "99", "100"]);
+    assert_eq!(complete(&["othello-explorer", "solve", "--eval", ""]), ["patterns", "network"]);
+    let topics = complete(&["othello-explorer", "explain", ""]);
+    for topic in ["legal", "flips", "play", "popcount", "empties", "symmetry", "search"] {
+        assert!(topics.iter().any(|t| t == topic), "{topic} not completed: {topics:?}");
+    }
+    assert_eq!(complete(&["othello-explorer", "explain", "sy"]), ["symmetry"]);
+    // The store's and the archive's options only where something reads them.
+    let options = |sub: &str| complete(&["othello-explorer", sub, "--"]);
+    for sub in ["show", "perft", "review", "explain", "completions", "man", "match", "reach", "shortest"] {
+        let o = options(sub);
+        assert!(!o.iter().any(|w| w == "--store" || w == "--no-store" || w == "--archive"), "{sub}: {o:?}");
+    }
+    assert!(options("solve").contains(&"--store".to_string()) && !options("solve").contains(&"--archive".to_string()));
+    assert!(options("archive").contains(&"--archive".to_string()));
     for (shell, needle) in [
         ("zsh", "#compdef othello-explorer"),
         ("fish", "complete -c othello-explorer"),
@@ -112,6 +130,11 @@ fn check_page(page: &str, title: &str) {
 fn man_prints_the_main_page_and_writes_one_for_every_subcommand() {
     let page = stdout_of(&["man"]);
     check_page(&page, "othello-explorer");
+    // The explorer's keys, by context, from the key table: a section of the main page.
+    assert!(page.contains(".SH \"EXPLORER KEYS\""), "no keys section");
+    for needle in ["\\fBCtrl\\-C\\fR", "\\fBb\\fR", "commands (after :)", "review [on|off]"] {
+        assert!(page.contains(needle), "{needle} not in the keys section");
+    }
     for name in subcommands() {
         assert!(page.contains(&format!("othello\\-explorer\\-{name}(1)")), "the main page names {name}");
     }

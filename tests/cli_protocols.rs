@@ -198,7 +198,6 @@ fn gtp_answers_malformed_and_hostile_lines_with_errors_and_goes_on() {
         ("time_settings 60 0", "? syntax error: time_settings MAIN BYOYOMI STONES"),
         ("set_level 99", "? syntax error: set_level 1-30"),
         ("12", "?12 syntax error: no command"),
-        ("final_score", "? the game is not over"),
     ] {
         assert_eq!(s.gtp(line), want, "{line}");
     }
@@ -213,7 +212,60 @@ fn gtp_answers_malformed_and_hostile_lines_with_errors_and_goes_on() {
     s.input.flush().unwrap();
     assert!(s.answer().starts_with('?'));
     assert_eq!(s.gtp("play b f5"), "=");
-    assert_eq!(s.gtp("genmove b"), "? it is white's turn");
+    assert_eq!(s.gtp("quit"), "=");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
+}
+
+#[test]
+fn gtp_genmove_answers_for_the_colour_asked_and_final_score_estimates_before_the_end() {
+    // GTP 2: genmove plays a move for the colour asked, whatever the turn; final_score gives the
+    // engine's estimate of the score. On 4x4 every value is proven: checked by the plain negamax.
+    let mut s = Session::start(&["gtp", "--level", "4", "--threads", "1"]);
+    assert_eq!(s.gtp("boardsize 4"), "=");
+    let score = |b: &Board| {
+        let v = b.for_black(negamax(b));
+        match v.signum() {
+            1 => format!("= B+{v}"),
+            -1 => format!("= W+{}", -v),
+            _ => "= 0".to_string(),
+        }
+    };
+    let start = Board::start(4);
+    assert_eq!(s.gtp("final_score"), score(&start), "the start's value");
+    // White asked to move at the start, black's turn: a white move on the start's discs.
+    let answer = s.gtp("genmove w");
+    let vertex = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}"));
+    let i = index_of(4, vertex).unwrap_or_else(|| panic!("{answer}"));
+    let handed = start.pass();
+    assert!(handed.moves().contains(&i), "{vertex} is no white move on\n{}", handed.board_string());
+    let b = handed.play(i);
+    assert_eq!(s.gtp("final_score"), score(&b), "after {vertex}");
+    // Black again, its turn as the rules say; then white asked twice in a row gets a white move
+    // each time (or pass when it has none).
+    let answer = s.gtp("genmove b");
+    let i = index_of(4, answer.strip_prefix("= ").unwrap()).unwrap_or_else(|| panic!("{answer}"));
+    assert!(b.moves().contains(&i), "{answer}");
+    let b = b.play(i);
+    let answer = s.gtp("genmove w");
+    let v = answer.strip_prefix("= ").unwrap().to_ascii_lowercase();
+    let b = if v == "pass" {
+        assert!(b.must_pass(), "{answer}");
+        b.pass()
+    } else {
+        let i = index_of(4, &v).unwrap();
+        assert!(b.moves().contains(&i), "{answer}");
+        b.play(i)
+    };
+    let answer = s.gtp("genmove w");
+    let v = answer.strip_prefix("= ").unwrap().to_ascii_lowercase();
+    let turn = if b.to_move == Side::White { b.clone() } else { b.pass() };
+    if v == "pass" {
+        assert!(turn.moves().is_empty(), "{answer}");
+    } else {
+        assert!(turn.moves().contains(&index_of(4, &v).unwrap()), "{answer} on\n{}", turn.board_string());
+    }
+    // `undo` takes back a handed turn like any move.
+    assert_eq!(s.gtp("undo"), "=");
     assert_eq!(s.gtp("quit"), "=");
     assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }
@@ -371,6 +423,12 @@ fn nboard_ping_stops_a_long_hint() {
     assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }
 
+/// The `played` list of a `match --json` run's output.
+fn v_played(out: &std::process::Output) -> Vec<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["played"].as_array().unwrap().clone()
+}
+
 #[test]
 fn match_plays_our_protocols_against_each_other_and_writes_legal_games() {
     let dir = tempfile::tempdir().unwrap();
@@ -408,7 +466,41 @@ fn match_plays_our_protocols_against_each_other_and_writes_legal_games() {
         let black = b.for_black(b.final_score());
         assert_eq!(played["black_score"], black, "{moves}");
         assert!(record.contains(&format!("RE[{black:+}]")), "{record}");
+        // The opening is given, not chosen: the record starts from the board after it (BO) and
+        // holds only the moves the engines chose.
+        let opening = played["opening_moves"].as_str().unwrap();
+        assert!(!opening.is_empty() && moves.starts_with(opening), "{played}");
+        let mut after = Board::start(6);
+        for k in 0..opening.len() / 2 {
+            if after.must_pass() {
+                after = after.pass();
+            }
+            after = after.play(index_of(6, &opening[2 * k..2 * k + 2]).unwrap());
+        }
+        let want: String = after.board_string().replace('X', "*");
+        let bo = record.split("BO[6 ").nth(1).unwrap().split(']').next().unwrap();
+        assert_eq!(bo.split_whitespace().collect::<Vec<_>>().join(" "), want, "{record}");
+        let after_bo = record.split_once("BO[").unwrap().1.split_once(']').unwrap().1;
+        let recorded: String = after_bo
+            .split(['B', 'W'])
+            .filter_map(|part| part.strip_prefix('['))
+            .map(|v| v.split([']', '/']).next().unwrap().to_lowercase())
+            .filter(|m| m != "pa")
+            .collect();
+        assert_eq!(recorded, moves[opening.len()..], "{record}");
     }
+    // `review` of a record judges the engines' moves alone, numbered from the board it starts at.
+    let r: serde_json::Value = serde_json::from_slice(
+        &Command::new(BIN)
+            .args(["review", "--json", "--time", "0.05", "--threads", "1", "--game", ggf.to_str().unwrap()])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let first = &v_played(&out)[0];
+    let chosen = (first["moves"].as_str().unwrap().len() - first["opening_moves"].as_str().unwrap().len()) / 2;
+    assert_eq!(r["moves"].as_array().unwrap().len(), chosen, "{r}");
     // Both colours for each opening.
     let openings: Vec<u64> = v["played"].as_array().unwrap().iter().map(|p| p["opening"].as_u64().unwrap()).collect();
     assert_eq!(openings, [1, 1, 2, 2]);
@@ -557,6 +649,48 @@ fn sigint_the_moment_a_protocol_starts_ends_it_as_a_later_one_does() {
             assert_eq!(status.code(), later.code(), "{protocol}, try {k}: {status:?} at once, {later:?} later");
         }
     }
+}
+
+#[test]
+fn nboard_commands_sent_together_are_each_answered_in_full() {
+    // A GUI (or a script) sends `hint`, `go` and `ping` at once: the ping stops the searches, but
+    // only once each has finished a depth, so the hint still gives its search lines and the go a
+    // move with its value; no field of an answer is empty.
+    let mut s = Session::start(&["nboard", "--threads", "1"]);
+    s.send("nboard 2");
+    s.send("set depth 30");
+    s.send("set game (;GM[Othello]PC[test]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)");
+    s.send("hint 3\ngo\nping 2");
+    let legal = ["c4", "d6", "f4", "f6"];
+    let (mut searches_before_go, mut answer, mut lines) = (0, None, Vec::new());
+    loop {
+        let l = s.line(Duration::from_secs(30)).expect("the pong within thirty seconds");
+        lines.push(l.clone());
+        if l == "pong 2" {
+            break;
+        }
+        if let Some(rest) = l.strip_prefix("search ") {
+            // `search PV EVAL 0 DEPTH`: every field there, the move legal.
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            assert_eq!(fields.len(), 4, "{l}");
+            assert!(legal.contains(&fields[0][..2].to_ascii_lowercase().as_str()), "{l}");
+            assert!(fields[1].parse::<f64>().is_ok() && fields[2] == "0" && !fields[3].is_empty(), "{l}");
+            if answer.is_none() {
+                searches_before_go += 1;
+            }
+        }
+        if let Some(rest) = l.strip_prefix("=== ") {
+            answer = Some(rest.to_string());
+        }
+    }
+    assert!(searches_before_go >= 1, "the hint gave no search line: {lines:?}");
+    let answer = answer.unwrap_or_else(|| panic!("no === before the pong: {lines:?}"));
+    let parts: Vec<&str> = answer.split('/').collect();
+    assert_eq!(parts.len(), 3, "{answer}");
+    assert!(legal.contains(&parts[0].to_ascii_lowercase().as_str()), "{answer}");
+    assert!(parts.iter().all(|p| !p.is_empty()) && parts[1].parse::<f64>().is_ok(), "{answer}");
+    s.send("quit");
+    assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }
 
 #[test]

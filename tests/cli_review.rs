@@ -87,16 +87,20 @@ fn every_move_of_4x4_games_matches_a_plain_negamax() {
 }
 
 #[test]
-fn estimates_say_their_depth_and_selectivity() {
-    // The first moves of an 8x8 game: nothing provable, every value an estimate at the level asked.
-    let args = ["--moves", "f5d6c3", "--time", "0.1", "--selectivity", "87"];
+fn estimates_say_their_depth_fixed_by_the_budget() {
+    // The first moves of an 8x8 game: nothing provable, every value an estimate of the review's
+    // own, full width, at the first depth the budget fixes (7 at 0.1 s) or the deeper one (11)
+    // where the played move was in doubt.
+    let args = ["--moves", "f5d6c3", "--time", "0.1"];
     let v = review_json(&args);
+    assert_eq!((v["first_depth"].as_u64(), v["estimate_depth"].as_u64()), (Some(7), Some(11)), "{v}");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3);
     for j in moves {
         assert_eq!(j["kind"], "estimate", "{j}");
-        assert!(j["depth"].as_u64().is_some_and(|d| d >= 1), "{j}");
-        assert_eq!(j["selectivity"], 87, "{j}");
+        let depth = if j["deepened"] == true { 11 } else { 7 };
+        assert_eq!(j["depth"], depth, "{j}");
+        assert_eq!(j["selectivity"], 100, "full width: {j}");
     }
     // The text's kind column holds the whole label, the marks' column after it.
     let out = bin().args(["review", "--threads", "1"]).args(args).output().unwrap();
@@ -105,8 +109,8 @@ fn estimates_say_their_depth_and_selectivity() {
     let at = header.find("mark").unwrap();
     for row in text.lines().skip(2).take(3) {
         let kind = row.find("est @").unwrap_or_else(|| panic!("{row}"));
-        let end = kind + row[kind..].find('%').unwrap_or_else(|| panic!("{row}")) + 1;
-        assert!(row[kind..end].ends_with(" 87%") && end < at, "{header}\n{row}");
+        let end = kind + 5 + row[kind + 5..].find(' ').unwrap_or(row.len() - kind - 5);
+        assert!(end < at && !row[kind..end].contains('%'), "{header}\n{row}");
     }
 }
 
@@ -383,4 +387,81 @@ fn a_review_of_the_same_game_gives_the_same_marks() {
     assert_eq!(marks(&first), marks(&second));
     // Random play makes mistakes, and some are marked.
     assert!(marks(&first).iter().any(|m| !m.1.is_null()), "{first}");
+}
+
+#[test]
+fn plies_count_passes_as_the_reference_rules_play_them_and_a_pass_has_its_row() {
+    let (text, _) = game_with_a_pass();
+    // The reference numbering: every move and every pass is a ply.
+    let mut b = Board::start(4);
+    let (mut plies, mut passes) = (Vec::new(), Vec::new());
+    let mut ply = 0;
+    for word in text.split_whitespace() {
+        ply += 1;
+        if word == "--" {
+            assert!(b.must_pass());
+            passes.push(serde_json::json!({"ply": ply, "side": if b.to_move == reference::Side::Black { "black" } else { "white" }}));
+            b = b.pass();
+            continue;
+        }
+        let i = (0..16).find(|&i| name(4, i) == word).unwrap();
+        plies.push((ply, word.to_string()));
+        b = b.play(i);
+    }
+    assert!(!passes.is_empty());
+    let moves: String = text.split_whitespace().filter(|w| *w != "--").collect();
+    let v = review_json(&["--size", "4", "--moves", &moves]);
+    let got: Vec<(i64, String)> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| (j["ply"].as_i64().unwrap(), j["move"].as_str().unwrap().to_string()))
+        .collect();
+    let want: Vec<(i64, String)> = plies.iter().map(|(p, m)| (*p as i64, m.clone())).collect();
+    assert_eq!(got, want, "{text}");
+    assert_eq!(v["passes"], Value::Array(passes.clone()), "{text}");
+    // The text: a row for the pass, under its ply number, and the count of plies in the heading.
+    let out = bin().args(["review", "--size", "4", "--moves", &moves]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let first = passes[0]["ply"].as_i64().unwrap();
+    assert!(
+        shown.lines().any(|l| l.split_whitespace().take(3).collect::<Vec<_>>()
+            == [first.to_string().as_str(), passes[0]["side"].as_str().unwrap(), "pass"]),
+        "{shown}"
+    );
+    assert!(shown.lines().next().unwrap().contains(&format!("({ply} plies with ")), "{shown}");
+}
+
+#[test]
+fn the_same_marks_with_one_thread_or_two() {
+    // A 6x6 game of random moves at a small budget: estimates, deeper looks and proofs.
+    let (text, _) = six_by_six_game(0x5151_aaaa_1234_9876, 0);
+    let run = |threads: &str| {
+        let out = bin()
+            .args(["review", "--json", "--size", "6", "--moves", &text, "--time", "0.05", "--threads", threads])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["moves"].clone()
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"), "every value, depth and mark alike");
+    assert!(one.as_array().unwrap().iter().any(|j| j["kind"] == "estimate"), "{one}");
+    assert!(one.as_array().unwrap().iter().any(|j| j["kind"] == "exact"), "{one}");
+}
+
+#[test]
+fn review_refuses_options_that_would_not_change_it() {
+    // Its searches have settings of their own: a store, a table size or a selectivity given to
+    // it would do nothing, and is refused in one line.
+    for args in
+        [&["--store", "x.redb", "review"][..], &["review", "--hash-mb", "64"], &["review", "--selectivity", "95"]]
+    {
+        let out = Command::cargo_bin("othello-explorer").unwrap().args(args).args(["--moves", "f5"]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("--store: `review` does not read the store") || !args.contains(&"--store"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 }

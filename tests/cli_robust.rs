@@ -412,7 +412,7 @@ fn a_huge_transcript_file_is_read_no_further_than_a_game_goes() {
         let out = std::process::Command::new("prlimit")
             .arg("--data=400000000")
             .arg(&bin)
-            .args(["--no-store", "review", "--size", "4", "--game", file, "--time", "0.01", "--hash-mb", "8"])
+            .args(["--no-store", "review", "--size", "4", "--game", file, "--time", "0.01", "--threads", "1"])
             .output()
             .unwrap();
         let err = stderr(&out);

@@ -313,3 +313,34 @@ fn missing_arguments_are_named() {
     assert_usage_error(&["perft"], &["DEPTH"]);
     assert_usage_error(&["perft", "--json"], &["DEPTH"]);
 }
+
+#[test]
+fn positions_as_other_programs_write_them_are_read_and_the_rest_refused_in_one_line() {
+    // The reference board after f5 d6, as a board string, and the forms Edax and NBoard write.
+    let b = Board::start(8).play(37).play(43);
+    let plain = json_of(&["show", "--json", "--moves", "f5d6"]);
+    let (cells, side) = b.board_string().split_once(' ').map(|(c, s)| (c.to_string(), s.to_string())).unwrap();
+    for args in [
+        vec!["--moves".to_string(), "1. f5 d6".to_string()],
+        vec!["--moves".to_string(), "f5-d6".to_string()],
+        vec!["--board".to_string(), format!("{cells}{side}")],
+        vec!["--board".to_string(), format!("{} {}", cells.replace('X', "*").replace('-', "."), "*")],
+    ] {
+        let mut all = vec!["show".to_string(), "--json".to_string()];
+        all.extend(args.clone());
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        let v = json_of(&refs);
+        assert_eq!(v["board"], plain["board"], "{args:?}");
+    }
+    for (args, names) in [
+        (&["show", "--moves", "f5 d6 z9"][..], "column 7"),
+        (&["show", "--board", "-----OX--XO--?-- X"], "column 14"),
+        (&["show", "--moves", "f5 +d6"], "column 4"),
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(names), "{args:?}: {err}");
+    }
+}

@@ -105,7 +105,8 @@ fn board_string_errors_name_the_column() {
     // Columns count characters from the start of the text, leading spaces and all.
     assert_eq!(board_err("  -----OX--XO--1-- X"), BoardStringError::BadChar { column: 16, found: '1' });
     assert_eq!(board_err("é----OX--XO----- X"), BoardStringError::BadChar { column: 1, found: 'é' });
-    assert_eq!(board_err("-----OX--XO----x X"), BoardStringError::BadChar { column: 16, found: 'x' });
+    assert_eq!(board_err("-----OX--XO----y X"), BoardStringError::BadChar { column: 16, found: 'y' });
+    assert_eq!(board_err("-----OX--XO----B X"), BoardStringError::BadChar { column: 16, found: 'B' });
 
     for length in [1, 15, 17, 25, 35, 37, 49, 63, 65, 100] {
         let e = board_err(&format!("{} X", "-".repeat(length)));
@@ -123,7 +124,9 @@ fn board_string_errors_name_the_column() {
     let e = board_err("-----OX--XO----- Z");
     assert_eq!(e, BoardStringError::BadSide { column: 18, found: "Z".into() });
     assert!(e.to_string().contains("'Z'") && e.to_string().contains("column 18"), "{e}");
-    assert_eq!(board_err("-----OX--XO----- x"), BoardStringError::BadSide { column: 18, found: "x".into() });
+    assert_eq!(board_err("-----OX--XO----- y"), BoardStringError::BadSide { column: 18, found: "y".into() });
+    // One character more than a board, not a side's: that character is named.
+    assert_eq!(board_err("-----OX--XO-----Z"), BoardStringError::BadChar { column: 17, found: 'Z' });
     assert_eq!(board_err("-----OX--XO----- XO"), BoardStringError::BadSide { column: 18, found: "XO".into() });
     assert_eq!(board_err("-----OX--XO-----  black"), BoardStringError::BadSide { column: 19, found: "black".into() });
 
@@ -151,6 +154,46 @@ fn board_strings_that_parse() {
     for n in [6, 8] {
         assert_eq!(parse_board(&Board::start(n).board_string()), Ok(to_position(&Board::start(n))));
     }
+}
+
+proptest! {
+    /// What Edax, NBoard and the WTHOR tools write: `*` or `x` for black, `o` for white, `.` for
+    /// an empty square, the side as `*`, `B`, `W` or glued on (65 characters on 8x8); every form
+    /// reads as the reference board it spells.
+    #[test]
+    fn board_strings_as_other_programs_write_them(b in any_board(), form in 0usize..6) {
+        let want = to_position(&b);
+        let text = b.board_string();
+        let (cells, side) = text.split_once(' ').unwrap();
+        let black = b.to_move == reference::Side::Black;
+        let other = match form {
+            0 => format!("{}{side}", cells),
+            1 => format!("{} {}", cells.replace('X', "*").replace('-', "."), if black { "*" } else { "O" }),
+            2 => format!("{} {}", cells.to_lowercase().replace('-', "."), if black { "B" } else { "W" }),
+            3 => format!("{}{}", cells.replace('X', "*"), if black { "*" } else { "O" }),
+            4 => format!("{} {}", cells.replace('O', "o"), if black { "x" } else { "o" }),
+            _ => format!("  {}	{} ; a comment", cells.replace('-', "."), side),
+        };
+        prop_assert_eq!(parse_board(&other), Ok(want), "{}", other);
+    }
+}
+
+#[test]
+fn transcripts_as_other_programs_write_them() {
+    let start8 = Position::start(Size::Eight);
+    let plain = transcript::play(&start8, "f5d6c3d3c4").expect("legal").moves;
+    for text in [
+        "1. f5 d6 2. c3 d3 3. c4",
+        "1.f5 d6 2.c3 d3 3.c4",
+        "f5-d6-c3-d3-c4",
+        "F5, D6, C3, D3, C4",
+        "1. f5 1... d6 2. c3-d3 c4",
+    ] {
+        assert_eq!(transcript::play(&start8, text).map(|l| l.moves), Ok(plain.clone()), "{text}");
+    }
+    // The columns of errors still count every character.
+    let e = transcript_err(&start8, "1. f5 d6 2. c9");
+    assert!(matches!(e, TranscriptError::BadSquare { move_number: 3, column: 13, .. }), "{e:?}");
 }
 
 #[test]
@@ -274,13 +317,15 @@ fn transcript_spelling_errors_name_move_and_column() {
         TranscriptError::BadSquare { move_number: 2, column: 3, error: ParseSquareError::MissingRow }
     );
     assert_eq!(
-        transcript_err(&start8, "f5d6-c3"),
+        transcript_err(&start8, "f5d6+c3"),
         TranscriptError::BadSquare {
             move_number: 3,
             column: 5,
-            error: ParseSquareError::BadColumn { found: '-', last: 'h' }
+            error: ParseSquareError::BadColumn { found: '+', last: 'h' }
         }
     );
+    // A number without its dot is no move number.
+    assert!(matches!(transcript_err(&start8, "1 f5"), TranscriptError::BadSquare { move_number: 1, column: 1, .. }));
     // Spelling is checked before anything is played.
     assert!(matches!(transcript_err(&start8, "a1 zz"), TranscriptError::BadSquare { move_number: 2, .. }));
     // On a smaller board a character that is no column or row at all names that board's range.
@@ -469,7 +514,7 @@ fn a_transcript_file_with_pass_markers_is_a_transcript() {
     // A board string is still one, and a mistyped one is named as a board string.
     let g = gamefile::read_text(&format!("{START_4}\nb1 --\n"), Size::Eight, None).unwrap();
     assert_eq!((g.format, g.start.size(), g.moves.len()), (Format::BoardString, Size::Four, 1));
-    let e = gamefile::read_text("-----OX--XO----x X\n", Size::Four, None).unwrap_err().to_string();
+    let e = gamefile::read_text("-----OX--XO----y X\n", Size::Four, None).unwrap_err().to_string();
     assert!(e.starts_with("line 1, column 1: board string expected a board string"), "{e}");
 }
 

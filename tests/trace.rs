@@ -187,3 +187,53 @@ fn moves_that_cannot_be_traced_are_named() {
         "unknown topic 'moves': expected one of legal, flips, play, popcount, empties, symmetry"
     );
 }
+
+/// The cell of `(col, row)` under the `k`-th symmetry (the library's order: identity, mirror
+/// columns, flip rows, rotate 180, transpose, rotate 90, rotate 270, anti-transpose), square by
+/// square.
+fn image_cell(n: usize, k: usize, col: usize, row: usize) -> (usize, usize) {
+    let l = n - 1;
+    match k {
+        0 => (col, row),
+        1 => (l - col, row),
+        2 => (col, l - row),
+        3 => (l - col, l - row),
+        4 => (row, col),
+        5 => (l - row, col),
+        6 => (row, l - col),
+        _ => (l - row, l - col),
+    }
+}
+
+/// Issue 97, item 10: the symmetry trace teaches the shifts and masks (the three moves, each a
+/// masked shift per column, row or diagonal) and says what sets each of the eight images apart,
+/// not one sentence eight times; every image is the square-by-square one.
+#[test]
+fn the_symmetry_trace_shows_its_shifts_and_tells_the_images_apart() {
+    for p in positions().into_iter().step_by(17) {
+        let n = p.size().n();
+        let t = trace(Topic::Symmetry, &p, None).unwrap();
+        let expr = |name: &str| t.steps.iter().find(|s| s.full_name() == name).unwrap().expression.clone();
+        assert!(expr("three moves: mirror").contains("player & col_a") && expr("three moves: mirror").contains(">>"));
+        assert!(expr("three moves: flip").contains("player & row_1"));
+        assert!(expr("three moves: transpose").contains("player & diag_0"));
+        assert!(t.steps.iter().all(|s| !s.expression.contains("Symmetry::")), "the expressions name the moves");
+        let images: Vec<&othello_explorer::trace::Step> = t.steps.iter().filter(|s| s.name == "player").collect();
+        assert_eq!(images.len(), 8);
+        let notes: std::collections::HashSet<&str> = images.iter().map(|s| s.note.as_str()).collect();
+        assert_eq!(notes.len(), 8, "eight different notes: {notes:?}");
+        let (player, _) = p.raw();
+        for (k, step) in images.iter().enumerate() {
+            let mut want = 0u64;
+            for row in 0..n {
+                for col in 0..n {
+                    if player >> bit_of(n, col, row) & 1 == 1 {
+                        let (c, r) = image_cell(n, k, col, row);
+                        want |= 1 << bit_of(n, c, r);
+                    }
+                }
+            }
+            assert_eq!(step.value, Value::Mask(Bitboard::new(p.size(), want)), "image {k} of {p}");
+        }
+    }
+}

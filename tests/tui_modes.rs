@@ -367,18 +367,16 @@ fn snapshots_of_the_key_bar_and_the_help_in_every_mode() {
 /// the solver thread does (each child, then the end of the job).
 fn serve_review(m: &mut Model, mut effects: Vec<Effect>) {
     for _ in 0..200 {
-        let Some(Effect::Review { job, position, .. }) =
+        let Some(Effect::Review { job, position, played, .. }) =
             effects.iter().find(|e| matches!(e, Effect::Review { .. })).cloned()
         else {
             return;
         };
         let mut solver = Solver::new(SolverOptions { hash_mb: 16, threads: 1, ..SolverOptions::default() });
         let mut children = Vec::new();
-        solver.score_children(&position, &Limits::default(), &mut |c| children.push(c)).unwrap();
+        solver.score_children(&position, &Limits::default(), &mut |c| children.push(c.into())).unwrap();
         let ev = |kind| Msg::Solver(SolverEvent { job, position, kind });
-        for c in children {
-            update(m, ev(EventKind::Child(c.into())));
-        }
+        update(m, ev(EventKind::Reviewed { played, children }));
         effects = update(m, ev(EventKind::Cancelled));
     }
     panic!("the review never ended");
@@ -431,6 +429,24 @@ fn the_review_marks_the_line_and_draws_the_graph() {
     );
     assert_eq!(m.tree.current(), node);
     assert_eq!(m.tree.depth(m.tree.current()), 0);
+    // The marks have a row of their own under the points: a marked move's column still shows
+    // its point (issue 97, item 7: a mark used to overwrite the lowest points, `●●?●●`).
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| m.hits = view::view(&m, f)).unwrap();
+    let buf = terminal.backend().buffer().clone();
+    let mut marked = 0;
+    for &(rect, node) in &m.hits.graph {
+        let bottom = buf[(rect.x, rect.bottom() - 1)].symbol().to_string();
+        let points = (rect.y..rect.bottom() - 1).filter(|&y| buf[(rect.x, y)].symbol() == "●").count();
+        assert_eq!(points, 1, "one point in the column of ply {}", m.tree.depth(node));
+        if m.mark(node).is_some() {
+            assert_eq!(bottom, "?", "the mark under ply {}", m.tree.depth(node));
+            marked += 1;
+        } else {
+            assert_ne!(bottom, "●", "no point on the marks' row");
+        }
+    }
+    assert!(marked >= 2, "the game has marks");
 }
 
 /// Esc closes what is open, one layer at a time, and at the top level never quits: the help, then
@@ -448,4 +464,122 @@ fn esc_at_the_top_level_does_not_quit() {
     assert_eq!(m.status.as_ref().unwrap().text, "nothing to close: q quits");
     send(&mut m, [ch('q')]);
     assert!(m.quit);
+}
+
+/// Plays a 4x4 game to its end: the user (black) by `b`, the engine on ticks, each position
+/// valued by the real solver first.
+fn play_4x4_game_with_b(m: &mut Model, now: &mut Instant) -> Vec<String> {
+    let mut said = Vec::new();
+    for _ in 0..60 {
+        let p = m.position();
+        if p.is_game_over() {
+            break;
+        }
+        solve_current(m);
+        if p.to_move() == Color::Black && !p.must_pass() {
+            // `b` is also a column letter: it acts once no row digit follows in time.
+            send(m, [ch('b')]);
+            *now += Duration::from_millis(700);
+            send(m, [Msg::Tick(*now)]);
+        } else {
+            *now += Duration::from_millis(100);
+            send(m, [Msg::Tick(*now)]);
+        }
+        said.push(m.status.clone().map(|s| s.text).unwrap_or_default());
+    }
+    said
+}
+
+#[test]
+fn in_a_game_b_and_u_say_what_they_did_and_the_history_keys_look_back() {
+    let mut m = model(Size::Four);
+    let mut now = Instant::now();
+    command(&mut m, "play black");
+    // b plays the best move known for the user and says so (not its value: the values hide),
+    // and what it said stays beside the engine's reply.
+    let said = play_4x4_game_with_b(&mut m, &mut now);
+    assert!(said.iter().any(|s| s.starts_with("b played ") && s.contains("for you (black): proven best")), "{said:?}");
+    assert!(said.iter().any(|s| s.contains("for you (black)") && s.contains("(engine) played")), "{said:?}");
+    assert!(said.iter().all(|s| !s.contains("b played") || !s.contains('+')), "no value shown: {said:?}");
+    let end = m.position();
+    assert!(end.is_game_over());
+    let plies = m.tree.depth(m.tree.current());
+    // The history keys step back through the finished game, and the engine waits there.
+    send(&mut m, [ch('t')]);
+    send(&mut m, [key(KeyCode::Left)]);
+    assert_eq!(m.tree.depth(m.tree.current()), plies - 1, "← went back one ply");
+    assert!(m.status.as_ref().unwrap().text.contains("looking back at the game"), "{:?}", m.status);
+    for _ in 0..3 {
+        solve_current(&mut m);
+        now += Duration::from_millis(500);
+        send(&mut m, [Msg::Tick(now)]);
+    }
+    assert_eq!(m.tree.depth(m.tree.current()), plies - 1, "the engine did not play the move again");
+    send(&mut m, [key(KeyCode::Left), ch('h')]);
+    assert_eq!(m.tree.depth(m.tree.current()), plies - 3);
+    send(&mut m, [key(KeyCode::Right)]);
+    assert_eq!(m.tree.depth(m.tree.current()), plies - 2, "→ forward");
+    // End: back at the end, the game goes on (it is over: nothing more to play).
+    send(&mut m, [key(KeyCode::Esc), key(KeyCode::End)]);
+    assert_eq!(m.position(), end);
+    assert!(m.status.as_ref().unwrap().text.contains("back at the end of the game"), "{:?}", m.status);
+    // u takes back to the user's move and says which moves it took back.
+    send(&mut m, [ch('u')]);
+    let text = m.status.clone().unwrap().text;
+    assert!(text.starts_with("took back ") && text.ends_with("your move (black)"), "{text}");
+    assert_eq!(m.position().to_move(), Color::Black);
+    // A move played where the user looks back goes on from there: the engine answers it.
+    solve_current(&mut m);
+    send(&mut m, [ch('b')]);
+    now += Duration::from_millis(700);
+    send(&mut m, [Msg::Tick(now)]);
+    let after_b = m.position();
+    solve_current(&mut m);
+    now += Duration::from_millis(100);
+    send(&mut m, [Msg::Tick(now)]);
+    assert!(m.position() != after_b || after_b.is_game_over() || after_b.must_pass(), "the engine answered");
+}
+
+#[test]
+fn in_a_game_p_is_not_offered_and_esc_stops_auto_play() {
+    let mut m = model(Size::Four);
+    command(&mut m, "play black");
+    let bar: String = othello_explorer::tui::testing::keys::key_bar(200, &m.contexts())
+        .into_iter()
+        .map(|(k, l)| format!("{k} {l}  "))
+        .collect();
+    assert!(!bar.contains("play on"), "the bar offers auto-play in a game: {bar}");
+    send(&mut m, [ch('p')]);
+    assert!(
+        m.status.as_ref().unwrap().text.contains("no auto-play in a game")
+            || m.status.as_ref().unwrap().text.contains("a game is on"),
+        "{:?}",
+        m.status
+    );
+    command(&mut m, "play off");
+    send(&mut m, [ch('p')]);
+    assert!(m.auto().is_some(), "p starts auto-play when exploring");
+    send(&mut m, [key(KeyCode::Esc)]);
+    assert!(m.auto().is_none(), "Esc stops it");
+    assert_eq!(m.status.as_ref().unwrap().text, "auto-play off");
+}
+
+/// The help's columns never run together: a command's usage wider than its column gets a line of
+/// its own, the description under the column (issue 97, item 7: `moves d3c3 | moves /f5d6c3play a
+/// transcript`).
+#[test]
+fn the_help_never_runs_a_label_into_its_text() {
+    use othello_explorer::tui::testing::theme::Theme;
+    use othello_explorer::tui::testing::widgets::help::help_text;
+    let lines = help_text(Theme::new(false), &[Context::Normal]);
+    let mut long = 0;
+    for line in &lines {
+        if let [label, _text] = &line.spans[..] {
+            assert!(label.content.ends_with("  "), "two spaces at least: {:?}", line.spans);
+        }
+        if line.spans.len() == 1 && line.spans[0].content.trim_start().starts_with("moves d3c3") {
+            long += 1;
+        }
+    }
+    assert_eq!(long, 1, "the long usage stands alone on its line");
 }

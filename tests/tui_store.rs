@@ -184,3 +184,111 @@ fn the_6x6_opening_comes_from_the_shipped_book_at_once() {
         }
     }
 }
+
+/// A 6x6 game of moves picked by a fixed xorshift sequence, as a transcript.
+fn random_6x6_game(mut seed: u64) -> String {
+    let mut p = Position::start(Size::Six);
+    let mut text = String::new();
+    while !p.is_game_over() {
+        p = p.after_forced_pass().0;
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let moves = p.legal_moves().reading_order();
+        let m = moves[(seed % moves.len() as u64) as usize];
+        text.push_str(&m.to_string());
+        p = p.play(m).unwrap();
+    }
+    text
+}
+
+/// Carries out the solver's effects as the runtime does.
+fn perform(worker: &mut Worker, effects: Vec<othello_explorer::tui::testing::app::Effect>) {
+    use othello_explorer::tui::testing::app::Effect;
+    for effect in effects {
+        match effect {
+            Effect::Analyse { job, position, selectivity } => worker.analyse(job, position, selectivity),
+            Effect::Review { job, position, played, budget } => worker.review(job, position, played, budget),
+            Effect::Cancel => worker.cancel(),
+            _ => {}
+        }
+    }
+}
+
+/// The bug 1: the same game got other marks from the explorer's `:review` than from
+/// `review`, since the explorer judged on whatever its cache held (the store's proofs, the
+/// shipped 6x6 book, a longer stay). Here the explorer's solver thread has a store holding the
+/// book, searches on two threads, and has analysed before the review; `review` runs with no
+/// store on one thread. Every mark must be the same, the ones from estimates too.
+#[test]
+fn the_explorers_review_gives_the_marks_of_review_whatever_the_store_threads_and_cache() {
+    use othello_explorer::tui::testing::app::{Config, Model, update};
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let text = random_6x6_game(0x0dd_ba11_5eed_cafe);
+    // `review` at the explorer's budget (1 s, its default), one thread, no store.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_othello-explorer"))
+        .args(["--no-store", "review", "--json", "--size", "6", "--threads", "1", "--moves", &text])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli: Vec<(usize, Option<String>)> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["ply"].as_u64().unwrap() as usize,
+                j["mark"].as_str().map(|m| if j["mark_proven"] == true { m.to_string() } else { format!("~{m}") }),
+            )
+        })
+        .collect();
+    assert!(cli.iter().any(|(_, m)| m.is_some()), "random play makes mistakes: {v}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let (tx, rx) = channel();
+    let options = SolverOptions { hash_mb: 16, threads: 2, ..SolverOptions::default() };
+    let mut worker = Worker::spawn(options, Some(dir.path().join("store.redb")), tx).unwrap();
+    let line = othello_explorer::transcript::play(&Position::start(Size::Six), &text).unwrap();
+    let mut m = Model::new(line.start, &line.moves, Config::default(), std::time::Instant::now());
+    let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
+    let mut effects = m.init();
+    // The explorer analyses the start first (the book answers it, through the store).
+    effects.extend(update(&mut m, key(KeyCode::Home)));
+    let until = std::time::Instant::now() + Duration::from_secs(3);
+    while std::time::Instant::now() < until {
+        perform(&mut worker, std::mem::take(&mut effects));
+        if let Ok(msg) = rx.recv_timeout(Duration::from_millis(100)) {
+            effects = update(&mut m, msg);
+        }
+    }
+    effects.extend(update(&mut m, key(KeyCode::Char(':'))));
+    for c in "review".chars() {
+        effects.extend(update(&mut m, key(KeyCode::Char(c))));
+    }
+    effects.extend(update(&mut m, key(KeyCode::Enter)));
+    loop {
+        perform(&mut worker, std::mem::take(&mut effects));
+        let msg = rx.recv_timeout(Duration::from_secs(300)).expect("the review goes on");
+        effects = update(&mut m, msg);
+        if m.status.as_ref().is_some_and(|s| s.text.starts_with("review done")) {
+            break;
+        }
+    }
+    let explorer: Vec<(usize, Option<String>)> = m
+        .tree
+        .line()
+        .into_iter()
+        .filter(|&id| matches!(m.tree.edge(id), Some(othello_explorer::tui::testing::tree::Edge::Move(_))))
+        .map(|id| {
+            let mark = m.mark(id).map(|(mark, proven)| othello_explorer::review::mark_text(mark, proven));
+            (m.tree.depth(id), mark)
+        })
+        .collect();
+    assert_eq!(explorer, cli, "the explorer's marks (ply, mark) against review's");
+    // And not by chance: at the start the explorer knows every move's exact score (the book,
+    // through the store), where the review judges on its own estimates.
+    let at_start = m.cache.get(&Position::start(Size::Six)).expect("the start was analysed");
+    assert!(at_start.complete && at_start.children.iter().all(|c| c.kind == othello_explorer::solver::Kind::Exact));
+    assert_eq!(v["moves"][0]["kind"], "estimate", "{}", v["moves"][0]);
+}

@@ -1,6 +1,8 @@
 //! `update` driven by messages alone: navigation, branching, undo/redo, the command line, auto-play,
 //! stale solver results, passes and the end of the game. No terminal, no thread.
 
+mod reference;
+
 use othello_explorer::solver::{
     ChildScore, ChildValue, DEFAULT_SELECTIVITY, Kind, Limits, Phase, Report, SearchMode, Selectivity, Solver,
     SolverOptions,
@@ -205,7 +207,10 @@ fn bad_commands_report_in_the_status_line_and_change_nothing() {
         ("moves /f5z9", "moves: move 2 at column 3: bad column 'z': expected a letter a to h"),
         ("moves f5", "moves: move 1 at column 1 is illegal: f5 is already occupied"),
         ("size 5", "size '5': the board size must be 4, 6 or 8"),
-        ("board XXXX O", "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and -"),
+        (
+            "board XXXX O",
+            "board: board of 4 squares: a board string has 16, 36 or 64 characters of X, O and - (then the side to move)",
+        ),
         (
             "frob",
             "unknown command 'frob': try moves, board, size, new, save, load, export, restore, play, drill, edit, review, games, reach, selectivity, quit",
@@ -804,6 +809,44 @@ fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
     assert!(status.error && status.text.contains("no game arrives at this board"), "{}", status.text);
 }
 
+/// The list of a file's games has a result column: black's final score where the game ends on the
+/// board (the reference rules' score), `unknown` where it does not (issue 97, item 8).
+#[test]
+fn the_list_of_a_files_games_shows_each_result() {
+    use othello_explorer::gamefile::{Format, Game, wthor};
+    // A game to its end by the reference rules (the first legal move each time), and one cut.
+    let mut b = reference::Board::start(8);
+    let mut moves = Vec::new();
+    while !b.game_over() {
+        if b.must_pass() {
+            b = b.pass();
+            continue;
+        }
+        let m = b.moves()[0];
+        moves.push(reference::name(8, m));
+        b = b.play(m);
+    }
+    let score = b.for_black(b.final_score());
+    let start = Position::start(Size::Eight);
+    let line = |t: &str| transcript::play(&start, t).unwrap().moves;
+    let games =
+        [Game::new(start, line(&moves.concat()), Format::Wthor), Game::new(start, line("f5d6c3"), Format::Wthor)];
+    let bytes = wthor::write(&games, 2026).unwrap();
+    let (mut m, _) = model(Size::Eight);
+    update(&mut m, Msg::Loaded { path: "games.wtb".into(), index: None, result: Ok(bytes) });
+    let Overlay::Pick(list) = &m.overlay else { panic!("{:?}", m.overlay) };
+    assert!(list.lines[0].contains(&format!("  {score:+}")), "{score}: {:?}", list.lines);
+    assert!(list.lines[0].contains(&format!("{:>5}  ", moves.len())), "{:?}", list.lines);
+    assert!(list.lines[0].contains(&format!("{}…", &moves.concat()[..12])), "{:?}", list.lines);
+    assert!(list.lines[1].contains("unknown"), "{:?}", list.lines);
+    assert_eq!(list.title, "2 games in games.wtb");
+    // Drawn: the title, the heading, then the lines.
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
+    let text = terminal.backend().to_string();
+    assert!(text.contains(" 2 games in games.wtb ") && text.contains("#  result  moves"), "{text}");
+}
+
 /// `:load FILE N` picks game N of a file of several, and a WTHOR database (binary) loads as GGF
 /// and transcripts do; without N the first game loads and the status says how to pick another
 /// (issue 37, item 5).
@@ -828,8 +871,10 @@ fn load_reads_wthor_databases_and_picks_a_game_by_number() {
     assert_eq!(m.tree.transcript(), "f5f6e6f4");
     let Overlay::Pick(list) = &m.overlay else { panic!("{:?}", m.overlay) };
     assert_eq!((list.total, list.lines.len()), (2, 2));
-    assert!(list.lines[0].contains("3 moves · f5d6c3"), "{:?}", list.lines);
-    assert!(list.lines[1].contains("4 moves · f5f6e6f4"), "{:?}", list.lines);
+    // A result column: neither game ends on the board, so neither has a result.
+    assert!(list.header.contains("result") && list.header.contains("moves"), "{}", list.header);
+    assert!(list.lines[0].contains("unknown     3  ") && list.lines[0].ends_with("f5d6c3"), "{:?}", list.lines);
+    assert!(list.lines[1].contains("unknown     4  ") && list.lines[1].ends_with("f5f6e6f4"), "{:?}", list.lines);
     assert!(m.status.as_ref().unwrap().text.contains("holds 2 games"), "{:?}", m.status);
     // Down, up, down: the second; Enter loads it.
     send(&mut m, [key(KeyCode::Down), key(KeyCode::Up), key(KeyCode::Down), key(KeyCode::Enter)]);
@@ -1012,6 +1057,7 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
             "d6" => 20,
             _ => 0,
         };
+        let mut children = Vec::new();
         for square in position.legal_moves().reading_order() {
             let score = if Some(square) == played {
                 3 - loss
@@ -1020,9 +1066,9 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
             } else {
                 3
             };
-            let c = ChildValue { square, score, kind: Kind::estimate(12) };
-            update(&mut m, event(job, position, EventKind::Child(c)));
+            children.push(ChildValue { square, score, kind: Kind::estimate(12) });
         }
+        update(&mut m, event(job, position, EventKind::Reviewed { played, children }));
         effects = update(&mut m, event(job, position, EventKind::Cancelled));
     }
     assert!(m.status.as_ref().unwrap().text.starts_with("review done"), "{:?}", m.status);
@@ -1075,12 +1121,20 @@ fn the_archive_panel_and_games_open_the_masters_games() {
     terminal.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
     let text = terminal.backend().to_string();
     assert!(text.contains("archive · 3 games"), "{text}");
+    // At 80x24 the panel is too narrow for its table: it says where the games are.
+    let mut small = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).unwrap();
+    small.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
+    let text = small.backend().to_string();
+    assert!(text.contains(":games lists"), "{text}");
     // :games after d6: the two games, and Enter opens the chosen one as a new tree.
     command(&mut m, "moves d6");
     command(&mut m, "games");
     let Overlay::Pick(list) = &m.overlay else { panic!("{:?}", m.overlay) };
     assert_eq!(list.lines.len(), 2);
-    assert!(list.lines[0].starts_with("Ann +") || list.lines[0].starts_with("Ann -"), "{:?}", list.lines);
+    // Under the heading of `archive games`: the result (these 4-move games have none), the
+    // moves, the players.
+    assert!(list.lines[0].contains("unknown") && list.lines[0].contains("Ann – Zed"), "{:?}", list.lines);
+    assert!(list.header.starts_with(" result"), "{}", list.header);
     send(&mut m, [key(KeyCode::Down), key(KeyCode::Enter)]);
     assert_eq!(m.tree.transcript(), "f5d6c3f4");
     // A again: the panel closes.

@@ -6,7 +6,11 @@
 //! to move, so transpositions and the eight symmetric images of a position meet; every move is
 //! given back in the asking position's own coordinates.
 //!
-//! # The file (`archive.oxar`, format version 1)
+//! A game that does not end on the board (an unfinished transcript, a resignation, a time loss)
+//! has no result: it is *result unknown*, counted among a move's games but not in black's wins,
+//! the draws, white's wins or the mean score, whose shares are of the games with a result.
+//!
+//! # The file (`archive.oxar`, format version 2)
 //!
 //! A sorted-array file rather than the store's redb: the index is read far more often than it is
 //! written, its entries are fixed-size, and a sorted array of 14-byte entries found by binary
@@ -20,7 +24,7 @@
 //! | header | magic `OXARCH\0\x1a`, version `u16`, then the counts of sources, names, games, entries and summaries (`u32`, `u32`, `u32`, `u64`, `u32`) |
 //! | sources | each: FNV-1a 64 of the file's bytes, its games (`u32`), its name (`u16` length, UTF-8) |
 //! | names | players' and tournaments' names: `u16` length, UTF-8 |
-//! | games | each: source `u32`, index in the source `u32`, board side `u8`, start black/white `u64` `u64`, side to move `u8`, black's and white's name `u32` (`u32::MAX`: none), tournament `u32`, year `u16`, final score from black `i8`, move count `u8`, the moves (`0..N*N` a square in reading order, 255 a pass) |
+//! | games | each: source `u32`, index in the source `u32`, board side `u8`, start black/white `u64` `u64`, side to move `u8`, black's and white's name `u32` (`u32::MAX`: none), tournament `u32`, year `u16`, final score from black `i8` (`-128`: result unknown; version 1 wrote the disc difference of an unfinished game's last position, read as unknown), move count `u8`, the moves (`0..N*N` a square in reading order, 255 a pass) |
 //! | entries | sorted by key: key `u64`, game `u32`, ply `u8`, symmetry `u8` (14 bytes) |
 //! | summaries | for each key with at least [`SUMMARY_MIN`] games, its next moves counted ahead (below) |
 //! | checksum | FNV-1a 64 of everything before |
@@ -48,8 +52,10 @@ pub const MAX_BYTES: u64 = 2 << 30;
 
 /// The magic bytes an archive file starts with.
 pub const MAGIC: [u8; 8] = *b"OXARCH\0\x1a";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
+/// The format version this build writes (it reads version 1 too, its summaries counted again).
+pub const VERSION: u16 = 2;
+/// The score byte of a game whose result is unknown.
+const UNKNOWN: i8 = i8::MIN;
 /// Keys with at least this many games get their next moves counted ahead in the file.
 pub const SUMMARY_MIN: usize = 32;
 /// A move byte for a pass.
@@ -85,9 +91,11 @@ impl ArchivedGame {
         p
     }
 
-    /// The final score from black's side, empties to the winner.
-    pub fn black_score(&self) -> i32 {
-        self.end().black_score(Scoring::Standard)
+    /// The final score from black's side, empties to the winner; `None` (result unknown) when
+    /// the game does not end on the board.
+    pub fn black_score(&self) -> Option<i32> {
+        let end = self.end();
+        end.is_game_over().then(|| end.black_score(Scoring::Standard))
     }
 }
 
@@ -110,8 +118,46 @@ pub struct GameRow {
     pub tournament: Option<u32>,
     /// The year.
     pub year: Option<u16>,
-    /// The final score from black's side (empties to the winner).
-    pub black_score: i8,
+    /// The final score from black's side (empties to the winner); `None`: result unknown (the
+    /// game does not end on the board).
+    pub black_score: Option<i8>,
+}
+
+impl GameRow {
+    /// The position after its last move.
+    pub fn end(&self) -> Position {
+        self.moves.iter().fold(self.start, |p, m| match m {
+            Some(sq) => p.play(*sq).unwrap_or(p),
+            None => p.pass(),
+        })
+    }
+
+    /// The result as the front ends write it: black's final score (`+12`), or `unknown`.
+    pub fn result_text(&self) -> String {
+        self.black_score.map_or_else(|| "unknown".to_string(), |s| format!("{s:+}"))
+    }
+}
+
+/// The heading of [`game_line`]'s columns.
+pub const GAME_HEADER: &str = " result  moves  black – white · year · tournament";
+
+/// One game of the archive as the lists write it (`archive games`, the explorer's `:games`):
+/// black's final score or `unknown` (the game does not end on the board), its moves, the
+/// players, the year and the tournament, `?` where the file names none; names made printable.
+pub fn game_line(a: &Archive, g: &GameRow) -> String {
+    let name = |n: Option<u32>| {
+        n.and_then(|n| a.name(n)).map_or_else(|| "?".to_string(), crate::notation::printable::printable)
+    };
+    let moves = g.moves.iter().flatten().count();
+    format!(
+        " {:<7} {:>5}  {} – {} · {} · {}",
+        g.result_text(),
+        moves,
+        name(g.black),
+        name(g.white),
+        g.year.map_or("?".into(), |y| y.to_string()),
+        name(g.tournament)
+    )
 }
 
 /// A file the archive holds the games of.
@@ -132,22 +178,40 @@ pub struct MoveStats {
     pub square: Option<Square>,
     /// Games that played it.
     pub games: u32,
-    /// Of those, won by black, drawn, won by white.
+    /// Of those, won by black, drawn, won by white (the others' result is unknown).
     pub black_wins: u32,
     /// Drawn.
     pub draws: u32,
     /// Won by white.
     pub white_wins: u32,
-    /// The sum of their final scores from black's side.
+    /// The sum of their final scores from black's side (of the games with a result).
     pub score_sum: i64,
     /// The players who chose it most often, with how often (at most three).
     pub players: Vec<(String, u32)>,
 }
 
 impl MoveStats {
-    /// The mean final score from black's side.
-    pub fn mean_score(&self) -> f64 {
-        if self.games == 0 { 0.0 } else { self.score_sum as f64 / f64::from(self.games) }
+    /// The games with a result: black's wins, the draws and white's wins.
+    pub fn decided(&self) -> u32 {
+        self.black_wins + self.draws + self.white_wins
+    }
+
+    /// The games whose result is unknown (they do not end on the board).
+    pub fn unknown(&self) -> u32 {
+        self.games - self.decided()
+    }
+
+    /// The mean final score from black's side, of the games with a result (`None`: none has).
+    pub fn mean_score(&self) -> Option<f64> {
+        let n = self.decided();
+        (n > 0).then(|| self.score_sum as f64 / f64::from(n))
+    }
+
+    /// The share of the games with a result that `count` of them are, in percent (`None`: none
+    /// has a result).
+    pub fn share_of_decided(&self, count: u32) -> Option<f64> {
+        let n = self.decided();
+        (n > 0).then(|| f64::from(count) / f64::from(n) * 100.0)
     }
 }
 
@@ -362,7 +426,7 @@ impl Archive {
                 white: self.intern(&g.white),
                 tournament: self.intern(&g.tournament),
                 year: g.year,
-                black_score: g.black_score().clamp(-64, 64) as i8,
+                black_score: g.black_score().map(|s| s.clamp(-64, 64) as i8),
             };
             self.index_game(game, &row);
             self.games.push(row);
@@ -500,12 +564,14 @@ impl Archive {
             let (s, players) =
                 by.entry(mv).or_insert_with(|| (SummaryMove { mv, ..SummaryMove::default() }, HashMap::new()));
             s.games += 1;
-            match g.black_score.signum() {
-                1 => s.black_wins += 1,
-                0 => s.draws += 1,
-                _ => s.white_wins += 1,
+            if let Some(score) = g.black_score {
+                match score.signum() {
+                    1 => s.black_wins += 1,
+                    0 => s.draws += 1,
+                    _ => s.white_wins += 1,
+                }
+                s.score_sum += i64::from(score);
             }
-            s.score_sum += i64::from(g.black_score);
             let who = if mover == Color::Black { g.black } else { g.white };
             if let Some(n) = who {
                 *players.entry(n).or_default() += 1;
@@ -619,7 +685,7 @@ impl Archive {
             out.extend_from_slice(&id(g.white));
             out.extend_from_slice(&id(g.tournament));
             out.extend_from_slice(&g.year.unwrap_or(0).to_le_bytes());
-            out.push(g.black_score as u8);
+            out.push(g.black_score.unwrap_or(UNKNOWN) as u8);
             out.push(g.moves.len() as u8);
             out.extend(g.moves.iter().map(|m| square_byte(size, *m)));
         }
@@ -666,8 +732,8 @@ impl Archive {
         }
         let mut r = Cursor { bytes: body, at: 8 };
         let version = r.u16()?;
-        if version != VERSION {
-            return Err(bad(&format!("format version {version}; this build reads {VERSION}")));
+        if version != VERSION && version != 1 {
+            return Err(bad(&format!("format version {version}; this build reads 1 and {VERSION}")));
         }
         let (ns, nn, ng) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
         let ne = r.u64()? as usize;
@@ -694,7 +760,7 @@ impl Archive {
             let start = Position::new(size, b, w, to_move).map_err(|e| bad(&format!("a game's start: {e}")))?;
             let (black, white, tournament) = (opt(r.u32()?), opt(r.u32()?), opt(r.u32()?));
             let year = Some(r.u16()?).filter(|&y| y != 0);
-            let black_score = r.u8()? as i8;
+            let black_score = Some(r.u8()? as i8).filter(|&s| s != UNKNOWN);
             let n = r.u8()? as usize;
             let bytes = r.take(n)?;
             if let Some(i) = bytes.iter().position(|&m| m != PASS && usize::from(m) >= size.n() * size.n()) {
@@ -709,7 +775,7 @@ impl Archive {
             let moves = bytes.iter().map(|&m| byte_square(size, m)).collect();
             a.games.push(GameRow { source, index, start, moves, black, white, tournament, year, black_score });
         }
-        a.check_games()?;
+        a.check_games(version)?;
         if ne > body.len() / 14 {
             return Err(bad("more entries than the file holds"));
         }
@@ -722,6 +788,11 @@ impl Archive {
                 return Err(bad("an entry out of range"));
             }
             a.entries.push(Entry { key, game, ply, sym });
+        }
+        if version == 1 {
+            // Its summaries counted an unfinished game's last disc difference as a result.
+            a.finish();
+            return Ok(a);
         }
         for _ in 0..nsum {
             let key = r.u64()?;
@@ -744,11 +815,13 @@ impl Archive {
         Ok(a)
     }
 
-    /// Replays every game by the rules and checks its source and final score: the checksum
-    /// guards against accidents, not against a file made to hold an illegal game, and the rest of
-    /// the archive (its lookups, `remove`, the explorer's games) takes its games to be legal. The
-    /// error names the game, its source and its move.
-    fn check_games(&self) -> Result<(), ArchiveError> {
+    /// Replays every game by the rules and checks its source and final score (a finished game's
+    /// the board's, an unfinished one's unknown; a file of `version` 1 wrote the last position's
+    /// disc difference for it, taken as unknown here): the checksum guards against accidents,
+    /// not against a file made to hold an illegal game, and the rest of the archive (its lookups,
+    /// `remove`, the explorer's games) takes its games to be legal. The error names the game,
+    /// its source and its move.
+    fn check_games(&mut self, version: u16) -> Result<(), ArchiveError> {
         use rayon::prelude::*;
         let wrong = |k: usize, g: &GameRow, what: String| {
             let source = self.sources.get(g.source as usize).map_or("?", |s| s.name.as_str());
@@ -771,12 +844,29 @@ impl Archive {
                     None => return Err(wrong(k, g, format!("move {} is a pass where there is a move", i + 1))),
                 };
             }
-            let score = p.black_score(Scoring::Standard).clamp(-64, 64) as i8;
-            if score != g.black_score {
-                return Err(wrong(k, g, format!("its final score is {score:+}, not {:+}", g.black_score)));
+            let written = |s: Option<i8>| s.map_or("unknown".to_string(), |s| format!("{s:+}"));
+            let score = p.is_game_over().then(|| p.black_score(Scoring::Standard).clamp(-64, 64) as i8);
+            if score.is_some() && score != g.black_score {
+                return Err(wrong(
+                    k,
+                    g,
+                    format!("its final score is {:+}, not {}", score.unwrap_or(0), written(g.black_score)),
+                ));
+            }
+            if score.is_none() && g.black_score.is_some() && version != 1 {
+                let what = written(g.black_score);
+                return Err(wrong(k, g, format!("it does not end on the board, so its result is unknown, not {what}")));
             }
             Ok(())
-        })
+        })?;
+        if version == 1 {
+            for g in &mut self.games {
+                if !g.end().is_game_over() {
+                    g.black_score = None;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Reads the archive at `path`; an empty one if there is no file.
@@ -879,5 +969,61 @@ mod tests {
         let last = bytes.len() - 20;
         bytes[last] ^= 1;
         assert!(Archive::from_bytes(&bytes).is_err());
+    }
+
+    #[test]
+    fn an_unfinished_game_is_result_unknown_and_left_out_of_the_results() {
+        let mut a = Archive::default();
+        // Two unfinished games, and one played to its end (the first legal move each time).
+        let start = Position::start(Size::Eight);
+        let mut p = start;
+        let mut moves = Vec::new();
+        while !p.is_game_over() {
+            if p.must_pass() {
+                moves.push(None);
+                p = p.pass();
+                continue;
+            }
+            let m = p.legal_moves().reading_order()[0];
+            moves.push(Some(m));
+            p = p.play(m).unwrap();
+        }
+        let finished = ArchivedGame { start, moves, black: None, white: None, tournament: None, year: None };
+        let score = finished.black_score().unwrap();
+        a.add("x", 1, &[game("f5d6c3", "Ann"), game("f5d6c3d3", "Bob"), finished.clone()]);
+        a.finish();
+        assert_eq!(game("f5d6c3", "Ann").black_score(), None);
+        let s = a.stats(&start, &Filter::default());
+        assert_eq!(s.games, 3);
+        for m in &s.moves {
+            if m.square == finished.moves[0] {
+                assert_eq!((m.games, m.decided(), m.unknown()), (1, 1, 0));
+                assert_eq!(m.mean_score(), Some(f64::from(score)));
+            } else {
+                assert_eq!((m.games, m.decided(), m.unknown()), (2, 0, 2), "{m:?}");
+                assert_eq!((m.black_wins, m.draws, m.white_wins, m.mean_score()), (0, 0, 0, None));
+                assert_eq!(m.share_of_decided(m.black_wins), None);
+            }
+        }
+        // Kept as unknown through the file.
+        let b = Archive::from_bytes(&a.to_bytes()).unwrap();
+        assert_eq!(b.games.iter().filter(|g| g.black_score.is_none()).count(), 2);
+        assert_eq!(b.games[0].result_text(), "unknown");
+        // A file of version 1 wrote the last disc difference of an unfinished game: read as unknown.
+        let mut v1 = a.clone();
+        v1.games[0].black_score = Some(3);
+        let mut bytes = v1.to_bytes();
+        bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let n = bytes.len() - 8;
+        let sum = fnv1a(&bytes[..n]);
+        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        let old = Archive::from_bytes(&bytes).unwrap();
+        assert_eq!(old.games[0].black_score, None);
+        assert_eq!(old.stats(&start, &Filter::default()), a.stats(&start, &Filter::default()));
+        // In version 2 a result written for an unfinished game is a damaged file.
+        let mut bad = a.clone();
+        bad.games[0].black_score = Some(3);
+        let e = Archive::from_bytes(&bad.to_bytes()).unwrap_err().to_string();
+        assert!(e.contains("does not end on the board, so its result is unknown, not +3"), "{e}");
     }
 }

@@ -48,7 +48,7 @@ pub enum ArchiveCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The board of transcripts without a board string (default 8).
-        #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::size)]
+        #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::SIZE)]
         size: u8,
         /// Print one JSON object instead of text.
         #[arg(long)]
@@ -160,7 +160,10 @@ struct MoveJson {
     black_wins: u32,
     draws: u32,
     white_wins: u32,
-    mean_score: f64,
+    /// Games that do not end on the board: counted in `games`, not in the results.
+    result_unknown: u32,
+    /// The mean final score from black's side of the games with a result (`null`: none has).
+    mean_score: Option<f64>,
     players: Vec<String>,
 }
 
@@ -176,7 +179,8 @@ fn show_json(position: &Position, s: &PositionStats) -> serde_json::Value {
             black_wins: m.black_wins,
             draws: m.draws,
             white_wins: m.white_wins,
-            mean_score: (m.mean_score() * 100.0).round() / 100.0,
+            result_unknown: m.unknown(),
+            mean_score: m.mean_score().map(|v| (v * 100.0).round() / 100.0),
             players: m.players.iter().map(|(n, _)| n.clone()).collect(),
         })
         .collect();
@@ -201,7 +205,7 @@ fn show_text(position: &Position, s: &PositionStats) -> String {
     if s.moves.is_empty() {
         return out;
     }
-    out.push_str(" move   games  share   black  draw  white   mean  players\n");
+    out.push_str(" move   games  share   black  draw  white  unknown   mean  players\n");
     let total = f64::from(s.games.max(1));
     for m in &s.moves {
         let players: Vec<String> = m
@@ -210,18 +214,19 @@ fn show_text(position: &Position, s: &PositionStats) -> String {
             .map(|(n, c)| format!("{} ({c})", othello_explorer::notation::printable::printable(n)))
             .collect();
         out.push_str(&format!(
-            " {:<5} {:>6} {:>5.1}% {:>7} {:>5} {:>6} {:>+6.1}  {}\n",
+            " {:<5} {:>6} {:>5.1}% {:>7} {:>5} {:>6} {:>8} {:>6}  {}\n",
             m.square.map_or("pass".into(), |q| q.to_string()),
             m.games,
             f64::from(m.games) / total * 100.0,
             m.black_wins,
             m.draws,
             m.white_wins,
-            m.mean_score(),
+            m.unknown(),
+            m.mean_score().map_or("-".to_string(), |v| format!("{v:+.1}")),
             players.join(", ")
         ));
     }
-    out.push_str("black/draw/white: the games' results; mean: the final disc difference from black's side\n");
+    out.push_str("black/draw/white: the games' results; unknown: games that do not end on the board, left out of the results and the mean; mean: the final disc difference from black's side\n");
     out
 }
 
@@ -515,22 +520,17 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
                     .iter()
                     .map(|g| {
                         json!({"black": name(g.black), "white": name(g.white), "year": g.year, "tournament": name(g.tournament),
-                            "black_score": g.black_score, "moves": transcript::format(&g.moves.iter().flatten().copied().collect::<Vec<_>>()),
+                            "black_score": g.black_score, "result_known": g.black_score.is_some(), "moves": transcript::format(&g.moves.iter().flatten().copied().collect::<Vec<_>>()),
                             "source": a.sources.get(g.source as usize).map(|s| s.name.clone()), "index": g.index})
                     })
                     .collect();
                 super::outln!("{}", json!({"games": list}));
             } else {
+                if !games.is_empty() {
+                    super::outln!("{}", archive::GAME_HEADER);
+                }
                 for g in &games {
-                    let p = othello_explorer::notation::printable::printable;
-                    super::outln!(
-                        "{} {:+} {} · {} · {}",
-                        p(&name(g.black)),
-                        g.black_score,
-                        p(&name(g.white)),
-                        g.year.map_or("?".into(), |y| y.to_string()),
-                        p(&name(g.tournament))
-                    );
+                    super::outln!("{}", archive::game_line(&a, g));
                 }
                 super::outln!("{}", counted(games.len() as u64, "game", "games"));
             }

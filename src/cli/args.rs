@@ -8,7 +8,7 @@ use othello_explorer::{Position, Size, obf};
 #[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {
     /// Board size: 4, 6 or 8 (the start position of that size; default 8).
-    #[arg(long, value_name = "N", global = false, allow_negative_numbers = true, value_parser = super::values::size)]
+    #[arg(long, value_name = "N", global = false, allow_negative_numbers = true, value_parser = super::values::SIZE)]
     pub size: Option<u8>,
     /// A transcript to play from the start, like f5d6c3 (either case, spaces allowed, passes implicit).
     #[arg(long, value_name = "T", conflicts_with = "board")]

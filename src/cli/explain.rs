@@ -192,7 +192,9 @@ fn step_line(s: &Step, name_w: usize, expr_w: usize) -> String {
         Value::Position(_) | Value::Key { .. } => String::new(),
         v => v.to_string(),
     };
-    let line = format!("  {:<name_w$}  {:<expr_w$}  {value}", s.name, s.expression);
+    // An input named by its expression (`player`) is written once.
+    let expression = if s.expression == s.name { "" } else { s.expression.as_str() };
+    let line = format!("  {:<name_w$}  {:<expr_w$}  {value}", s.name, expression);
     format!("{}\n", line.trim_end())
 }
 
@@ -437,7 +439,7 @@ pub fn outcome_line(r: &Result<outcome::Run, OutcomeError>) -> String {
     match r {
         Ok(run) => {
             let note = match (run.selection_share(), run.iterations) {
-                (Some(share), _) => format!("  (selecting {:.0}%)", 100.0 * share),
+                (Some(share), _) => format!("  ({:.0}% of the time choosing nodes)", 100.0 * share),
                 (_, Some(1)) => "  (1 iteration)".to_string(),
                 (_, Some(n)) => format!("  ({n} iterations)"),
                 _ => String::new(),

@@ -89,11 +89,11 @@ pub struct ExploreArgs {
     pub move_time: Option<f64>,
     /// Explorer: how selective the estimates are at the start: 73, 87, 95, 98, 99 or 100
     /// (percent; 100: full width). `%` cycles it, `:selectivity N` sets it.
-    #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = super::values::selectivity)]
+    #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = super::values::SELECTIVITY)]
     pub selectivity: othello_explorer::solver::Selectivity,
     /// Explorer: the evaluation of the estimates: `patterns` (the pattern tables) or `network`
     /// (the 8x8 network; the pattern tables on the other boards).
-    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = super::values::evaluator)]
+    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = super::values::EVALUATOR)]
     pub evaluator: othello_explorer::solver::Evaluator,
 }
 

@@ -3,9 +3,15 @@
 //!
 //! A command is a line, `[id] name [arguments]`; the answer is `=[id] result` or `?[id] error`
 //! followed by an empty line. Colours are `black`/`b`/`white`/`w`, vertices `F5` (either case) or
-//! `pass`. `boardsize` takes 8, 6 or 4. A `play` or `genmove` for the side not to move is accepted
-//! when the side to move must pass (the pass is played first), so clients that leave passes out
-//! are served as well as those that send them. The move comes from the same store-aware analysis
+//! `pass`. `boardsize` takes 8, 6 or 4. A `play` for the side not to move is accepted when the
+//! side to move must pass (the pass is played first), so clients that leave passes out are
+//! served as well as those that send them. `genmove COLOR` always answers a move for the colour
+//! asked, as GTP 2 defines the command (the move is the colour's, whatever the turn): when the
+//! other side is to move, the turn goes to the colour asked (a pass of the other side, forced or not, which
+//! `undo` takes back), and the colour asked passes only when it has no legal move.
+//! `final_score` answers the score of a finished game, and before the end the score the analysis
+//! expects at the engine's strength (`B+12`, `W+3`, `0`): GTP 2 asks for the engine's estimate
+//! of the score, not only the score of a finished game. The move comes from the same store-aware analysis
 //! as the explorer's and `solve` ([`Analyst::choose`]) at `--level`, `--move-time`, or the
 //! client's clock (`time_settings`, `time_left`). Nothing but answers goes to stdout; a `quit`
 //! that arrives while a move is being chosen stops the search.
@@ -154,15 +160,19 @@ impl Engine {
         if p.is_game_over() {
             return Ok("pass".into());
         }
-        if p.to_move() != color && !p.must_pass() {
-            return Err(format!("it is {}'s turn", p.to_move()));
+        if p.to_move() != color {
+            // The colour asked moves: after the other side's pass, forced or given.
+            if p.must_pass() {
+                self.line.play(None)?;
+            } else {
+                self.line.hand_turn()?;
+            }
         }
-        if p.to_move() == color && p.must_pass() {
+        let p = self.line.now();
+        if p.must_pass() {
             self.line.play(None)?;
             return Ok("pass".into());
         }
-        self.turn_of(color)?;
-        let p = self.line.now();
         // The time left, as the client said; a clock set but never updated: the settings'.
         let clock = clock_of(self.settings, self.left[usize::from(color == Color::White)]);
         let choice = self.analyst.choose(&p, self.strength, clock, Some(stop.clone()), &mut |_| {});
@@ -176,6 +186,20 @@ impl Engine {
                 Ok("pass".into())
             }
         }
+    }
+
+    /// The final score from black's side: the board's when the game is over, else the value the
+    /// analysis at the engine's strength expects (the best move's, from the side to move after
+    /// any forced pass).
+    fn final_score(&mut self, stop: &Arc<AtomicBool>) -> i32 {
+        let now = self.line.now();
+        if now.is_game_over() {
+            return now.black_score(Scoring::Standard);
+        }
+        let p = now.after_forced_pass().0;
+        let choice = self.analyst.choose(&p, self.strength, None, Some(stop.clone()), &mut |_| {});
+        let mover = choice.value().map_or(0, |v| v.score);
+        if p.to_move() == Color::Black { mover } else { -mover }
     }
 
     /// The board as `showboard` writes it: the diagram, then who is to move and the discs.
@@ -250,10 +274,8 @@ impl Engine {
                 }
             }
             "showboard" => Ok(self.showboard()),
-            "final_score" if !self.line.now().is_game_over() => Err("the game is not over".into()),
             "final_score" => {
-                let p = self.line.now();
-                let black = p.black_score(Scoring::Standard);
+                let black = self.final_score(stop);
                 Ok(match black.signum() {
                     1 => format!("B+{black}"),
                     -1 => format!("W+{}", -black),

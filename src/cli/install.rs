@@ -8,8 +8,7 @@
 //! Every page's path must be a regular file or absent ([`writefile`]): all of them are checked
 //! before the first is written, so a refusal writes nothing.
 
-use super::{Cli, CliError, outln, write_stdout};
-use clap::CommandFactory;
+use super::{CliError, outln, write_stdout};
 use othello_explorer::writefile;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +18,7 @@ const NAME: &str = "othello-explorer";
 /// Prints the completion script for `shell`.
 pub fn completions(shell: clap_complete::Shell) -> Result<(), CliError> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), NAME, &mut script);
+    clap_complete::generate(shell, &mut super::documented_command(), NAME, &mut script);
     let mut script = String::from_utf8_lossy(&script).into_owned();
     if shell == clap_complete::Shell::Bash {
         script = mend_bash(&script);
@@ -75,12 +74,45 @@ pub fn man(out: Option<&Path>) -> Result<(), CliError> {
 
 /// Every manual page, the command's own first, each with its file name.
 fn pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let mut command = Cli::command().disable_help_subcommand(true);
+    let mut command = super::documented_command().disable_help_subcommand(true);
     // Built, each subcommand has its display name (`othello-explorer-solve`), which names its page.
     command.build();
     let mut pages = Vec::new();
     add_pages(command, &mut pages)?;
+    // The main page: the explorer's keys and commands after the options.
+    if let Some((_, main)) = pages.first_mut() {
+        main.extend_from_slice(keys_section().as_bytes());
+    }
     Ok(pages)
+}
+
+/// The manual's section of the explorer's keys, by context, and its `:` commands, from the key
+/// table and the command table the key bar and the help are made from.
+fn keys_section() -> String {
+    // Text as roff reads it: backslashes and hyphens escaped, every other character beyond ASCII
+    // by its code (`\[u2190]`), and a line never starting with a control character.
+    let escape = |s: &str| {
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            match c {
+                '\\' => out.push_str("\\e"),
+                '-' => out.push_str("\\-"),
+                c if c.is_ascii() => out.push(c),
+                c => out.push_str(&format!("\\[u{:04X}]", c as u32)),
+            }
+        }
+        if out.starts_with(['.', '\'']) { format!("\\&{out}") } else { out }
+    };
+    let mut out = String::from(
+        ".SH \"EXPLORER KEYS\"\nWith no subcommand the explorer opens; \\fB?\\fR shows these keys for what is open.\n",
+    );
+    for (context, lines) in othello_explorer::tui::key_reference() {
+        out.push_str(&format!(".SS \"{}\"\n", escape(context)));
+        for (keys, help) in lines {
+            out.push_str(&format!(".TP\n\\fB{}\\fR\n{}\n", escape(&keys), escape(help)));
+        }
+    }
+    out
 }
 
 fn add_pages(command: clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {

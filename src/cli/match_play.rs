@@ -9,6 +9,11 @@
 //! move an engine gives is checked by the rules: an illegal move, a broken pipe or a silence of
 //! more than `--timeout` loses the game (a forfeit, said so). Ctrl-C ends the match with the games
 //! finished so far written and counted.
+//!
+//! The opening is given, not chosen: each GGF record starts from the position after it (`BO`,
+//! as the Othello servers record their random starts) and holds only the moves the engines
+//! chose, so `review`, the explorer's `:review` and the archive judge and count those alone; the
+//! report lists each game's opening (`opening_moves`) and its whole transcript (`moves`).
 
 use super::CliError;
 use super::protocol::vertex;
@@ -44,7 +49,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     pub dir2: Option<PathBuf>,
     /// Board size: 8, 6 or 4.
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::size)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = super::values::SIZE)]
     pub size: u8,
     /// Openings: a file of transcripts, one a line (`;` or `#` starts a comment). Without it,
     /// `--pairs` openings of `--random-plies` random moves (from `--seed`, no two alike under the
@@ -69,8 +74,9 @@ pub struct MatchArgs {
     /// Seconds an engine may stay silent on a move before it forfeits the game.
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = super::values::seconds)]
     pub timeout: Duration,
-    /// Write the games to FILE as GGF, one record a line, rewritten after each game. FILE must
-    /// not exist: an existing file is refused, never replaced or appended to.
+    /// Write the games to FILE as GGF, one record a line, rewritten after each game: each record
+    /// starts from the position after its opening (BO) and holds the moves the engines chose.
+    /// FILE must not exist: an existing file is refused, never replaced or appended to.
     #[arg(long, value_name = "FILE")]
     pub ggf: Option<PathBuf>,
     /// Stop early by the sequential probability ratio test between these Elo differences
@@ -425,6 +431,9 @@ struct Played {
     opening: usize,
     black: String,
     white: String,
+    /// The opening's moves, given to both engines (the GGF record starts after them).
+    opening_moves: String,
+    /// The whole game from the start, the opening's moves first.
     moves: String,
     /// The final disc difference from black's side (empties to the winner); for a forfeit, the
     /// winner's side only (+1 or -1).
@@ -435,8 +444,10 @@ struct Played {
     engine1_points: f64,
     /// Engine 1's disc difference.
     engine1_discs: i32,
+    /// The position after the opening, where the engines' choices begin.
     #[serde(skip)]
     start: Position,
+    /// The moves the engines chose.
     #[serde(skip)]
     played: Vec<Square>,
 }
@@ -578,9 +589,9 @@ fn openings(args: &MatchArgs, size: Size) -> Result<Vec<Vec<Square>>, CliError> 
     Ok(out)
 }
 
-/// A game's moves (`None` a pass), its last position, and the forfeit that ended it if one did:
-/// the engine that lost it and why.
-type GameEnd = (Vec<Option<Square>>, Position, Option<(usize, String)>);
+/// A game's moves (`None` a pass) from the start, how many of them the opening gave, its last
+/// position, and the forfeit that ended it if one did: the engine that lost it and why.
+type GameEnd = (Vec<Option<Square>>, usize, Position, Option<(usize, String)>);
 
 /// Plays one game; its end, or the failure that stopped it before its end (not counted).
 fn play_game(
@@ -601,6 +612,7 @@ fn play_game(
         moves.push(Some(m));
         p = p.play(m).map_err(|e| e.to_string())?;
     }
+    let given = moves.len();
     for e in engines.iter_mut() {
         e.new_game(start, &moves, move_time)?;
     }
@@ -623,6 +635,7 @@ fn play_game(
             Ok(Some(sq)) => {
                 return Ok((
                     moves,
+                    given,
                     p,
                     Some((mover, format!("{} played {sq}, not a legal move", engines[mover].spec.name))),
                 ));
@@ -630,20 +643,21 @@ fn play_game(
             Ok(None) => {
                 return Ok((
                     moves,
+                    given,
                     p,
                     Some((mover, format!("{} passed with a move to play", engines[mover].spec.name))),
                 ));
             }
-            Err(e) => return Ok((moves, p, Some((mover, e)))),
+            Err(e) => return Ok((moves, given, p, Some((mover, e)))),
         };
         let other = 1 - mover;
         if let Err(e) = engines[other].tell(&p, Some(m)) {
-            return Ok((moves, p, Some((other, e))));
+            return Ok((moves, given, p, Some((other, e))));
         }
         moves.push(Some(m));
         p = p.play(m).expect("checked legal");
     }
-    Ok((moves, p, None))
+    Ok((moves, given, p, None))
 }
 
 /// The report of a match.
@@ -774,7 +788,7 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
                 break 'openings;
             }
             let result = play_game(&mut engines, black, &start, opening, args.move_time, &stop);
-            let (moves, end, forfeit) = match result {
+            let (moves, given, end, forfeit) = match result {
                 Ok(r) => r,
                 Err(_) if stop.load(Ordering::SeqCst) => {
                     interrupted = true;
@@ -815,17 +829,20 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
             }
             discs += i64::from(e1);
             let squares: Vec<Square> = moves.iter().flatten().copied().collect();
+            let opening_moves: Vec<Square> = moves[..given].iter().flatten().copied().collect();
+            let after_opening = moves[..given].iter().fold(start, |p, &m| next(&p, m));
             let g = Played {
                 opening: k + 1,
                 black: specs[black].name.clone(),
                 white: specs[1 - black].name.clone(),
+                opening_moves: transcript::format(&opening_moves),
                 moves: transcript::format(&squares),
                 black_score,
                 forfeit: forfeit.map(|f| f.1),
                 engine1_points: points,
                 engine1_discs: e1,
-                start,
-                played: squares,
+                start: after_opening,
+                played: moves[given..].iter().flatten().copied().collect(),
             };
             let mut game = othello_explorer::gamefile::Game::new(
                 g.start,

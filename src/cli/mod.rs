@@ -121,14 +121,13 @@ pub enum Command {
     },
     /// Review a game: every move judged against the best (the best moves and value, the played
     /// move's value, the loss, a mark ?! ? ??), with a summary per side. The game comes from
-    /// --moves or --game FILE (GGF, a transcript file, or a WTHOR database).
+    /// --moves or --game FILE (GGF, a transcript file, or a WTHOR database). The marks are the
+    /// explorer's :review marks for the same budget, whatever the threads or the store.
     Review {
         #[command(flatten)]
         position: PositionArgs,
         #[command(flatten)]
         review: review::ReviewArgs,
-        #[command(flatten)]
-        solver: SolverArgs,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -137,6 +136,7 @@ pub enum Command {
     /// empties, symmetry, or search (the search lab: four ways to solve it, nodes and time).
     Explain {
         /// The topic: legal, flips, play, popcount, empties, symmetry or search.
+        #[arg(value_parser = values::TOPIC, hide_possible_values = true)]
         topic: String,
         #[command(flatten)]
         position: PositionArgs,
@@ -217,7 +217,7 @@ pub enum Command {
     /// end. Positions the store already has are skipped, so an interrupted run goes on.
     Book {
         /// Board size: 4, 6 or 8.
-        #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = values::size)]
+        #[arg(long, value_name = "N", default_value_t = 6, allow_negative_numbers = true, value_parser = values::SIZE)]
         size: u8,
         /// Expand the positions of plies 0 to K-1: every position up to K moves from the start gets its exact score.
         #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::plies)]
@@ -264,7 +264,7 @@ pub struct SolverArgs {
     /// How a finished game is scored: `standard` (empties to the winner) or `discs`.
     #[arg(long, value_enum, default_value = "standard")]
     pub scoring: ScoringArg,
-    /// Memory for the transposition table, in MiB (default: 256; `solve`, `review` and
+    /// Memory for the transposition table, in MiB (default: 256; `solve` and
     /// `bench` 64 on 6x6 and 16 on 4x4). At most the memory the machine has available.
     #[arg(long, value_name = "M", allow_negative_numbers = true, value_parser = values::hash_mb)]
     pub hash_mb: Option<u64>,
@@ -277,7 +277,7 @@ pub struct SolverArgs {
     pub no_pv_extension: bool,
     /// How selective the estimates are: 73, 87, 95, 98, 99 or 100 (percent; 100: the plain
     /// full-width search). Every estimate is labelled with it (`+4 @22 95%`).
-    #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = values::selectivity)]
+    #[arg(long, value_name = "PERCENT", default_value_t = othello_explorer::solver::DEFAULT_SELECTIVITY, value_parser = values::SELECTIVITY)]
     pub selectivity: othello_explorer::solver::Selectivity,
     /// Proofs searched full width from the start, without the selective passes that prepare
     /// them (the proven values are the same; for comparing).
@@ -289,7 +289,7 @@ pub struct SolverArgs {
     pub weights: Option<std::path::PathBuf>,
     /// The estimates' evaluation: `patterns` (the pattern tables) or `network` (the 8x8 network;
     /// the pattern tables on the other boards).
-    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = values::evaluator)]
+    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = values::EVALUATOR)]
     pub evaluator: othello_explorer::solver::Evaluator,
 }
 
@@ -429,6 +429,64 @@ impl fmt::Display for CliError {
     }
 }
 
+/// The subcommands that read the store (`--store`, `--no-store`), and those that read the archive
+/// (`--archive`); the explorer (no subcommand) reads both.
+const READ_STORE: &[&str] = &["solve", "bench", "store", "gtp", "nboard", "book"];
+const READ_ARCHIVE: &[&str] = &["archive"];
+
+/// Whether the subcommand `sub` reads the global option `id` (`store`, `no_store`, `archive`).
+fn reads(sub: &str, id: &str) -> bool {
+    if id == "archive" { READ_ARCHIVE.contains(&sub) } else { READ_STORE.contains(&sub) }
+}
+
+/// The command line as the program parses it: [`Cli`]'s, with the global `--store`,
+/// `--no-store` and `--archive` hidden from the subcommands that do not read them (their help
+/// leaves them out; [`check_placement`] refuses `--store` and `--archive` there, and takes
+/// `--no-store`, which asks for nothing). [`documented_command`] is the completions' and the
+/// manual's.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let names: Vec<String> = command.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    for name in names {
+        // A hidden option of the subcommand's own stands in for the global one (which clap then
+        // leaves out there): parsed, so that `check_placement` can name it, but never shown.
+        for (id, long, flag) in
+            [("store", "store", false), ("no_store", "no-store", true), ("archive", "archive", false)]
+        {
+            if reads(&name, id) {
+                continue;
+            }
+            let arg = clap::Arg::new(id).long(long).hide(true);
+            let arg = if flag { arg.action(clap::ArgAction::SetTrue) } else { arg.value_name("PATH") };
+            command = command.mut_subcommand(&name, |sub| sub.arg(arg));
+        }
+    }
+    command
+}
+
+/// The command line as the completions and the manual pages describe it: [`Cli`]'s, with the
+/// store's and the archive's options on the explorer and on the subcommands that read them only
+/// (the scripts list hidden options too, so the parsing command's hiding is not enough).
+pub fn documented_command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let ids = ["store", "no_store", "archive"];
+    let args: Vec<clap::Arg> =
+        command.get_arguments().filter(|a| ids.contains(&a.get_id().as_str())).cloned().collect();
+    for id in ids {
+        command = command.mut_arg(id, |a| a.global(false));
+    }
+    let names: Vec<String> = command.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    for name in names {
+        for arg in args.iter().filter(|a| reads(&name, a.get_id().as_str())) {
+            let arg = arg.clone().global(false);
+            command = command.mut_subcommand(&name, |sub| sub.arg(arg));
+        }
+    }
+    command
+}
+
 /// Refuses the explorer's own options (the position and [`explore::ExploreArgs`]) given before a
 /// subcommand: the subcommand would ignore them (`othello-explorer --hash-mb 1024 bench ...`
 /// benches with the default table), so the usage error names the first and where options go.
@@ -447,6 +505,18 @@ pub fn check_placement(matches: &clap::ArgMatches) -> Result<(), CliError> {
             )));
         }
     }
+    // A store or an archive named where nothing reads it (before or after `sub`). `--no-store`
+    // asks for nothing, so it is taken everywhere (scripts put it before any subcommand).
+    let given = |id: &str| {
+        let at = |m: &clap::ArgMatches| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        at(matches) || matches.subcommand().is_some_and(|(_, m)| at(m))
+    };
+    for (id, flag) in [("store", "--store"), ("archive", "--archive")] {
+        if !reads(sub, id) && given(id) {
+            let what = if id == "archive" { "the archive" } else { "the store" };
+            return Err(CliError::Usage(format!("{flag}: `{sub}` does not read {what}")));
+        }
+    }
     Ok(())
 }
 
@@ -462,10 +532,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let store = store::open_for_solving(&cli.store)?;
             return solve::run(&resolved, &search, solver.options_for(resolved.position.size())?, store, json);
         }
-        Some(Command::Review { position, review, solver, json }) => {
-            let store = store::open_for_solving(&cli.store)?;
-            return review::run(&position, &review, &solver, store, json);
-        }
+        Some(Command::Review { position, review, json }) => return review::run(&position, &review, json),
         Some(Command::Bench { file, positions, lab: true, limit, json, .. }) => {
             bench::lab::run(&file, positions.as_deref(), limit, json)
         }
@@ -513,6 +580,39 @@ mod tests {
     struct Wrapped {
         #[command(flatten)]
         solver: SolverArgs,
+    }
+
+    #[test]
+    fn the_store_options_are_parsed_everywhere_but_shown_only_where_read() {
+        let command = super::command();
+        command.clone().debug_assert();
+        let shown = |sub: &str, id: &str| {
+            let mut c = command.clone();
+            c.build();
+            let s = c.find_subcommand(sub).unwrap();
+            s.get_arguments().any(|a| a.get_id().as_str() == id && !a.is_hide_set())
+        };
+        assert!(shown("solve", "store") && shown("gtp", "no_store") && shown("archive", "archive"));
+        assert!(!shown("show", "store") && !shown("review", "no_store") && !shown("solve", "archive"));
+        let mut documented = super::documented_command();
+        documented.build();
+        let has = |sub: &str, id: &str| {
+            documented.find_subcommand(sub).unwrap().get_arguments().any(|a| a.get_id().as_str() == id)
+        };
+        assert!(has("solve", "store") && has("solve", "no_store") && has("archive", "archive"));
+        assert!(!has("show", "store") && !has("review", "no_store") && !has("solve", "archive"));
+        assert!(documented.get_arguments().any(|a| a.get_id().as_str() == "store"), "the explorer reads it");
+        // Given where nothing reads it: refused in one line; --no-store is taken everywhere.
+        for (args, refused) in [
+            (&["othello-explorer", "show", "--store", "x"][..], true),
+            (&["othello-explorer", "--store", "x", "review", "--moves", "f5"], true),
+            (&["othello-explorer", "perft", "1", "--archive", "a"], true),
+            (&["othello-explorer", "--no-store", "show"], false),
+            (&["othello-explorer", "solve", "--store", "x"], false),
+        ] {
+            let m = command.clone().try_get_matches_from(args).unwrap();
+            assert_eq!(check_placement(&m).is_err(), refused, "{args:?}");
+        }
     }
 
     fn parsed(args: &[&str]) -> SolverArgs {

@@ -4,14 +4,17 @@
 //! The GUI sends `nboard 2`, `set depth N`, `set game GGF`, `set contempt N`, `move F5/eval/time`,
 //! `hint N`, `go`, `ping N`, `learn`, `analyze`, `quit`; the engine answers with `set myname`,
 //! `status`, `search PV EVAL 0 DEPTH` (for `hint`: the best `N` moves, after each depth of the
-//! search), `=== F5/EVAL/TIME` (for `go`), `pong N`, `learned`, `analysis MOVES EVAL`, and
+//! search), `=== F5/EVAL/TIME` (for `go`; `=== PA` for a pass), `pong N`, `learned`, `analysis MOVES EVAL`, and
 //! `nodestats NODES TIME`. Evaluations are discs from the side to move; the depth is the
 //! estimate's (with its selectivity below 100% as Edax writes it, `22@95%`; `--selectivity` sets
 //! it), `100%` for an exact score and `100%W` for a proven win, loss or draw (the sign of the
 //! evaluation gives it). Values come from the same store-aware analysis as the explorer's and
 //! `solve`: exact scores and outcomes the store knows are answered at once. A `ping`, `quit`,
-//! `set game` or `move` that arrives while the engine thinks stops the search, and is answered in
-//! turn; a line the engine does not understand is ignored, as the protocol says.
+//! `set game` or `move` that arrives while the engine thinks stops the search once its first
+//! depth is done ([`protocol::after_first_depth`]: a GUI that sends `hint`, `go` and `ping`
+//! together still gets the `search` lines and a move with its value), and is answered in turn;
+//! no field of an answer is ever empty; a line the engine does not understand is ignored, as
+//! the protocol says.
 
 use super::CliError;
 use super::protocol::{self, Line, StrengthArgs};
@@ -107,8 +110,10 @@ impl Engine {
     /// `hint n`: the best `n` moves, sent after each depth and at the end.
     fn hint(&mut self, n: usize, stop: &Arc<AtomicBool>) {
         let p = self.line.now();
-        // Nothing to weigh: the game is over, or the side to move passes.
+        // Nothing to weigh: the game is over, or the side to move passes (the search's end is
+        // said all the same).
         if p.is_game_over() || p.must_pass() {
+            protocol::send("status\n");
             return;
         }
         protocol::send("status thinking\n");
@@ -117,16 +122,22 @@ impl Engine {
             Strength::Level(l) => Some(l.max(1)),
             Strength::MoveTime(_) => None,
         };
-        let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
-        let ask = Ask { mode: SearchMode::Auto, max_depth, limits, line: LineRule::Best };
-        let mut known: Vec<ChildValue> = Vec::new();
-        let verdict = self.analyst.analyse(&p, &ask, &mut |e| match e {
-            Event::Report(Report::Child(c)) => match known.iter_mut().find(|k| k.square == c.square) {
-                Some(k) => *k = c,
-                None => known.push(c),
-            },
-            Event::Report(Report::DepthDone { .. }) => send_top(&known, n),
-            _ => {}
+        let analyst = &mut self.analyst;
+        let verdict = protocol::after_first_depth(stop, |stop, ready| {
+            let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
+            let ask = Ask { mode: SearchMode::Auto, max_depth, limits, line: LineRule::Best };
+            let mut known: Vec<ChildValue> = Vec::new();
+            analyst.analyse(&p, &ask, &mut |e| match e {
+                Event::Report(Report::Child(c)) => match known.iter_mut().find(|k| k.square == c.square) {
+                    Some(k) => *k = c,
+                    None => known.push(c),
+                },
+                Event::Report(Report::DepthDone { .. }) => {
+                    send_top(&known, n);
+                    ready.store(true, Ordering::SeqCst);
+                }
+                _ => {}
+            })
         });
         let rest: Vec<Square> =
             verdict.line.as_ref().map(|l| l.moves.iter().skip(1).copied().collect()).unwrap_or_default();
@@ -144,26 +155,29 @@ impl Engine {
         let choice = if p.is_game_over() || p.must_pass() {
             None
         } else {
-            Some(self.analyst.choose(&p, self.strength, None, Some(stop.clone()), &mut |_| {}))
+            let (analyst, strength) = (&mut self.analyst, self.strength);
+            Some(protocol::after_first_depth(stop, |stop, ready| {
+                analyst.choose(&p, strength, None, Some(stop.clone()), &mut |e| {
+                    if matches!(e, Event::Report(Report::DepthDone { .. })) {
+                        ready.store(true, Ordering::SeqCst);
+                    }
+                })
+            }))
         };
-        let (mv, eval, time, nodes) = match &choice {
-            Some(c) => match c.square {
-                Some(sq) => (
-                    protocol::vertex(sq),
-                    c.value().map(|v| eval_text(&v)).unwrap_or_default(),
-                    c.elapsed.as_secs_f64(),
-                    c.nodes,
-                ),
-                None => ("PA".into(), String::new(), c.elapsed.as_secs_f64(), c.nodes),
+        let (nodes, time) = choice.as_ref().map_or((0, 0.0), |c| (c.nodes, c.elapsed.as_secs_f64()));
+        // Every field written has a value: a move without one (none is known) is sent alone.
+        let answer = match &choice {
+            Some(c) => match (c.square, c.value()) {
+                (Some(_), Some(v)) => {
+                    protocol::send(&format!("{}\n", search_line(&v, c.line.get(1..).unwrap_or(&[]))));
+                    format!("{}/{}/{time:.2}", protocol::vertex(v.square), eval_text(&v))
+                }
+                (Some(sq), None) => protocol::vertex(sq),
+                (None, _) => "PA".into(),
             },
-            None => ("PA".into(), String::new(), 0.0, 0),
+            None => "PA".into(),
         };
-        if let Some(c) = &choice
-            && let Some(v) = c.value()
-        {
-            protocol::send(&format!("{}\n", search_line(&v, c.line.get(1..).unwrap_or(&[]))));
-        }
-        protocol::send(&format!("nodestats {nodes} {time:.2}\n=== {mv}/{eval}/{time:.2}\nstatus\n"));
+        protocol::send(&format!("nodestats {nodes} {time:.2}\n=== {answer}\nstatus\n"));
     }
 
     /// `analyze`: every position of the game from the end back, `analysis MOVES EVAL` (the value

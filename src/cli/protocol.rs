@@ -128,6 +128,31 @@ impl Reader {
     }
 }
 
+/// Runs `search` with a stop flag of its own, which follows `stop` only once `search` has raised
+/// the flag it is given (`ready`: a first depth done). A command the client sent before a
+/// `ping` or a `quit` is answered with at least that much (NBoard's `hint` owes at least the
+/// best move's evaluation, its `go` a move with its value), yet still ends within moments of
+/// the stop: a first depth takes milliseconds.
+pub fn after_first_depth<T>(stop: &Arc<AtomicBool>, search: impl FnOnce(&Arc<AtomicBool>, &AtomicBool) -> T) -> T {
+    let inner = Arc::new(AtomicBool::new(false));
+    let ready = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::SeqCst) {
+                if ready.load(Ordering::SeqCst) && stop.load(Ordering::SeqCst) {
+                    inner.store(true, Ordering::SeqCst);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        let out = search(&inner, &ready);
+        done.store(true, Ordering::SeqCst);
+        out
+    })
+}
+
 /// The analyst an engine protocol plays with: the solver of `options` and the store.
 pub fn analyst(
     options: othello_explorer::solver::SolverOptions,
@@ -234,6 +259,20 @@ impl Line {
         };
         self.positions.push(next);
         self.moves.push(square);
+        Ok(())
+    }
+
+    /// Gives the turn to the other side although the side to move has a move: what a client asks
+    /// when it wants a move for the colour not to move (GTP's `genmove`, which the specification
+    /// answers with a move for the colour asked whatever the turn). Recorded as a pass, so `undo`
+    /// takes it back. Refused when the game is over.
+    pub fn hand_turn(&mut self) -> Result<(), String> {
+        let p = self.now();
+        if p.is_game_over() {
+            return Err("the game is over".into());
+        }
+        self.positions.push(p.pass());
+        self.moves.push(None);
         Ok(())
     }
 

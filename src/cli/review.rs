@@ -1,27 +1,29 @@
 //! `review`: every move of a game judged (the best moves and value, the played move's value, the
 //! loss and a mark), with a summary per side. The game comes from the position options or from a
-//! file (`--game`: GGF, a transcript file or a WTHOR database); each position gets `--time`
-//! seconds of the store-backed solver, exact wherever it finishes within them.
+//! file (`--game`: GGF, a transcript file or a WTHOR database). Each position is judged on the
+//! values of [`Reviewer::examine`] for the budget `--time` (a depth and a node count, never the
+//! clock; no store), as the explorer's `:review` judges it: the same game and budget give the
+//! same marks whatever the threads (`--threads K` examines K positions at once, each on one
+//! thread of its own), the machine or the store. Moves are numbered by ply, passes counted, and
+//! a pass has its row.
 
 use super::args::PositionArgs;
 use super::report::{Align, Report, Table};
-use super::{CliError, SolverArgs, solve};
+use super::{CliError, ScoringArg, solve};
 use clap::Args;
-use othello_explorer::Size;
-use othello_explorer::analyst::Analyst;
 use othello_explorer::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
-use othello_explorer::review::{self, Judged, Mark, SideSummary};
-use othello_explorer::solver::{ChildValue, Kind, Limits};
-use othello_explorer::store::Store;
+use othello_explorer::review::{self, Examined, Judged, Mark, Reviewer, SideSummary};
+use othello_explorer::solver::Kind;
 use othello_explorer::textfile::{self, TEXT_LIMIT};
+use othello_explorer::{Position, Scoring, Size, Square};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The options of `review`.
@@ -34,9 +36,18 @@ pub struct ReviewArgs {
     /// Which game of a file holding several (GGF or WTHOR), from 1.
     #[arg(long, value_name = "K", requires = "game", value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
     pub index: Option<u64>,
-    /// Seconds of search for each position (fractions allowed; default 1).
+    /// The budget a position, in seconds (fractions allowed; default 1, as the explorer's
+    /// `:review`): it fixes the estimates' depth (14 at 1 s, one more a doubling) and the proofs'
+    /// node count (200 M a second), not the time taken; the marks depend on it alone.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = super::values::seconds)]
     pub time: Option<Duration>,
+    /// Positions examined at once, each on one thread of its own (default: every core). The
+    /// marks are the same for any number.
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::values::threads)]
+    pub threads: Option<u64>,
+    /// How a finished game is scored: `standard` (empties to the winner) or `discs`.
+    #[arg(long, value_enum, default_value = "standard")]
+    pub scoring: ScoringArg,
     /// Also write the game as GGF to FILE, each move with its exact value where it was proven (an
     /// estimate or an outcome is left out: a GGF value reads as the move's value).
     #[arg(long, value_name = "FILE")]
@@ -109,7 +120,9 @@ struct MoveJson {
     mark_proven: Option<bool>,
     /// The estimate's measured margin the mark was judged with.
     margin: Option<i32>,
-    /// Whether the position was looked at deeper because the mark was in doubt.
+    /// Whether the values are a proof's (every move's exact score within the budget's nodes).
+    proof: bool,
+    /// Whether the move was in doubt at the first depth and judged on the deeper estimates.
     deepened: bool,
 }
 
@@ -132,9 +145,17 @@ impl MoveJson {
             mark: j.mark.map(|m| m.symbol()),
             mark_proven: j.mark.map(|_| j.proven),
             margin: j.margin,
+            proof: false,
             deepened: false,
         }
     }
+}
+
+/// A pass in the JSON form.
+#[derive(Serialize)]
+struct PassJson {
+    ply: usize,
+    side: String,
 }
 
 /// Both sides' summaries.
@@ -152,9 +173,18 @@ struct ReviewReport {
     black_player: Option<String>,
     white_player: Option<String>,
     seconds_per_position: f64,
+    /// The depth every position is estimated to (where no proof ends), and the depth a move in
+    /// doubt is judged on.
+    first_depth: u32,
+    estimate_depth: u32,
+    /// The nodes a proof may take, and the most empties at which one is tried.
+    proof_nodes: u64,
+    proof_empties: u32,
     threads: usize,
     complete: bool,
     moves: Vec<MoveJson>,
+    /// The passes, by ply (a pass is a ply, as in the explorer's history).
+    passes: Vec<PassJson>,
     summary: Summaries,
     #[serde(skip)]
     text: ReviewText,
@@ -163,6 +193,7 @@ struct ReviewReport {
 /// What only the text form says.
 struct ReviewText {
     total: usize,
+    plies: usize,
     board: Size,
     table: Table,
     black: String,
@@ -174,13 +205,21 @@ struct ReviewText {
 impl std::fmt::Display for ReviewReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let t = &self.text;
+        let passes = match t.plies - t.total {
+            0 => String::new(),
+            n => format!(" ({} with {})", count(t.plies as i64, "ply", "plies"), count(n as i64, "pass", "passes")),
+        };
         writeln!(
             f,
-            "review of {}: {} on {}, {:.1}s a position, {}",
+            "review of {}: {}{passes} on {}, budget {}s a position (estimates to depth {}, {} where a mark is in doubt; proofs within {}M nodes from {} empties), {}",
             self.source,
             count(t.total as i64, "move", "moves"),
             t.board,
             self.seconds_per_position,
+            self.first_depth,
+            self.estimate_depth,
+            self.proof_nodes / 1_000_000,
+            self.proof_empties,
             count(self.threads as i64, "thread", "threads")
         )?;
         if let (Some(b), Some(w)) = (&self.black_player, &self.white_player) {
@@ -215,13 +254,50 @@ fn summary_line(name: &str, s: &SideSummary) -> String {
     )
 }
 
-pub fn run(
-    position: &PositionArgs,
-    args: &ReviewArgs,
-    solver: &SolverArgs,
-    store: Option<Store>,
-    json: bool,
-) -> Result<ExitCode, CliError> {
+/// Examines the positions before each move of `game` on `threads` threads, each with a
+/// [`Reviewer`] of its own, the next position to whichever is free: what each finds depends on
+/// its position alone, so the order and the number of threads change nothing. `done` counts the
+/// positions examined; `None` for a position not reached before `stop`.
+fn examine_all(
+    positions: &[(Position, Square)],
+    budget: Duration,
+    scoring: Scoring,
+    threads: usize,
+    stop: &Arc<AtomicBool>,
+    done: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Option<Examined>>, CliError> {
+    let threads = threads.clamp(1, positions.len().max(1));
+    let mut reviewers = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        reviewers.push(Reviewer::new(scoring).map_err(|e| CliError::Usage(format!("review: {e}")))?);
+    }
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Examined>>> = positions.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|scope| {
+        for mut reviewer in reviewers {
+            let (next, finished, results) = (&next, &finished, &results);
+            scope.spawn(move || {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= positions.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let (position, played) = positions[k];
+                    let examined = reviewer.examine(&position, Some(played), budget, Some(stop), &mut |_| {});
+                    if !examined.complete {
+                        return;
+                    }
+                    *results[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(examined);
+                    done(finished.fetch_add(1, Ordering::SeqCst) + 1);
+                }
+            });
+        }
+    });
+    Ok(results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner())).collect())
+}
+
+pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<ExitCode, CliError> {
     // Where the GGF goes is checked before the review runs: a device or a folder is refused.
     let ggf = match &args.ggf {
         Some(path) => {
@@ -230,14 +306,28 @@ pub fn run(
         None => None,
     };
     let game = game_of(position, args)?;
-    let options = solver.options_for(game.start.size())?;
     let time = args.time.unwrap_or(Duration::from_secs(1));
-    let threads = options.threads;
-    let solver = super::solver(options)?;
-    let mut analyst = Analyst::new(solver, store);
+    let threads = args.threads.map_or_else(super::cores, |t| t as usize);
+    let scoring = match args.scoring {
+        ScoringArg::Standard => Scoring::Standard,
+        ScoringArg::Discs => Scoring::Discs,
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let caught = solve::catch_signals(&stop);
     let total = game.moves.len();
+    let plies = review::plies(&game.start, &game.moves);
+    // The position before each move, after a forced pass.
+    let mut positions = Vec::with_capacity(total);
+    let mut p = game.start;
+    for ply in &plies {
+        match ply.square {
+            Some(m) => {
+                positions.push((p, m));
+                p = p.play(m).expect("a legal move");
+            }
+            None => p = p.pass(),
+        }
+    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(total as u64);
         bar.set_style(
@@ -246,25 +336,21 @@ pub fn run(
         );
         bar
     });
-    let mut deepened = Vec::new();
-    let mut analyse = |p: &othello_explorer::Position, played| -> Vec<ChildValue> {
-        if stop.load(Ordering::Relaxed) {
-            return Vec::new();
-        }
-        let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
-        let examined = review::examine(&mut analyst, p, played, time, &limits, &mut |_| {});
-        deepened.push(examined.deepened);
-        examined.children
-    };
-    let mut progress = |done: usize, _: usize| {
+    let examined = examine_all(&positions, time, scoring, threads, &stop, &|done| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
         }
-    };
-    let judged = review::review(&game.start, &game.moves, &mut analyse, &mut progress);
+    })?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    let mut k = 0;
+    let mut analyse = |_: &Position, _| {
+        let children = examined.get(k).and_then(|e| e.as_ref()).map(|e| e.children.clone()).unwrap_or_default();
+        k += 1;
+        children
+    };
+    let judged = review::review(&game.start, &game.moves, &mut analyse, &mut |_, _| {});
     let interrupted = stop.load(Ordering::Relaxed) && judged.len() < total;
     let (black, white) = review::summary(&judged);
     if let Some(path) = &ggf {
@@ -292,7 +378,23 @@ pub fn run(
         ("  ", 0, Align::Left),
     ]);
     table.line(format!(" ply  side   move  value   best                 loss  {:<kind_w$}  mark", "kind"));
-    for j in &judged {
+    let last = judged.last().map_or(0, |j| j.ply);
+    let mut rows = judged.iter().peekable();
+    for ply in plies.iter().take_while(|p| p.number <= last) {
+        if ply.square.is_none() {
+            table.row(&[
+                ply.number.to_string(),
+                ply.side.to_string(),
+                "pass".into(),
+                String::new(),
+                "(no move)".into(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+            continue;
+        }
+        let Some(j) = rows.next_if(|j| j.ply == ply.number) else { continue };
         let best: Vec<String> = j.best.iter().map(|s| s.to_string()).collect();
         let best = format!("{} {}", value_text(j.best_value, j.kind), best.join(" "));
         table.row(&[
@@ -306,22 +408,34 @@ pub fn run(
             j.mark_text().unwrap_or_default(),
         ]);
     }
+    let how: Vec<(bool, bool)> =
+        examined.iter().map(|e| e.as_ref().map_or((false, false), |e| (e.proof, e.deepened))).collect();
     let report = ReviewReport {
         source,
         size: game.start.size().n(),
         black_player: game.black.clone(),
         white_player: game.white.clone(),
         seconds_per_position: time.as_secs_f64(),
+        first_depth: review::gate_depth(time),
+        estimate_depth: review::verdict_depth(time),
+        proof_nodes: review::proof_nodes(time),
+        proof_empties: review::proof_reach(game.start.size()),
         threads,
         complete: judged.len() == total,
         moves: judged
             .iter()
-            .zip(deepened.iter().chain(std::iter::repeat(&false)))
-            .map(|(j, &d)| MoveJson { deepened: d, ..MoveJson::new(j) })
+            .zip(how.iter().chain(std::iter::repeat(&(false, false))))
+            .map(|(j, &(proof, deepened))| MoveJson { proof, deepened, ..MoveJson::new(j) })
+            .collect(),
+        passes: plies
+            .iter()
+            .filter(|p| p.square.is_none() && p.number <= last)
+            .map(|p| PassJson { ply: p.number, side: p.side.to_string() })
             .collect(),
         summary: Summaries { black: SideJson::new(&black), white: SideJson::new(&white) },
         text: ReviewText {
             total,
+            plies: plies.len(),
             board: game.start.size(),
             table,
             black: summary_line("black", &black),

@@ -43,7 +43,7 @@ pub enum MethodArg {
 #[derive(clap::Args, Debug, Clone)]
 pub struct ShortestArgs {
     /// Board size: 4, 6 or 8.
-    #[arg(long, value_name = "N", default_value_t = 8, allow_negative_numbers = true, value_parser = super::values::size)]
+    #[arg(long, value_name = "N", default_value_t = 8, allow_negative_numbers = true, value_parser = super::values::SIZE)]
     pub size: u8,
     /// How the game ends: `draw`, `wipeout` (one side has no disc) or `any`.
     #[arg(long, value_enum, default_value = "any")]

@@ -148,6 +148,65 @@ pub fn evaluator(text: &str) -> Result<othello_explorer::solver::Evaluator, Stri
     othello_explorer::solver::Evaluator::from_name(text).ok_or_else(|| "must be patterns or network".to_string())
 }
 
+/// A value parser that keeps `parse`'s own one-line message and offers `values` to the shell's
+/// completion and the help (`[possible values: 4, 6, 8]`), where a plain function would leave the
+/// shell completing file names.
+#[derive(Clone)]
+pub struct Choices<T: Clone + Send + Sync + 'static> {
+    parse: fn(&str) -> Result<T, String>,
+    values: &'static [&'static str],
+}
+
+impl<T: Clone + Send + Sync + 'static> Choices<T> {
+    /// `parse`, completed with `values`.
+    pub const fn new(parse: fn(&str) -> Result<T, String>, values: &'static [&'static str]) -> Choices<T> {
+        Choices { parse, values }
+    }
+}
+
+impl<T: Clone + Send + Sync + 'static> clap::builder::TypedValueParser for Choices<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        self.parse.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.values.iter().map(|v| clap::builder::PossibleValue::new(*v))))
+    }
+}
+
+/// The board sizes, for [`Choices`].
+pub const SIZES: &[&str] = &["8", "6", "4"];
+/// The selectivity levels, for [`Choices`].
+pub const SELECTIVITIES: &[&str] = &["73", "87", "95", "98", "99", "100"];
+/// The evaluations, for [`Choices`].
+pub const EVALUATORS: &[&str] = &["patterns", "network"];
+
+/// `explain`'s topics, for [`Choices`] (the topic is checked by `explain` itself, with its own
+/// message).
+pub const TOPICS: &[&str] = &["legal", "flips", "play", "popcount", "empties", "symmetry", "search"];
+
+/// Any text, as it is.
+fn text(text: &str) -> Result<String, String> {
+    Ok(text.to_string())
+}
+
+/// `explain TOPIC` with its topics completed.
+pub const TOPIC: Choices<String> = Choices::new(text, TOPICS);
+
+/// `--size` with its values completed.
+pub const SIZE: Choices<u8> = Choices::new(size, SIZES);
+/// `--selectivity` with its values completed.
+pub const SELECTIVITY: Choices<othello_explorer::solver::Selectivity> = Choices::new(selectivity, SELECTIVITIES);
+/// `--eval` with its values completed.
+pub const EVALUATOR: Choices<othello_explorer::solver::Evaluator> = Choices::new(evaluator, EVALUATORS);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,12 @@
 //! (the length decides the size: 16, 36 or 64), whitespace, then `X` or `O` for the side to move.
 //! A `;` starts a comment; in a problem file the comment lists each move's exact score:
 //! `; G8:+18; H1:+12;`.
+//!
+//! What Edax, NBoard and the WTHOR tools write is read too ([`format_board`] writes the form
+//! above): `*` (or `x`) for black, `o` for white, `.` for an empty square; the side as `*`, `x`,
+//! `B` or `b` for black and `o`, `W` or `w` for white; and the side glued to the board (65
+//! characters on 8x8, Edax's `-d` and NBoard's copy). Anything else is refused in one line
+//! naming its column.
 
 use crate::{Color, Position, PositionError, Size, Square};
 use std::fmt;
@@ -35,12 +41,15 @@ impl fmt::Display for BoardStringError {
                 write!(f, "a byte-order mark (U+FEFF) at column {column}: remove it (an editor may have added it)")
             }
             BoardStringError::BadChar { column, found } => {
-                write!(f, "bad board character '{found}' at column {column}: expected X, O or -")
+                write!(
+                    f,
+                    "bad board character '{found}' at column {column}: expected X or * (black), O (white), - or . (empty)"
+                )
             }
             BoardStringError::WrongLength { length } => {
                 write!(
                     f,
-                    "board of {}: a board string has 16, 36 or 64 characters of X, O and -",
+                    "board of {}: a board string has 16, 36 or 64 characters of X, O and - (then the side to move)",
                     crate::notation::printable::count(*length as i64, "square", "squares")
                 )
             }
@@ -48,7 +57,7 @@ impl fmt::Display for BoardStringError {
                 write!(f, "missing side to move at column {column}: add X or O after a space")
             }
             BoardStringError::BadSide { column, found } => {
-                write!(f, "bad side to move '{found}' at column {column}: expected X or O")
+                write!(f, "bad side to move '{found}' at column {column}: expected X or O (also *, B or W)")
             }
             BoardStringError::Trailing { column, found } => {
                 write!(f, "unexpected '{found}' at column {column}: only a ; comment may follow the side to move")
@@ -96,25 +105,35 @@ pub fn parse_board_line(text: &str) -> Result<BoardLine<'_>, BoardStringError> {
         return Err(BoardStringError::Empty);
     }
     let board_start = i;
+    let mut end = i;
+    while end < chars.len() && !chars[end].1.is_whitespace() && chars[end].1 != ';' {
+        end += 1;
+    }
+    // The side glued on: one character more than a board, the last a side's.
+    let glued = Size::from_squares(end - board_start).is_none()
+        && Size::from_squares(end - board_start - 1).is_some()
+        && side_of(chars[end - 1].1).is_some();
+    let board_end = if glued { end - 1 } else { end };
     let (mut black, mut white) = (Vec::new(), Vec::new());
-    while i < chars.len() && !chars[i].1.is_whitespace() && chars[i].1 != ';' {
+    while i < board_end {
         match chars[i].1 {
-            'X' => black.push(i - board_start),
-            'O' => white.push(i - board_start),
-            '-' => {}
+            'X' | 'x' | '*' => black.push(i - board_start),
+            'O' | 'o' => white.push(i - board_start),
+            '-' | '.' => {}
             c => return Err(BoardStringError::BadChar { column: column(i), found: c }),
         }
         i += 1;
     }
     let length = i - board_start;
     let size = Size::from_squares(length).ok_or(BoardStringError::WrongLength { length })?;
-    while i < chars.len() && chars[i].1.is_whitespace() {
-        i += 1;
+    if !glued {
+        while i < chars.len() && chars[i].1.is_whitespace() {
+            i += 1;
+        }
     }
     let to_move = match chars.get(i).map(|c| c.1) {
         None | Some(';') => return Err(BoardStringError::MissingSide { column: column(i) }),
-        Some('X') => Color::Black,
-        Some('O') => Color::White,
+        Some(c) if side_of(c).is_some() => side_of(c).expect("a side"),
         Some(_) => {
             let word: String = chars[i..].iter().map(|c| c.1).take_while(|c| !c.is_whitespace() && *c != ';').collect();
             return Err(BoardStringError::BadSide { column: column(i), found: word });
@@ -139,6 +158,15 @@ pub fn parse_board_line(text: &str) -> Result<BoardLine<'_>, BoardStringError> {
     let bits = |idx: &[usize]| idx.iter().fold(0u64, |acc, &k| acc | 1u64 << (size.squares() - 1 - k));
     let position = Position::new(size, bits(&black), bits(&white), to_move).map_err(BoardStringError::Position)?;
     Ok(BoardLine { position, comment, comment_column })
+}
+
+/// The side to move a character names: `X`, `x`, `*`, `B`, `b` black; `O`, `o`, `W`, `w` white.
+fn side_of(c: char) -> Option<Color> {
+    match c {
+        'X' | 'x' | '*' | 'B' | 'b' => Some(Color::Black),
+        'O' | 'o' | 'W' | 'w' => Some(Color::White),
+        _ => None,
+    }
 }
 
 /// The board string of a position.

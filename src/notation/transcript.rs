@@ -1,4 +1,7 @@
 //! Transcripts: the moves of a game as `f5d6c3…`, either case, spaces allowed, passes implicit.
+//! What other programs write is read too: move numbers (`1. f5 d6 2. c3`, `1... d6`), moves
+//! joined by `-` (`f5-d6-c3`, a pass mark `--` among them) or `,`. Anything else is refused,
+//! naming the move and the column.
 //!
 //! When the side to move has no legal move, the next move in the transcript is the other side's:
 //! the pass is played before it without being written.
@@ -76,9 +79,20 @@ pub fn parse_squares_for(size: Size, text: &str) -> Result<Vec<(Square, usize)>,
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        if chars[i].is_whitespace() {
+        if chars[i].is_whitespace() || matches!(chars[i], ',' | '-') {
             i += 1;
             continue;
+        }
+        // A move number: digits, then at least one dot.
+        if chars[i].is_ascii_digit() {
+            let digits = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if chars.get(i + digits) == Some(&'.') {
+                i += digits;
+                while chars.get(i) == Some(&'.') {
+                    i += 1;
+                }
+                continue;
+            }
         }
         let column = i + 1;
         let move_number = out.len() + 1;
@@ -104,6 +118,9 @@ pub fn parse_squares_for(size: Size, text: &str) -> Result<Vec<(Square, usize)>,
 /// use othello_explorer::{Position, Size, transcript};
 /// let line = transcript::play(&Position::start(Size::Eight), "f5d6 C3").unwrap();
 /// assert_eq!(line.moves.len(), 3);
+/// let numbered = transcript::play(&Position::start(Size::Eight), "1. f5 d6 2. c3").unwrap();
+/// assert_eq!(numbered.moves, line.moves);
+/// assert_eq!(transcript::play(&Position::start(Size::Eight), "f5-d6-c3").unwrap().moves, line.moves);
 /// let err = transcript::play(&Position::start(Size::Eight), "f5f5").unwrap_err();
 /// assert_eq!(err.to_string(), "move 2 at column 3 is illegal: f5 is already occupied");
 /// ```

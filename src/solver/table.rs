@@ -337,9 +337,12 @@ impl Table {
         self.id
     }
 
-    /// Forgets every entry (the search threads' small tables too, by a new [`Table::id`]).
+    /// Forgets every entry (the search threads' small tables too, by a new [`Table::id`]), and
+    /// starts the generations again: a cleared table is in every way a new one, so a search from
+    /// it does the same on every run (the review relies on it, `review::Reviewer`).
     pub fn clear(&mut self) {
         self.id = next_id();
+        *self.generation.get_mut() = 0;
         for b in self.buckets.iter_mut() {
             for (k, d) in &mut b.slots {
                 *k.get_mut() = 0;

@@ -232,7 +232,7 @@ mod tests {
         assert_eq!(e("-----OX--XO----- X standard -10"), "missing best move at column 32");
         assert_eq!(
             e("  -----OX--XO--Z-- X standard -10 -"),
-            "bad board character 'Z' at column 16: expected X, O or -"
+            "bad board character 'Z' at column 16: expected X or * (black), O (white), - or . (empty)"
         );
         assert_eq!(parse_entry("  ; a comment").unwrap(), None);
         assert!(parse_entry("-----OX--XO----- X discs -8..0 - explorer ; note").unwrap().is_some());

@@ -304,7 +304,8 @@ fn plain(method: Method, position: &Position, scoring: Scoring, stop: &AtomicBoo
 /// Solves `position` with `method`: the exact score from the side to move (a forced pass
 /// included), under `scoring`. Refuses positions deeper than [`Method::max_empties`]; returns
 /// [`LabError::Cancelled`] soon after `stop` is raised. The solver runs on one thread with a
-/// fresh table (1 to 64 MiB by depth), so its node count compares fairly.
+/// fresh table (1 to 64 MiB by depth), so its node count compares fairly, and its time is its
+/// search's alone (the table made and the weights read before the clock starts).
 pub fn run(method: Method, position: &Position, scoring: Scoring, stop: &AtomicBool) -> Result<Run, LabError> {
     let empties = position.empty_count();
     if let Some(limit) = method.max_empties()
@@ -313,19 +314,25 @@ pub fn run(method: Method, position: &Position, scoring: Scoring, stop: &AtomicB
         return Err(LabError::TooDeep { method, empties, limit });
     }
     let start = Instant::now();
-    let (score, nodes, stopped) = match method {
+    let (score, nodes, stopped, elapsed) = match method {
         Method::Solver => solve(position, scoring, stop),
-        _ => plain(method, position, scoring, stop),
+        _ => {
+            let (score, nodes, stopped) = plain(method, position, scoring, stop);
+            (score, nodes, stopped, start.elapsed())
+        }
     };
     if stopped {
         return Err(LabError::Cancelled { method, nodes });
     }
-    Ok(Run { method, score, nodes, elapsed: start.elapsed() })
+    Ok(Run { method, score, nodes, elapsed })
 }
 
-fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64, bool) {
+/// The solver's score, nodes, whether it was stopped, and the time of its search alone: its
+/// table is allocated and the evaluation's weights are read before the clock starts (the plain
+/// methods need neither, and on a small position they cost more than the search).
+fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64, bool, Duration) {
     if position.is_game_over() {
-        return (position.score(scoring), 1, false);
+        return (position.score(scoring), 1, false, Duration::ZERO);
     }
     let (target, passed) = position.after_forced_pass();
     // A table in proportion to the work: allocating and clearing 64 MiB would cost more than
@@ -336,6 +343,10 @@ fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64,
         _ => 64,
     };
     let mut solver = Solver::new(SolverOptions { hash_mb, scoring, threads: 1, ..SolverOptions::default() });
+    // Read once in the process: the weights (the search's ordering evaluates positions) and the
+    // selective passes' model.
+    let _ = crate::eval::weights::shipped(position.size().n());
+    let _ = crate::solver::probcut::Model::shipped(position.size());
     // The solver watches its own flag; a small thread copies ours into it.
     let flag = Arc::new(AtomicBool::new(false));
     let done = AtomicBool::new(false);
@@ -350,11 +361,13 @@ fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64,
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
+        let start = Instant::now();
         let result = solver.score(&target, &limits);
+        let elapsed = start.elapsed();
         done.store(true, Ordering::Relaxed);
         match result {
-            Ok((score, _, nodes)) => (if passed { -score } else { score }, nodes, false),
-            Err(e) => (0, e.nodes, true),
+            Ok((score, _, nodes)) => (if passed { -score } else { score }, nodes, false, elapsed),
+            Err(e) => (0, e.nodes, true, elapsed),
         }
     })
 }

@@ -30,6 +30,16 @@ pub use app::game::Strength;
 pub use disk::check_session_path;
 pub use session::{Session, parse_full as parse_session, parse_with_progress as parse_session_with_progress};
 
+/// The explorer's keys and `:` commands as the manual page lists them, from the one key table and
+/// the command table the key bar and the help are made from: each context's name with its
+/// `(keys, what they do)` lines, then `"commands"` with each command's usage and help.
+pub fn key_reference() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+    let mut out: Vec<(&'static str, Vec<(String, &'static str)>)> =
+        keys::help_sections(&[]).into_iter().map(|(context, _, lines)| (context.name(), lines)).collect();
+    out.push(("commands (after :)", command::COMMANDS.iter().map(|c| (c.usage.to_string(), c.help)).collect()));
+    out
+}
+
 /// What the tests reach of the app, and nothing else: the modules themselves are private to the
 /// crate. The model, its messages and `update`; the view; the threads; the session format and its
 /// files; the key table; the tree. Each mirrors the module it comes from.
@@ -658,9 +668,7 @@ fn perform(effects: Vec<Effect>, worker: &mut Workers) -> Result<bool, TuiError>
     for effect in effects {
         match effect {
             Effect::Analyse { job, position, selectivity } => worker.solver.analyse(job, position, selectivity),
-            Effect::Review { job, position, played, budget, selectivity } => {
-                worker.solver.review(job, position, played, budget, selectivity)
-            }
+            Effect::Review { job, position, played, budget } => worker.solver.review(job, position, played, budget),
             Effect::Cancel => worker.solver.cancel(),
             Effect::Lab { job, position } => worker.lab.run(job, position),
             Effect::CancelLab => worker.lab.cancel(),

@@ -11,6 +11,10 @@
 //! job number *and the position*: the UI files results under the position they belong to and
 //! never shows them anywhere else.
 //!
+//! A review's step ([`Worker::review`]) runs instead on the review's own solver
+//! ([`crate::review::Reviewer`], made at the first step), never on the analyst and its store, and
+//! its values come as one [`EventKind::Reviewed`]: the marks are `review`'s.
+//!
 //! While a search runs, a small ticker thread reads the solver's live node counter
 //! ([`Limits::progress`]) and sends [`EventKind::Progress`] a few times a second, so the screen
 //! shows nodes and nodes per second without interrupting the search.
@@ -78,38 +82,32 @@ pub enum EventKind {
         /// Time spent by the whole job.
         elapsed: Duration,
     },
+    /// A review's step ended: every legal move's value as the review judges them
+    /// ([`crate::review::Reviewer::examine`]), for the move the line plays there. Sent only when
+    /// the step ran to its end; the job then ends with [`EventKind::Cancelled`].
+    Reviewed {
+        /// The move the line plays at the position (`None` at the line's end).
+        played: Option<Square>,
+        /// Every legal move's value, from the mover's side, best first.
+        children: Vec<ChildValue>,
+    },
     /// The job was cancelled before it finished.
     Cancelled,
 }
 
-/// The handle of the solver thread: a [`JobThread`] whose jobs are analyses (with a time budget
-/// for a review's step). Dropping it stops the search and joins the thread.
+/// The handle of the solver thread: a [`JobThread`] whose jobs are analyses and the review's
+/// steps. Dropping it stops the search and joins the thread.
 pub struct Worker {
     thread: JobThread<Input>,
 }
 
-/// A job of the solver thread: a position to analyse, the selectivity of its estimates, and for a
-/// review's step its budget and the move the line plays there.
-type Input = (Position, Selectivity, Option<(Duration, Option<Square>)>);
-
-/// The review's step for `played` within `budget`: [`crate::review::examine`], or the budgeted
-/// analysis alone at the line's end.
-fn review_step(
-    analyst: &mut Analyst,
-    position: &Position,
-    (budget, played): (Duration, Option<Square>),
-    limits: &Limits,
-    on_event: &mut dyn FnMut(Event),
-) {
-    match played {
-        Some(square) => {
-            crate::review::examine(analyst, position, square, budget, limits, on_event);
-        }
-        None => {
-            let limits = Limits { max_time: Some(budget), ..limits.clone() };
-            analyst.analyse(position, &Ask::new(SearchMode::Auto, limits), on_event);
-        }
-    }
+/// A job of the solver thread.
+#[derive(Clone, Debug)]
+enum Input {
+    /// A position to analyse, its estimates at a selectivity.
+    Analyse(Position, Selectivity),
+    /// A review's step: a position, the move the line plays there, the review's budget.
+    Review(Position, Option<Square>, Duration),
 }
 
 /// How often progress is reported while a search runs.
@@ -133,6 +131,7 @@ impl Worker {
         events: Sender<Msg>,
         max_depth: Option<u32>,
     ) -> std::io::Result<Worker> {
+        let scoring = options.scoring;
         let solver = Solver::try_new(options)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("--hash-mb: {e}")))?;
         let thread = JobThread::spawn("solver", move || {
@@ -152,7 +151,16 @@ impl Worker {
                 }
             });
             let mut analyst = Analyst::new(solver, store);
-            move |job, input, stop: &Arc<AtomicBool>| run_job(&mut analyst, max_depth, job, input, stop, &events)
+            // The review's own solver (`crate::review::Reviewer`), made at the first step.
+            let mut reviewer = None;
+            move |job, input, stop: &Arc<AtomicBool>| match input {
+                Input::Analyse(position, selectivity) => {
+                    run_job(&mut analyst, max_depth, job, position, selectivity, stop, &events)
+                }
+                Input::Review(position, played, budget) => {
+                    review_job(&mut reviewer, scoring, job, position, played, budget, stop, &events)
+                }
+            }
         })?;
         Ok(Worker { thread })
     }
@@ -160,7 +168,7 @@ impl Worker {
     /// Cancels the running job and starts analysing `position` as job `job`, its estimates at
     /// `selectivity` ([`Solver::set_selectivity`] before the search).
     pub fn analyse(&mut self, job: u64, position: Position, selectivity: Selectivity) {
-        self.start(job, (position, selectivity, None));
+        self.start(job, Input::Analyse(position, selectivity));
     }
 
     /// Cancels the running job and starts analysing `position` as job `job`.
@@ -168,18 +176,12 @@ impl Worker {
         self.thread.start(job, input);
     }
 
-    /// A review's step as job `job`: `position` for `budget`, then deeper where the mark of
-    /// `played` is in doubt ([`crate::review::examine`]); the job ends with
-    /// [`EventKind::Cancelled`]. Its estimates at `selectivity`.
-    pub fn review(
-        &mut self,
-        job: u64,
-        position: Position,
-        played: Option<Square>,
-        budget: Duration,
-        selectivity: Selectivity,
-    ) {
-        self.start(job, (position, selectivity, Some((budget, played))));
+    /// A review's step as job `job`: `position`, where the line plays `played`, examined for
+    /// the review's `budget` by the review's own solver ([`crate::review::Reviewer::examine`],
+    /// as `review` on the command line does); its values come as one
+    /// [`EventKind::Reviewed`], then the job ends with [`EventKind::Cancelled`].
+    pub fn review(&mut self, job: u64, position: Position, played: Option<Square>, budget: Duration) {
+        self.start(job, Input::Review(position, played, budget));
     }
 
     /// Cancels the running job, if any.
@@ -188,11 +190,56 @@ impl Worker {
     }
 }
 
+/// A review's step: the position examined by the review's own solver (made now if it is not
+/// yet), its depths and phases reported as progress, then its values as one
+/// [`EventKind::Reviewed`] when the step ran to its end, then [`EventKind::Cancelled`].
+#[allow(clippy::too_many_arguments)]
+fn review_job(
+    reviewer: &mut Option<crate::review::Reviewer>,
+    scoring: crate::Scoring,
+    job: u64,
+    position: Position,
+    played: Option<Square>,
+    budget: Duration,
+    stop: &Arc<AtomicBool>,
+    events: &Sender<Msg>,
+) -> Result<(), Gone> {
+    let send = |kind: EventKind| events.send(Msg::Solver(SolverEvent { job, position, kind })).map_err(|_| Gone);
+    if reviewer.is_none() {
+        match crate::review::Reviewer::new(scoring) {
+            Ok(r) => *reviewer = Some(r),
+            Err(e) => {
+                let text = format!("the review's solver: {e}");
+                events.send(Msg::Notice { text, error: true }).map_err(|_| Gone)?;
+                return send(EventKind::Cancelled);
+            }
+        }
+    }
+    let Some(reviewer) = reviewer.as_mut() else { return send(EventKind::Cancelled) };
+    let mut gone = false;
+    let examined = reviewer.examine(&position, played, budget, Some(stop), &mut |r| {
+        let kind = match r {
+            Report::Phase(p) => EventKind::Phase(p),
+            Report::DepthDone { depth } => EventKind::Depth(depth),
+            _ => return,
+        };
+        gone |= send(kind).is_err();
+    });
+    if gone {
+        return Err(Gone);
+    }
+    if examined.complete {
+        send(EventKind::Reviewed { played, children: examined.children })?;
+    }
+    send(EventKind::Cancelled)
+}
+
 fn run_job(
     analyst: &mut Analyst,
     max_depth: Option<u32>,
     job: u64,
-    (position, selectivity, review): Input,
+    position: Position,
+    selectivity: Selectivity,
     stop: &Arc<AtomicBool>,
     events: &Sender<Msg>,
 ) -> Result<(), Gone> {
@@ -241,15 +288,9 @@ fn run_job(
             };
             gone |= events.send(msg).is_err();
         };
-        let verdict = match review {
-            Some(step) => {
-                review_step(analyst, &position, step, &limits, &mut on_event);
-                None
-            }
-            None => Some(analyst.analyse(&position, &ask, &mut on_event)),
-        };
+        let verdict = analyst.analyse(&position, &ask, &mut on_event);
         done.store(true, Ordering::Relaxed);
-        verdict
+        Some(verdict)
     });
     if gone {
         return Err(Gone);

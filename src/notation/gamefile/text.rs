@@ -1,10 +1,10 @@
 //! Transcripts and board strings as files: an optional board string on the first meaningful line
 //! (else the start position), then the moves, with or without move numbers (`1. f5 d6 2.c3`),
-//! spaces and line breaks; `pass`, `pa`, `ps` or `--` may mark a pass (passes are implicit
-//! anyway); `;` starts a comment.
+//! spaces, commas, `-` between moves (`f5-d6`) and line breaks; `pass`, `pa`, `ps` or `--` may
+//! mark a pass (passes are implicit anyway); `;` starts a comment.
 //!
 //! The first line is a board string when its first word is one: at least 16 characters, most of
-//! them `X`, `O` and `-` (a mistyped board is still read as one, and named as one in the error).
+//! them `X`, `O` and `-` (or `*`, `.`) (a mistyped board is still read as one, and named as one in the error).
 //! A transcript's words hold squares (`f5`, or glued `f5d6--c3`), move numbers and pass marks, so
 //! `f5 d6 c3 d3 c4 --` is a transcript.
 //!
@@ -77,11 +77,11 @@ pub fn read(text: &str, size: Size) -> Result<Game, GameFileError> {
 }
 
 /// Whether a line's first word is a board string (see the module documentation): at least 16
-/// characters, more than half of them `X`, `O` or `-`.
+/// characters, more than half of them board characters (`X`, `O`, `-`, or `*`, `x`, `o`, `.`).
 fn looks_like_board(line: &str) -> bool {
     let word = line.split_whitespace().next().unwrap_or("");
     let length = word.chars().count();
-    let board = word.chars().filter(|c| matches!(c, 'X' | 'O' | '-')).count();
+    let board = word.chars().filter(|c| matches!(c, 'X' | 'O' | '-' | '*' | '.' | 'x' | 'o')).count();
     length >= 16 && 2 * board > length
 }
 
@@ -124,8 +124,9 @@ fn scan(text: &str, line: usize, format: Format, out: &mut Vec<Written>) -> Resu
             i = j;
             continue;
         }
-        if c == '-' && chars.get(i + 1) == Some(&'-') {
-            i += 2;
+        // `--` marks a pass; a lone `-` joins two moves (`f5-d6`).
+        if c == '-' {
+            i += 1;
             continue;
         }
         if c.is_ascii_alphabetic() {

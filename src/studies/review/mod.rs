@@ -17,23 +17,29 @@
 //! proven outcomes. When either is an estimate, the loss may be noise: the move is marked by the
 //! loss less the estimate's measured [`margins`] (its error at that depth and stage, 95th
 //! percentile), so an estimated loss of 5 with a margin of 6 gives no mark, and the mark is
-//! shown apart (`~?`, [`Judged::proven`] false). A move whose estimated loss is 2 or more is *in
-//! doubt* ([`Judged::in_doubt`]) and [`examine`] looks deeper before judging it: a proof when the
-//! position is shallow enough, else an estimate of a fixed depth ([`verdict_depth`]) from a
-//! cleared table, so reviewing the same game twice gives the same marks.
+//! shown apart (`~?`, [`Judged::proven`] false).
+//!
+//! **The same marks everywhere.** The values a move is judged on come from one place,
+//! [`Reviewer::examine`]: a solver of the review's own ([`verdict_options`]: one thread, a fixed
+//! table, full width, the pattern evaluation), every search from a cleared table and bounded by
+//! a depth ([`gate_depth`], [`verdict_depth`]) or a node count ([`proof_nodes`]) the budget
+//! fixes, never by the clock, and no store read. `review`, the explorer's `:review` and the JSON all judge those
+//! values with [`judge`], so the same game and budget give the same marks whatever the machine,
+//! its load, the threads, the store or what was analysed before.
 //!
 //! The search itself is the caller's ([`review`] takes a closure that analyses one position), so
-//! the command line can add its store and its limits, and tests a plain negamax; [`examine`] is
-//! the analysis every front end passes it.
+//! tests can pass a plain negamax; [`Reviewer::examine`] is the analysis every front end passes
+//! it. Moves are numbered by ply, passes counted ([`plies`]), as the explorer's history numbers
+//! them.
 
 pub mod margins;
 
-#[cfg(feature = "store")]
-use crate::analyst::{Analyst, Ask, Event};
-use crate::solver::{ChildValue, Kind, rank};
-#[cfg(feature = "store")]
-use crate::solver::{Limits, SearchMode};
-use crate::{Color, Position, Size, Square};
+use crate::solver::{
+    ChildValue, Evaluator, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason, rank,
+};
+use crate::{Color, Position, Scoring, Size, Square};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A mark on a move.
@@ -83,7 +89,7 @@ impl Mark {
 /// One move judged.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judged {
-    /// The ply of the move, from 1.
+    /// The ply of the move, from 1, passes counted ([`plies`]).
     pub ply: usize,
     /// Who played it.
     pub side: Color,
@@ -107,8 +113,8 @@ pub struct Judged {
     /// The estimate's measured margin used, in discs (`None` when proven, or when nothing was
     /// measured for the board: then an estimate never gives a mark).
     pub margin: Option<i32>,
-    /// Whether a deeper look could change the mark: the values are not proven and the move looks
-    /// worse than the best (an estimated loss of 2 or more, or an estimate below a proven
+    /// Whether a deeper search could change the mark: the values are not proven and the move
+    /// looks worse than the best (an estimated loss of 2 or more, or an estimate below a proven
     /// outcome).
     pub in_doubt: bool,
 }
@@ -219,10 +225,40 @@ pub fn summary(judged: &[Judged]) -> (SideSummary, SideSummary) {
     out
 }
 
+/// One ply of a game: its number (from 1, a pass counting as a ply, as in the explorer's history
+/// and in perft), who played it, and the move (`None`: a pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The ply's number, from 1; passes count.
+    pub number: usize,
+    /// Who played it (or passed).
+    pub side: Color,
+    /// The move, or `None` for a pass.
+    pub square: Option<Square>,
+}
+
+/// The plies of the game from `start` with `moves` (passes implicit in `moves`, explicit here),
+/// up to the first move that is not legal.
+pub fn plies(start: &Position, moves: &[Square]) -> Vec<Ply> {
+    let mut out = Vec::with_capacity(moves.len() + 4);
+    let mut p = *start;
+    for &m in moves {
+        if p.must_pass() {
+            out.push(Ply { number: out.len() + 1, side: p.to_move(), square: None });
+            p = p.pass();
+        }
+        let Ok(next) = p.play(m) else { break };
+        out.push(Ply { number: out.len() + 1, side: p.to_move(), square: Some(m) });
+        p = next;
+    }
+    out
+}
+
 /// Reviews the game from `start` with `moves` (passes implicit): `analyse(position, played)`
-/// gives every legal move's value at a position (the mover's side; [`examine`] is the analysis
-/// the front ends pass), and `progress(done, total)` is called after each move. Stops at the
-/// first move that is not legal, or whose value `analyse` did not give.
+/// gives every legal move's value at a position (the mover's side; [`Reviewer::examine`] is the
+/// analysis the front ends pass), and `progress(done, total)` is called after each move. Each
+/// move is numbered by its ply, passes counted ([`plies`]). Stops at the first move that is not
+/// legal, or whose value `analyse` did not give.
 pub fn review(
     start: &Position,
     moves: &[Square],
@@ -231,13 +267,18 @@ pub fn review(
 ) -> Vec<Judged> {
     let mut out = Vec::with_capacity(moves.len());
     let mut p = *start;
+    let mut ply = 0;
     for (i, &m) in moves.iter().enumerate() {
-        p = p.after_forced_pass().0;
+        if p.must_pass() {
+            p = p.pass();
+            ply += 1;
+        }
         if !p.legal_moves().contains(m) {
             break;
         }
+        ply += 1;
         let children = analyse(&p, m);
-        match judge(i + 1, &p, m, &children) {
+        match judge(ply, &p, m, &children) {
             Some(j) => out.push(j),
             None => break,
         }
@@ -247,25 +288,31 @@ pub fn review(
     out
 }
 
-/// The depth of the estimate that settles a mark in doubt, for a review of `budget` a position:
-/// 14 plies at 1 s, one more for each doubling, one fewer for each halving, 8 to 20. Fixed by
+/// The depth of the estimates a review of `budget` a position judges a move in doubt on (where
+/// no proof is within reach): 14 plies at 1 s, one more for each doubling, one fewer for each halving, 8 to 20. Fixed by
 /// the budget alone, so the marks do not depend on the machine's speed or load.
 pub fn verdict_depth(budget: Duration) -> u32 {
     let doublings = budget.as_secs_f64().max(1e-3).log2().round() as i64;
     (14 + doublings).clamp(8, 20) as u32
 }
 
-/// The nodes the proof of a mark in doubt may take for a review of `budget` a position: 200 M a
-/// second of budget, at least 20 M. A count, not a time, so that whether the proof ends does
-/// not depend on the machine's speed or load (on one thread exactly; on several nearly, as the
-/// threads' counts interleave); and generous, so that what the budgeted analysis proved, the
-/// deeper look proves too.
+/// The depth every position beyond the proofs is first estimated to, for a review of `budget` a
+/// position: [`verdict_depth`] less 4 (10 at 1 s), at least 4. Only a move this puts in doubt is
+/// estimated to [`verdict_depth`] (a tenth of the cost on most positions).
+pub fn gate_depth(budget: Duration) -> u32 {
+    verdict_depth(budget).saturating_sub(4).max(4)
+}
+
+/// The nodes a review of `budget` a position gives the proof of a position within
+/// [`proof_reach`]: 200 M a second of budget, at least 20 M. A count, not a time, so that
+/// whether the proof ends does not depend on the machine's speed or load (the review's solver
+/// has one thread, whose count is the same on every run).
 pub fn proof_nodes(budget: Duration) -> u64 {
     ((budget.as_secs_f64() * 200e6) as u64).max(20_000_000)
 }
 
-/// The most empties at which a mark in doubt is settled by proving every move's exact score
-/// (within [`proof_nodes`]) before falling back to [`verdict_depth`].
+/// The most empties at which a review proves every move's exact score (within [`proof_nodes`])
+/// before falling back to estimates of [`verdict_depth`].
 pub fn proof_reach(size: Size) -> u32 {
     match size {
         Size::Four => 16,
@@ -274,75 +321,115 @@ pub fn proof_reach(size: Size) -> u32 {
     }
 }
 
-/// The review's analysis of one position, where `played` was played (with the `store` feature,
-/// which brings the analyst): the store-aware analysis
-/// for `budget` (`limits` adds the stop flag and progress; its time is replaced), then, when the
-/// move's mark is in doubt ([`Judged::in_doubt`]), a deeper look that does not depend on the
-/// clock: every move's exact score when the position has at most [`proof_reach`] empties and the
-/// proof ends within [`proof_nodes`]; else estimates to [`verdict_depth`]; both from a cleared
-/// table.
-/// Everything found is reported through `on_event`, the deeper look after
-/// [`Examined::deepened`]'s start.
-#[cfg(feature = "store")]
-pub fn examine(
-    analyst: &mut Analyst,
-    position: &Position,
-    played: Square,
-    budget: Duration,
-    limits: &Limits,
-    on_event: &mut dyn FnMut(Event),
-) -> Examined {
-    let stopped = |l: &Limits| l.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
-    let first = Limits { max_time: Some(budget), ..limits.clone() };
-    let verdict = analyst.analyse(position, &Ask::new(SearchMode::Auto, first), on_event);
-    let mut out = Examined { children: verdict.children, nodes: verdict.nodes, deepened: false };
-    let legal = position.legal_moves().count() as usize;
-    let doubt = out.children.len() == legal
-        && judge(0, position, played, &out.children).is_some_and(|j| j.in_doubt)
-        && !stopped(limits);
-    if !doubt {
-        return out;
+/// The table of a review's solver, in MiB: fixed, because what a search finds within a node count
+/// depends on what its table can hold (the margins were measured with this size, one thread,
+/// the shipped pattern weights, full width).
+pub const VERDICT_HASH_MB: usize = 64;
+
+/// The solver settings of every review, whatever the front end and its own settings: one thread
+/// (two threads interleave their node counts and their table entries differently on each run),
+/// a table of [`VERDICT_HASH_MB`], full-width estimates with the pattern evaluation (what the
+/// [`margins`] were measured with), the board's scoring rule.
+pub fn verdict_options(scoring: Scoring) -> SolverOptions {
+    SolverOptions {
+        hash_mb: VERDICT_HASH_MB,
+        scoring,
+        threads: 1,
+        pv_extension: true,
+        selectivity: Selectivity::FULL,
+        selective_solve: true,
+        evaluator: Evaluator::Patterns,
     }
-    out.deepened = true;
-    if position.empty_count() <= proof_reach(position.size()) {
-        // From a cleared table: what the budgeted analysis left there depends on the clock, and
-        // so would whether the proof ends within its nodes.
-        analyst.solver().clear();
-        let proof = Limits { max_time: None, max_nodes: Some(proof_nodes(budget)), ..limits.clone() };
-        let v = analyst.analyse(position, &Ask::new(SearchMode::Exact, proof), on_event);
-        out.nodes += v.nodes;
-        if v.children.len() == legal && v.children.iter().all(|c| c.kind == Kind::Exact) {
-            out.children = v.children;
-            return out;
-        }
-        if stopped(limits) {
-            return out;
-        }
-    }
-    // Cleared again after an unfinished proof: what it left in the table depends on how the
-    // threads shared its nodes, and the estimates must not.
-    analyst.solver().clear();
-    let mut ask = Ask::new(SearchMode::Estimate, Limits { max_time: None, ..limits.clone() });
-    ask.max_depth = Some(verdict_depth(budget));
-    let v = analyst.analyse(position, &ask, on_event);
-    out.nodes += v.nodes;
-    if v.stopped.is_none() && v.children.len() == legal {
-        // The fixed-depth values alone (a child the budgeted analysis happened to prove is not
-        // mixed in: whether it did depends on the clock).
-        out.children = v.children;
-    }
-    out
 }
 
-/// What `examine` found.
+/// The one judge of positions every front end reviews with (`review`, the explorer's
+/// `:review`): a solver of its own built with [`verdict_options`], whose every search starts
+/// from a cleared table and stops at a depth or a node count fixed by the budget, never at a
+/// time. So the values it gives a position, and the marks judged on them, depend on the
+/// position, the budget and the scoring rule alone: not on the clock, the machine's load, the
+/// number of threads the caller runs, what the caller's own solver or cache found before, or
+/// what a store holds (it never reads one).
+pub struct Reviewer {
+    solver: Solver,
+}
+
+impl Reviewer {
+    /// A reviewer for games scored by `scoring`; an error when its table cannot be had.
+    pub fn new(scoring: Scoring) -> Result<Reviewer, crate::solver::table::TableError> {
+        Ok(Reviewer { solver: Solver::try_new(verdict_options(scoring))? })
+    }
+
+    /// Every legal move's value at `position`, where `played` was played, for a review of
+    /// `budget` a position, each search from a cleared table:
+    ///
+    /// 1. when the position has at most [`proof_reach`] empties, every move's exact score if the
+    ///    proof ends within [`proof_nodes`];
+    /// 2. else (or when it does not end) every move estimated to [`gate_depth`]; when that puts
+    ///    `played` in doubt ([`Judged::in_doubt`]: an estimated loss of 2 or more), estimated
+    ///    again to [`verdict_depth`], and only those values stand.
+    ///
+    /// `stop` ends it early (the result is then not [`Examined::complete`] and must not be
+    /// judged). Reports go to `on_report`.
+    pub fn examine(
+        &mut self,
+        position: &Position,
+        played: Option<Square>,
+        budget: Duration,
+        stop: Option<&Arc<AtomicBool>>,
+        on_report: &mut dyn FnMut(Report),
+    ) -> Examined {
+        let legal = position.legal_moves().count() as usize;
+        let mut out = Examined { children: Vec::new(), nodes: 0, proof: false, deepened: false, complete: true };
+        if legal == 0 {
+            return out;
+        }
+        let limits = Limits { stop: stop.cloned(), ..Limits::default() };
+        if position.empty_count() <= proof_reach(position.size()) {
+            self.solver.clear();
+            let proof = Limits { max_nodes: Some(proof_nodes(budget)), ..limits.clone() };
+            let a = self.solver.analyse_known(position, SearchMode::Exact, None, &proof, &[], on_report);
+            out.nodes += a.nodes;
+            if a.stopped.is_none() && a.children.len() == legal && a.children.iter().all(|c| c.kind == Kind::Exact) {
+                out.children = a.children;
+                out.proof = true;
+                return out;
+            }
+            if a.stopped == Some(StopReason::Cancelled) {
+                out.complete = false;
+                return out;
+            }
+        }
+        let mut depth = gate_depth(budget);
+        loop {
+            self.solver.clear();
+            let a = self.solver.analyse_known(position, SearchMode::Estimate, Some(depth), &limits, &[], on_report);
+            out.nodes += a.nodes;
+            out.complete = a.stopped.is_none() && a.children.len() == legal;
+            out.children = a.children;
+            let doubt = || played.and_then(|m| judge(0, position, m, &out.children)).is_some_and(|j| j.in_doubt);
+            if !out.complete || depth >= verdict_depth(budget) || !doubt() {
+                return out;
+            }
+            out.deepened = true;
+            depth = verdict_depth(budget);
+        }
+    }
+}
+
+/// What [`Reviewer::examine`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Examined {
-    /// Every legal move's value (fewer if stopped), from the mover's side.
+    /// Every legal move's value (fewer if stopped), from the mover's side, best first.
     pub children: Vec<ChildValue>,
     /// Nodes searched.
     pub nodes: u64,
-    /// Whether the mark was in doubt and the position looked at deeper.
+    /// Whether the values are the proof's (every move's exact score).
+    pub proof: bool,
+    /// Whether the played move was in doubt at [`gate_depth`] and the values are of
+    /// [`verdict_depth`].
     pub deepened: bool,
+    /// Whether the examination ran to its end (false when stopped): only a complete one judges.
+    pub complete: bool,
 }
 
 #[cfg(test)]

@@ -130,27 +130,21 @@ impl Model {
             self.say("no game of the archive passed through this position");
             return Vec::new();
         }
-        let name = |n: Option<u32>| {
-            n.and_then(|n| a.name(n)).map(crate::notation::printable::printable).unwrap_or_else(|| "?".into())
-        };
-        let lines: Vec<String> = rows
-            .iter()
-            .take(LIST_LIMIT)
-            .map(|g| {
-                format!(
-                    "{} {:+} {} · {} · {}",
-                    name(g.black),
-                    g.black_score,
-                    name(g.white),
-                    g.year.map_or("?".into(), |y| y.to_string()),
-                    name(g.tournament)
-                )
-            })
-            .collect();
+        let lines: Vec<String> = rows.iter().take(LIST_LIMIT).map(|g| crate::archive::game_line(&a, g)).collect();
         let games = rows.iter().take(LIST_LIMIT).map(|g| a.as_game(g)).collect();
         let total = rows.len();
-        self.overlay =
-            Overlay::Pick(Picker::of_games("the archive's games through this position", games, lines, total));
+        let title = format!(
+            "{} of the archive through this position",
+            crate::notation::printable::count(total as i64, "game", "games")
+        );
+        self.overlay = Overlay::Pick(Picker::of_games(
+            "the archive's games",
+            title,
+            crate::archive::GAME_HEADER,
+            games,
+            lines,
+            total,
+        ));
         self.say(format!(
             "{}: ↑↓ choose, Enter opens one as a new tree, Esc closes",
             crate::notation::printable::count(total as i64, "game", "games")

@@ -12,6 +12,12 @@
 //! - `--move-time S`: after `S` seconds, the best move known then.
 //!
 //! The values stay hidden until `x` shows them; `u` takes back to the user's previous move.
+//!
+//! The history keys (`t` then ← →, Home, End, `[` `]`, a click in the history) look back at the
+//! game: while the position on screen is not the end of the game's line the engine waits
+//! ([`Game::browsing`]), and a move played there goes on from there (a new branch); → or End
+//! back to the end goes on with the game. `b` plays the best move known for you and says which,
+//! `u` says what it took back.
 
 use super::super::tree::Edge;
 use super::{Activity, Effect, Known, Model, game_over_text, unproven_text};
@@ -33,6 +39,13 @@ pub struct Game {
     pub last_move: Option<Instant>,
     /// Whether the end of the game was announced.
     pub ended: bool,
+    /// The user is looking back at the game with the history keys: the position on screen is not
+    /// the end of the line, and the engine waits (no move, no forced pass) until a move is played
+    /// or the end of the line is reached again.
+    pub browsing: bool,
+    /// What the user's last key did for them (`b` played a move), said again with the engine's
+    /// reply, which would otherwise take its place in the status line at once.
+    pub note: Option<String>,
 }
 
 impl Game {
@@ -51,7 +64,15 @@ impl Model {
     /// `:play black|white|both`, `--play`: a game from the position on screen (in place of
     /// whatever was on: exploring and its auto-play, a drill, another game).
     pub fn start_game(&mut self, human: Option<Color>) -> Vec<Effect> {
-        let game = Game { human, show_values: false, thinking: None, last_move: None, ended: false };
+        let game = Game {
+            human,
+            show_values: false,
+            thinking: None,
+            last_move: None,
+            ended: false,
+            browsing: false,
+            note: None,
+        };
         let mut effects = self.set_activity(Activity::Game(game));
         let resumed = if self.paused { " · analysis resumed" } else { "" };
         self.paused = false;
@@ -88,12 +109,16 @@ impl Model {
         Vec::new()
     }
 
-    /// `u` in a game: back to the user's previous move (the engine's reply taken back too).
+    /// `u` in a game: back to the user's previous move (the engine's reply taken back too), and
+    /// says which moves it took back.
     pub(super) fn undo(&mut self) -> Vec<Effect> {
         let Some(human) = self.game().map(|g| g.human) else { return Vec::new() };
-        let mut moved = false;
-        while self.tree.back() {
-            moved = true;
+        let mut taken = Vec::new();
+        while let Some(edge) = self.tree.edge(self.tree.current()) {
+            if !self.tree.back() {
+                break;
+            }
+            taken.push(edge);
             let p = self.tree.position();
             let theirs = human.is_none_or(|c| p.to_move() == c) && !p.must_pass();
             if theirs {
@@ -104,13 +129,45 @@ impl Model {
         if let Some(g) = self.game_mut() {
             g.thinking = None;
             g.ended = false;
+            g.browsing = false;
             // Engine against engine: the next move waits a full delay, so the take-back is seen.
             g.last_move = Some(clock);
         }
-        if moved {
-            self.say("taken back: your move");
+        let effects = self.navigate(!taken.is_empty(), "at the start of the game: nothing to take back");
+        // A take-back is not a look back: the game goes on from here.
+        self.game_moved();
+        if !taken.is_empty() {
+            let moves: Vec<String> = taken.iter().rev().map(|e| e.to_string()).collect();
+            let whose = match human {
+                Some(c) => format!("your move ({c})"),
+                None => format!("{} to move", self.position().to_move()),
+            };
+            self.say(format!("took back {}: {whose}", moves.join(" ")));
         }
-        self.navigate(moved, "at the start of the game: nothing to take back")
+        effects
+    }
+
+    /// After the history keys moved in a game: the engine waits while the position on screen is
+    /// not the end of the line ([`Game::browsing`]), and goes on when it is again.
+    pub(super) fn game_browsed(&mut self) {
+        let at_end = self.tree.preferred_child(self.tree.current()).is_none();
+        let Some(g) = self.game_mut() else { return };
+        let was = g.browsing;
+        g.browsing = !at_end;
+        g.thinking = None;
+        if !at_end && !was {
+            self.say("looking back at the game: the engine waits · → or End to the end goes on, a move here plays on from here");
+        } else if at_end && was {
+            self.say("back at the end of the game: it goes on");
+        }
+    }
+
+    /// A move played in a game (by either side): the game goes on from it.
+    pub(super) fn game_moved(&mut self) {
+        if let Some(g) = self.game_mut() {
+            g.browsing = false;
+            g.note = None;
+        }
     }
 
     /// A tick in a game: the engine moves when the analysis is good enough, a forced pass is
@@ -130,6 +187,10 @@ impl Model {
             return Vec::new();
         }
         game.ended = false;
+        if game.browsing {
+            game.thinking = None;
+            return Vec::new();
+        }
         if p.must_pass() {
             let side = p.to_move();
             let effects = self.play(Edge::Pass);
@@ -160,6 +221,8 @@ impl Model {
         }
         let Some((edge, known)) = self.best_known() else { return Vec::new() };
         let side = p.to_move();
+        // What the user's key did, said again before the reply (the move clears it).
+        let note = self.game_mut().and_then(|g| g.note.take());
         let effects = self.play(edge);
         if let Some(g) = self.game_mut() {
             g.thinking = None;
@@ -172,7 +235,8 @@ impl Model {
                 Known::Unproven(_) => "not proven best".to_string(),
             };
             let yours = self.game().and_then(|g| g.human).map_or(String::new(), |c| format!(" · your move ({c})"));
-            self.say(format!("{side} (engine) played {edge}: {how}{yours}"));
+            let before = note.map_or(String::new(), |n| format!("{n} · "));
+            self.say(format!("{before}{side} (engine) played {edge}: {how}{yours}"));
         }
         effects
     }

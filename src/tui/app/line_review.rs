@@ -1,8 +1,9 @@
 //! The review of the line shown (`:review`): the solver thread examines every position along it
-//! in turn ([`crate::review::examine`]: [`super::REVIEW_BUDGET`] each, then a deeper look where
-//! the played move's mark is in doubt), the one on screen first, so the marks of the history and
-//! the score graph fill in; it follows the line when it changes, and a position reviewed once is
-//! not reviewed again.
+//! in turn with the review's own solver ([`crate::review::Reviewer::examine`], for
+//! [`super::REVIEW_BUDGET`], `review`'s default budget), the one on screen first, so the marks of
+//! the history and the score graph fill in; it follows the line when it changes, and a position
+//! reviewed once is not reviewed again. The marks are judged on those values alone
+//! ([`Model::mark`]), never on what else the explorer found, so they are `review`'s marks.
 
 use super::{Effect, Model};
 use crate::Color;
@@ -20,9 +21,11 @@ impl Model {
                 self.say(format!("the line is reviewed already: {text}"));
             } else {
                 self.say(format!(
-                    "reviewing the line: {} to analyse, {:.0}s each and more where a mark is in doubt · marks in the history and the graph, ~ from estimates",
+                    "reviewing the line: {} to examine at review's budget ({:.0}s: depth {}, {} where a mark is in doubt) · marks in the history and the graph, ~ from estimates",
                     count(left as i64, "position", "positions"),
-                    super::REVIEW_BUDGET.as_secs_f64()
+                    super::REVIEW_BUDGET.as_secs_f64(),
+                    crate::review::gate_depth(super::REVIEW_BUDGET),
+                    crate::review::verdict_depth(super::REVIEW_BUDGET),
                 ));
             }
         } else {

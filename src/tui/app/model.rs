@@ -8,7 +8,7 @@ use super::super::teach::{LabState, Teach};
 use super::super::tree::{Edge, NodeId, Tree};
 use super::game::Strength;
 use super::{Activity, Effect, Overlay, PositionValues};
-use crate::solver::{Phase, Selectivity};
+use crate::solver::{ChildValue, Phase, Selectivity};
 use crate::{Color, Position, Scoring, Size, Square};
 use ratatui::layout::{Position as Point, Rect};
 use std::collections::{HashMap, HashSet};
@@ -209,9 +209,13 @@ pub struct Model {
     /// in. It goes on through every activity (a game's end offers it), and waits while the editor
     /// is open.
     pub(super) review: bool,
-    /// The positions the review has analysed (each once, kept when the review is turned off and
-    /// on again).
-    pub(super) reviewed: HashSet<Position>,
+    /// The review's steps asked for, by position and the move the line plays there (each once,
+    /// kept when the review is turned off and on again).
+    pub(super) reviewed: HashSet<(Position, Option<Square>)>,
+    /// What the review's steps found ([`crate::review::Reviewer::examine`]), by position and the
+    /// move the line plays there: every legal move's value, the only values the marks are judged
+    /// on, so that they are `review`'s whatever else the explorer has analysed there.
+    pub(super) verdicts: HashMap<(Position, Option<Square>), Vec<ChildValue>>,
     /// The help or the command line, when one is open over the board.
     pub overlay: Overlay,
     /// Where the arrows go.
@@ -259,7 +263,7 @@ pub const TYPED_WAIT: Duration = Duration::from_millis(600);
 /// replaced by the notice, so notices arriving without a key in between cannot grow it without end.
 pub const STATUS_JOINED_MAX: usize = 480;
 
-/// How long the review analyses each position of the line.
+/// The review's budget a position (`review`'s default `--time`, so the marks are the same).
 pub const REVIEW_BUDGET: Duration = Duration::from_secs(1);
 
 /// What the session file holds (see [`Model::session_log`]).
@@ -318,6 +322,7 @@ impl Model {
             activity: Activity::EXPLORE,
             review: false,
             reviewed: HashSet::new(),
+            verdicts: HashMap::new(),
             overlay: Overlay::None,
             focus: Focus::Board,
             drawn_mask: None,

@@ -80,20 +80,18 @@ pub enum Effect {
         /// How selective the estimates are ([`super::Model::selectivity`]).
         selectivity: Selectivity,
     },
-    /// Cancel any search and analyse this position as job `job` for at most `budget` (a step of
-    /// the review of the line).
+    /// Cancel any search and examine this position as job `job` for the review's `budget` (a
+    /// step of the review of the line, [`crate::review::Reviewer::examine`]: the review's own
+    /// solver, whatever the explorer's settings).
     Review {
         /// The job number.
         job: u64,
         /// The position.
         position: Position,
-        /// The move the line plays there, whose mark the step settles (a position in doubt is
-        /// looked at deeper, [`crate::review::examine`]); `None` at the line's end.
+        /// The move the line plays there, whose mark the step settles; `None` at the line's end.
         played: Option<Square>,
-        /// The time it gets.
+        /// The review's budget a position (it fixes depths and node counts, not a time).
         budget: Duration,
-        /// How selective the estimates are ([`super::Model::selectivity`]).
-        selectivity: Selectivity,
     },
     /// Read the archive of played games (its path is the explorer's `--archive`).
     LoadArchive,

@@ -17,10 +17,9 @@ impl Model {
             if self.job.as_ref().is_some_and(|j| j.position == next) {
                 return Vec::new();
             }
-            self.reviewed.insert(next);
+            self.reviewed.insert((next, played));
             let id = self.start_job(next);
-            let selectivity = self.selectivity;
-            return vec![Effect::Review { job: id, position: next, played, budget: super::REVIEW_BUDGET, selectivity }];
+            return vec![Effect::Review { job: id, position: next, played, budget: super::REVIEW_BUDGET }];
         }
         let Some(target) = self.target() else {
             return self.job.take().map(|_| vec![Effect::Cancel]).unwrap_or_default();
@@ -37,8 +36,8 @@ impl Model {
     }
 
     /// Estimates from now on at `selectivity` (`%`, `:selectivity`): the estimates of every
-    /// position are forgotten (proofs stay proofs), as are the review's positions that had some,
-    /// and the position on screen is analysed again at the new level.
+    /// position are forgotten (proofs stay proofs), and the position on screen is analysed again
+    /// at the new level. The review's values stay: its searches have settings of their own.
     pub(super) fn set_selectivity(&mut self, selectivity: crate::solver::Selectivity) -> Vec<Effect> {
         if selectivity == self.selectivity {
             self.say(format!("selectivity {selectivity} already"));
@@ -49,8 +48,6 @@ impl Model {
         for values in self.cache.values_mut() {
             values.forget_estimates();
         }
-        let cache = &self.cache;
-        self.reviewed.retain(|p| cache.get(p).is_some_and(|a| a.complete));
         self.say(if selectivity.is_full() {
             "selectivity 100%: estimates search full width, proofs unchanged".to_string()
         } else {
@@ -91,9 +88,10 @@ impl Model {
         self.review_plan().into_iter().next()
     }
 
-    /// The positions of the line shown that the review has still to analyse, each with the move
+    /// The positions of the line shown that the review has still to examine, each with the move
     /// the line plays there: the one on screen first, then from the line's start, each once,
-    /// skipping those whose every move is proven exact and those where the side to move passes.
+    /// skipping those where the side to move passes. A position the explorer has proven is
+    /// examined all the same: the marks are judged on the review's values alone.
     pub(super) fn review_plan(&self) -> Vec<(Position, Option<Square>)> {
         let line = self.tree.line();
         let current = self.tree.current();
@@ -116,8 +114,8 @@ impl Model {
         let mut seen = std::collections::HashSet::new();
         steps
             .into_iter()
-            .filter(|(_, p, _)| seen.insert(*p))
-            .filter(|(_, p, _)| !self.reviewed.contains(p) && !self.cache.get(p).is_some_and(|a| a.complete))
+            .filter(|(_, p, played)| seen.insert((*p, *played)))
+            .filter(|(_, p, played)| !self.reviewed.contains(&(*p, *played)))
             .map(|(_, p, m)| (p, m))
             .collect()
     }
@@ -126,6 +124,7 @@ impl Model {
         match self.tree.play(edge) {
             Ok(_) => {
                 self.status = None;
+                self.game_moved();
                 if self.position().must_pass() {
                     let side = self.position().to_move();
                     self.say(format!("{side} has no move and must pass: Enter passes"));
@@ -158,6 +157,7 @@ impl Model {
     pub(super) fn navigate(&mut self, moved: bool, refusal: &str) -> Vec<Effect> {
         if moved {
             self.status = None;
+            self.game_browsed();
             self.arrived()
         } else {
             self.say(refusal.to_string());

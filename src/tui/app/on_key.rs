@@ -108,8 +108,12 @@ impl Model {
             Action::Quit | Action::ForceQuit => self.quit_now(),
             Action::Suspend => vec![Effect::Suspend],
             Action::Escape => {
-                // Esc closes what is open; at the top level it never quits (q and Ctrl-C do).
-                if self.drawn_mask.take().is_none() {
+                // Esc stops what runs and closes what is open; at the top level it never quits
+                // (q and Ctrl-C do).
+                if self.auto().is_some() {
+                    self.stop_auto();
+                    self.say("auto-play off");
+                } else if self.drawn_mask.take().is_none() {
                     self.say("nothing to close: q quits");
                 }
                 Vec::new()
@@ -274,13 +278,36 @@ impl Model {
 
     /// `b`: the best move known (proven, else the best estimate, said so).
     fn best_key(&mut self) -> Vec<Effect> {
+        let to_move = self.position().to_move();
+        let game = self.game().map(|g| (g.engine_plays(to_move), g.show_values));
+        if let Some((true, _)) = game
+            && !self.position().is_game_over()
+        {
+            self.say(format!("{to_move} is the engine's to play: it moves when its analysis is ready"));
+            return Vec::new();
+        }
         match self.best_known() {
             Some((edge, known)) => {
                 let effects = self.play(edge);
-                if let (Known::Unproven(score), Edge::Move(square)) = (known, edge)
-                    && self.status.is_none()
-                {
-                    self.say(format!("played {square}: {}", unproven_text(score)));
+                match (game, known, edge) {
+                    // In a game, said whatever else was said, the value only when the values show.
+                    (Some((_, shown)), known, edge) => {
+                        let how = match known {
+                            Known::Proven => "proven best".to_string(),
+                            Known::Unproven(score) if shown => unproven_text(score),
+                            Known::Unproven(_) => "the best estimate, not proven".to_string(),
+                        };
+                        let after = self.status.take().map_or(String::new(), |s| format!(" · {}", s.text));
+                        let text = format!("b played {edge} for you ({to_move}): {how}");
+                        self.say(format!("{text}{after}"));
+                        if let Some(g) = self.game_mut() {
+                            g.note = Some(text);
+                        }
+                    }
+                    (None, Known::Unproven(score), Edge::Move(square)) if self.status.is_none() => {
+                        self.say(format!("played {square}: {}", unproven_text(score)));
+                    }
+                    _ => {}
                 }
                 effects
             }

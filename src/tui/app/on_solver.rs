@@ -87,6 +87,20 @@ impl Model {
                     }
                 }
             }
+            EventKind::Reviewed { played, children } => {
+                let legal_count = legal.count() as usize;
+                let bound = position.size().squares() as i32;
+                let sound = children.len() == legal_count
+                    && children.iter().all(|c| legal.contains(c.square) && c.score.abs() <= bound);
+                if sound && self.reviewed.contains(&(position, played)) {
+                    // A proof is a proof at any selectivity: the cache shows it too.
+                    let a = self.cache.entry(position).or_default();
+                    for c in children.iter().filter(|c| c.kind == crate::solver::Kind::Exact) {
+                        a.record(*c);
+                    }
+                    self.verdicts.insert((position, played), children);
+                }
+            }
             EventKind::Cancelled => {
                 if current {
                     self.job = None;

@@ -22,6 +22,10 @@ enum Items {
 pub struct Picker {
     /// The file, as the user named it (or what the list is).
     pub path: String,
+    /// The list's title: how many games, of what.
+    pub title: String,
+    /// The heading of the lines' columns.
+    pub header: String,
     /// Where the games come from.
     items: Items,
     /// One line a game (at most [`LIST_LIMIT`]).
@@ -32,7 +36,11 @@ pub struct Picker {
     pub selected: usize,
 }
 
-/// A game's line in the list: `12  Ann – Bob · 60 moves`, or why it does not read.
+/// The heading of a file's list: the columns of [`line_of`].
+const FILE_HEADER: &str = "    #  result  moves  black – white · first moves";
+
+/// A game's line in the list: `   12  +8         60  Ann – Bob · f5d6c3d3c4f4…` (black's final
+/// score, or `unknown` when the game does not end on the board), or why it does not read.
 fn line_of(listed: &Listed) -> String {
     match &listed.game {
         Ok(g) => {
@@ -44,13 +52,15 @@ fn line_of(listed: &Listed) -> String {
                 ),
                 _ => String::new(),
             };
+            let end = g.end();
+            let result = if end.is_game_over() {
+                format!("{:+}", end.black_score(crate::Scoring::Standard))
+            } else {
+                "unknown".to_string()
+            };
             let first: String = crate::transcript::format(&g.moves[..g.moves.len().min(6)]);
             let more = if g.moves.len() > 6 { "…" } else { "" };
-            format!(
-                "{:>5}  {players}{} · {first}{more}",
-                listed.index,
-                crate::notation::printable::count(g.moves.len() as i64, "move", "moves")
-            )
+            format!("{:>5}  {result:<7} {:>5}  {players}{first}{more}", listed.index, g.moves.len())
         }
         Err(e) => format!("{:>5}  does not read: {e}", listed.index),
     }
@@ -64,12 +74,30 @@ impl Picker {
             Ok((listed, total)) if total >= 2 => (listed.iter().map(line_of).collect(), total),
             _ => return Err(bytes),
         };
-        Ok(Picker { path: path.to_string(), items: Items::File(bytes), lines, total, selected: 0 })
+        let title = format!("{} in {path}", crate::notation::printable::count(total as i64, "game", "games"));
+        Ok(Picker {
+            path: path.to_string(),
+            title,
+            header: FILE_HEADER.to_string(),
+            items: Items::File(bytes),
+            lines,
+            total,
+            selected: 0,
+        })
     }
 
-    /// A list of `games` (their lines given), of `total` in all.
-    pub fn of_games(title: &str, games: Vec<crate::gamefile::Game>, lines: Vec<String>, total: usize) -> Picker {
-        Picker { path: title.to_string(), items: Items::Games(games), lines, total, selected: 0 }
+    /// A list of `games` (their lines given, under `header`), of `total` in all, titled `title`;
+    /// `what` names the list in messages.
+    pub fn of_games(
+        what: &str,
+        title: String,
+        header: &str,
+        games: Vec<crate::gamefile::Game>,
+        lines: Vec<String>,
+        total: usize,
+    ) -> Picker {
+        let header = header.to_string();
+        Picker { path: what.to_string(), title, header, items: Items::Games(games), lines, total, selected: 0 }
     }
 
     /// Moves the choice by `by` lines, within the list.

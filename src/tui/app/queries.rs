@@ -142,10 +142,10 @@ impl Model {
     /// the preferred line), from black's side, as far as the cache knows it. A position's value is
     /// its best child's (an exact score, else an estimate; a proven outcome by its last estimate).
     pub fn graph(&self) -> Vec<GraphPoint> {
-        self.tree
-            .line()
-            .into_iter()
-            .map(|node| {
+        let line = self.tree.line();
+        line.iter()
+            .enumerate()
+            .map(|(i, &node)| {
                 let p = self.tree.position_of(node);
                 let ply = self.tree.depth(node);
                 if p.is_game_over() {
@@ -158,24 +158,37 @@ impl Model {
                     let (v, _) = a.rank_key(&c);
                     Some((v, c.kind == ScoreKind::Exact))
                 });
+                // Else what the review found there (its values are not filed with the others:
+                // their estimates are of the review's own settings).
+                let best = best.or_else(|| {
+                    let played = self.line_move_after(&line, i);
+                    let c = self.verdicts.get(&(target, played))?.first()?;
+                    Some((c.score, c.kind == crate::solver::Kind::Exact))
+                });
                 let from_black = |v: i32| if target.to_move() == Color::Black { v } else { -v };
                 GraphPoint { node, ply, value: best.map(|(v, _)| from_black(v)), exact: best.is_some_and(|b| b.1) }
             })
             .collect()
     }
 
-    /// The review's mark on the move that reached `node`, by the values the cache holds for the
-    /// position it was played in (see [`crate::review`]), and whether it is proven (false: from
-    /// estimates, beyond their measured error): `None` while they are not known.
+    /// The move the line plays after its `i`-th node, if it is one (a pass is not).
+    fn line_move_after(&self, line: &[NodeId], i: usize) -> Option<Square> {
+        match line.get(i + 1).and_then(|&next| self.tree.edge(next)) {
+            Some(Edge::Move(square)) => Some(square),
+            _ => None,
+        }
+    }
+
+    /// The review's mark on the move that reached `node`, judged ([`crate::review::judge`]) on
+    /// the values the review's step found at the position it was played in, and no others, so it
+    /// is the mark `review` gives the same game for the same budget; and whether it is proven
+    /// (false: from estimates, beyond their measured error). `None` until that step has run.
     pub fn mark(&self, node: NodeId) -> Option<(crate::review::Mark, bool)> {
         let Some(Edge::Move(square)) = self.tree.edge(node) else { return None };
         let parent = self.tree.parent(node)?;
         let p = self.tree.position_of(parent).after_forced_pass().0;
-        let a = self.cache.get(&p)?;
-        if a.children.len() < p.legal_moves().count() as usize {
-            return None;
-        }
-        let judged = crate::review::judge(0, &p, square, &a.children)?;
+        let children = self.verdicts.get(&(p, Some(square)))?;
+        let judged = crate::review::judge(self.tree.depth(node), &p, square, children)?;
         judged.mark.map(|m| (m, judged.proven))
     }
 
@@ -228,7 +241,9 @@ impl Model {
             None => format!("engine against engine ({})", self.config.strength),
         };
         let p = self.position();
-        let turn = if p.is_game_over() {
+        let turn = if g.browsing {
+            "looking back: the engine waits (→ or End to the end goes on)".to_string()
+        } else if p.is_game_over() {
             "game over".to_string()
         } else if p.must_pass() {
             format!("{} has no move and passes", p.to_move())

@@ -122,6 +122,13 @@ pub const BINDINGS: &[Binding] = &[
         help: "show or hide the values (hidden while you play)",
     },
     Binding {
+        contexts: &[Play],
+        keys: &[c('p', "p"), c('P', "P")],
+        action: Action::AutoPlay,
+        bar: None,
+        help: "no auto-play in a game: the engine plays its side (:play both lets it play both)",
+    },
+    Binding {
         contexts: &[Drill],
         keys: &[ENTER, SPACE],
         action: Action::Choose,
@@ -302,7 +309,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[ESC],
         action: Action::Escape,
         bar: None,
-        help: "remove the drawn mask (never quits: q does)",
+        help: "stop auto-play, or remove the drawn mask (never quits: q does)",
     },
     Binding {
         contexts: BOARD,

@@ -207,7 +207,12 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
         Some(level)
     };
     let mask = match (m.teach(), m.drawn_mask) {
-        (Some(_), _) => "mask: the step's".to_string(),
+        // The whole words where they fit: the panel is 20 columns wide at 80x24.
+        (Some(_), _) => ["mask on board: this step's value", "mask: the step's value", "mask: step's value"]
+            .into_iter()
+            .find(|t| t.chars().count() <= inner.width as usize)
+            .unwrap_or("mask: step's value")
+            .to_string(),
         (None, Some(mask)) => format!("mask on board: {}", mask.name()),
         (None, None) => "mask on board: off".to_string(),
     };

@@ -56,8 +56,12 @@ impl BitboardsWidget<'_> {
         let m = self.model;
         let t = self.theme;
         let size = m.position().size();
-        let block =
-            Block::default().borders(Borders::ALL).border_style(t.border(false)).title(" bitboards · a1 = top bit ");
+        // The whole title where it fits, else its first word: never a word cut.
+        let title = [" bitboards · a1 = top bit ", " bitboards "]
+            .into_iter()
+            .find(|title| title.chars().count() + 2 <= area.width as usize)
+            .unwrap_or("");
+        let block = Block::default().borders(Borders::ALL).border_style(t.border(false)).title(title);
         let inner = block.inner(area);
         block.render(area, buf);
         if inner.width < 4 || inner.height < 2 {

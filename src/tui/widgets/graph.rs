@@ -1,8 +1,9 @@
 //! The score graph: the value along the line shown, from black's side (above the axis black is
 //! ahead), one column per ply. Exact values are drawn `●`, estimates `∘`, unknown ones not at all;
-//! the review's marks sit on the bottom row under their move (`?!`, `?`, `??` when proven, in
-//! the error colour; `~?` from estimates, dimmed; one cell wide, `?` or `~`); the current ply's
-//! column is reversed. A click on a column goes to that ply.
+//! the review's marks have the bottom row to themselves, under their move (`?!`, `?`, `??` when
+//! proven, in the error colour; `~?` from estimates, dimmed; one cell wide, `?` or `~`), so a
+//! mark never covers a point; the current ply's column is reversed. A click on a column goes to
+//! that ply.
 
 use crate::tui::app::Model;
 use crate::tui::theme::Theme;
@@ -27,7 +28,9 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, N
     let max = points.iter().filter_map(|p| p.value).map(i32::abs).max().unwrap_or(0).max(4);
     let heading = format!("graph · for black · ● exact ∘ estimate · ±{max}");
     buf.set_stringn(area.x, area.y, &heading, area.width as usize, t.label());
-    let plot = Rect::new(area.x, area.y + 1, area.width, area.height - 1);
+    // The points above, the marks' row below them.
+    let plot = Rect::new(area.x, area.y + 1, area.width, area.height - 2);
+    let marks_y = area.bottom() - 1;
     // Rows: the top is +max, the bottom -max, the middle row 0.
     let rows = plot.height as i32;
     let mid = plot.y as i32 + (rows - 1) / 2;
@@ -45,7 +48,7 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, N
     let first = if points.len() > fit { (cur_index + 1).saturating_sub(fit).min(points.len() - fit) } else { 0 };
     for (k, p) in points.iter().enumerate().skip(first).take(fit) {
         let x = plot.x + ((k - first) * step) as u16;
-        let column = Rect::new(x, plot.y, step as u16, plot.height);
+        let column = Rect::new(x, plot.y, step as u16, plot.height + 1);
         if let Some(v) = p.value {
             let y = (mid - (v * half + v.signum() * (max / 2)) / max).clamp(plot.y as i32, plot.bottom() as i32 - 1);
             let (glyph, style) = if p.exact { ("●", t.exact()) } else { ("∘", t.estimate()) };
@@ -58,10 +61,10 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, N
                 crate::review::mark_text(mark, proven).chars().take(step).collect()
             };
             let style = if proven { t.error() } else { t.dim() };
-            buf.set_string(x, plot.bottom() - 1, text, style);
+            buf.set_string(x, marks_y, text, style);
         }
         if p.node == current {
-            for y in plot.y..plot.bottom() {
+            for y in plot.y..=marks_y {
                 let cell = &mut buf[(x, y)];
                 cell.set_style(cell.style().add_modifier(Modifier::REVERSED));
             }

@@ -36,12 +36,12 @@ pub fn help_text(t: Theme, active: &[Context]) -> Vec<Line<'static>> {
         let heading = if on { format!("{} · now", context.name()) } else { context.name().to_string() };
         out.push(Line::from(Span::styled(heading, t.heading())));
         for (keys, text) in entries {
-            out.push(Line::from(vec![Span::styled(format!("  {keys:<19} "), t.label()), Span::raw(text)]));
+            labelled(&mut out, t, &keys, 19, text.to_string());
         }
     }
     out.push(Line::from(Span::styled("commands (after :)", t.heading())));
     for c in COMMANDS {
-        out.push(Line::from(vec![Span::styled(format!("  {:<26} ", c.usage), t.label()), Span::raw(c.help)]));
+        labelled(&mut out, t, c.usage, 26, c.help.to_string());
     }
     out.push(Line::from(Span::styled("values (board, moves table, line)", t.heading())));
     for (glyph, text) in LEGEND {
@@ -58,6 +58,18 @@ pub fn help_text(t: Theme, active: &[Context]) -> Vec<Line<'static>> {
         out.push(Line::from(vec![Span::styled(format!("  {glyph:<14}"), t.label()), Span::raw(text)]));
     }
     out
+}
+
+/// A help line: `label` in a column of `width`, then `text`, at least two spaces apart; a label
+/// that fills its column gets a line of its own and the text starts under the column, so the two
+/// never read as one (`moves d3c3 | moves /f5d6c3 play a transcript`).
+fn labelled(out: &mut Vec<Line<'static>>, t: Theme, label: &str, width: usize, text: String) {
+    if label.chars().count() < width {
+        out.push(Line::from(vec![Span::styled(format!("  {label:<width$} "), t.label()), Span::raw(text)]));
+    } else {
+        out.push(Line::from(Span::styled(format!("  {label}"), t.label())));
+        out.push(Line::from(vec![Span::raw(" ".repeat(width + 3)), Span::raw(text)]));
+    }
 }
 
 /// `lines` wrapped at word boundaries to `width` columns: a line of a label and a text keeps

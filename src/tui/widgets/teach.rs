@@ -92,8 +92,11 @@ impl TeachWidget<'_> {
                         Span::styled(where_, t.label()),
                         Span::styled(step.name.clone(), t.heading()),
                     ]));
-                    for l in crate::trace::wrap(&step.expression, inner_w.max(10)) {
-                        lines.push(Line::from(Span::styled(l, t.exact())));
+                    // An input named by its expression (`player`) is written once.
+                    if step.expression != step.name {
+                        for l in crate::trace::wrap(&step.expression, inner_w.max(10)) {
+                            lines.push(Line::from(Span::styled(l, t.exact())));
+                        }
                     }
                     let size = position.size();
                     match step.value {
@@ -219,7 +222,7 @@ impl TeachWidget<'_> {
             lines.push(Line::from(Span::styled(text, if agree { t.best() } else { t.error() })));
         }
         lines.push(Line::from(""));
-        self.outcome_lines(lab, scores.first().copied(), lines);
+        self.outcome_lines(lab, scores.first().copied(), width, lines);
         let hint = if lab.running { "s cancels" } else { "s runs it again" };
         lines.push(Line::from(Span::styled(hint, t.dim())));
         for n in notes {
@@ -231,7 +234,7 @@ impl TeachWidget<'_> {
 
     /// The outcome half of the lab: each method's outcome, nodes and time (and WPNS's share of
     /// time spent selecting), and whether they agree with each other and with `score`.
-    fn outcome_lines(&self, lab: &LabState, score: Option<i32>, lines: &mut Vec<Line<'static>>) {
+    fn outcome_lines(&self, lab: &LabState, score: Option<i32>, width: usize, lines: &mut Vec<Line<'static>>) {
         let t = self.theme;
         lines.push(Line::from(Span::styled(
             format!("{:<24} {:>6} {:>8}", "win, loss or draw", "nodes", "time"),
@@ -241,13 +244,26 @@ impl TeachWidget<'_> {
             let name = method.name();
             let text = match lab.outcomes.get(i) {
                 Some(Ok(run)) => {
-                    let share = run.selection_share().map_or(String::new(), |s| format!(" sel {:.0}%", 100.0 * s));
-                    format!(
-                        "{name:<19} {:<4} {:>6} {:>7.3}s{share}",
+                    let row = format!(
+                        "{name:<19} {:<4} {:>6} {:>7.3}s",
                         run.outcome.name(),
                         si(run.nodes as f64),
                         run.elapsed.as_secs_f64()
-                    )
+                    );
+                    // WPNS's share of its time spent choosing the node to expand, in as many
+                    // whole words as the panel has room for.
+                    let share = run.selection_share().map_or(String::new(), |s| {
+                        let p = (100.0 * s).round();
+                        [
+                            format!(" ({p:.0}% of it choosing nodes)"),
+                            format!(" ({p:.0}% choosing)"),
+                            format!(" {p:.0}% choosing"),
+                        ]
+                        .into_iter()
+                        .find(|t| row.chars().count() + t.chars().count() <= width)
+                        .unwrap_or_default()
+                    });
+                    format!("{row}{share}")
                 }
                 Some(Err(OutcomeError::TooDeep { limit, .. })) => format!("{name:<19} refused: over {limit} empty"),
                 Some(Err(OutcomeError::Cancelled { nodes, .. })) => {
