@@ -419,6 +419,54 @@ fn weights_from_a_file_replace_the_shipped_ones_and_a_bad_file_exits_2() {
 }
 
 #[test]
+fn a_network_file_given_as_weights_replaces_the_shipped_network_and_a_damaged_one_exits_2() {
+    use othello_explorer::eval::network::{HIDDEN2, INPUTS2};
+    // The shipped network with every stage's output layer (w3 and b3, the last HIDDEN2 i16 and
+    // one i32 of each stage's block, as docs/network.md lays the file out) set to zero: it reads
+    // every position as 0, so every one-ply estimate after f5d6 is 0.
+    let mut bytes = othello_explorer::eval::network::shipped_bytes(8).expect("an 8x8 network").to_vec();
+    let stages = bytes[12] as usize;
+    let block = HIDDEN2 * INPUTS2 * 2 + HIDDEN2 * 4 + HIDDEN2 * 2 + 4;
+    let end = bytes.len() - 8;
+    for s in 0..stages {
+        let w3 = end - (stages - s) * block + HIDDEN2 * INPUTS2 * 2 + HIDDEN2 * 4;
+        bytes[w3..w3 + HIDDEN2 * 2 + 4].fill(0);
+    }
+    // FNV-1a 64 over every byte before the checksum (the format's checksum).
+    let sum = bytes[..end].iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    bytes[end..].copy_from_slice(&sum.to_le_bytes());
+    let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
+    file.write_all(&bytes).expect("written");
+    let args = [
+        "solve",
+        "--moves",
+        "f5d6",
+        "--mode",
+        "estimate",
+        "--depth",
+        "1",
+        "--json",
+        "--threads",
+        "1",
+        "--eval",
+        "network",
+        "--no-store",
+    ];
+    let scores = |v: &Value| -> Vec<i64> { children_of(v).iter().map(|c| c["score"].as_i64().unwrap()).collect() };
+    assert_eq!(scores(&json(&[&args[..], &["--weights", path(&file)]].concat())), [0; 5]);
+    assert!(scores(&json(&args)).iter().any(|&s| s != 0));
+    // One byte changed: the checksum refuses it, in one line naming the option and the file.
+    bytes[100] ^= 1;
+    let mut damaged = tempfile::NamedTempFile::new().expect("a temporary file");
+    damaged.write_all(&bytes).expect("written");
+    let out = bin().args(args).args(["--weights", path(&damaged)]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--weights") && err.contains("checksum"), "{err}");
+}
+
+#[test]
 fn a_proven_score_stopped_before_its_line_gives_the_tables_line_marked_unproven() {
     // FFO #59: g8 wins by everything (+64, published). Its wipe-out is proven within a second
     // (2-3 s in a debug build on a slow machine; the limit leaves room for a loaded one); the

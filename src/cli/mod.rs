@@ -284,7 +284,8 @@ pub struct SolverArgs {
     #[arg(long)]
     pub no_selective_solve: bool,
     /// Evaluate with this weights file (`data/eval/weights-N.oxev`'s format, its board side read
-    /// from it) instead of the shipped one: for comparing two fits.
+    /// from it) instead of the shipped one, or with this network file (`data/eval/network-8.oxnn`'s
+    /// format, for `--eval network`): for comparing two fits.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
     /// The estimates' evaluation: `patterns` (the pattern tables) or `network` (the 8x8 network;
@@ -340,6 +341,9 @@ impl SolverArgs {
         let Some(path) = &self.weights else { return Ok(()) };
         let usage = |e: String| CliError::Usage(format!("--weights {}: {e}", path.display()));
         let bytes = othello_explorer::textfile::read_bytes(path, 64 << 20).map_err(|e| usage(e.to_string()))?;
+        if othello_explorer::eval::network::is_network_file(&bytes) {
+            return othello_explorer::eval::network::use_instead(&bytes).map(|_| ()).map_err(usage);
+        }
         othello_explorer::eval::weights::use_instead(&bytes).map(|_| ()).map_err(usage)
     }
 }

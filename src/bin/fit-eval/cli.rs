@@ -201,6 +201,10 @@ pub(crate) enum Command {
         /// The evaluation at the leaves: patterns or network.
         #[arg(long = "eval", default_value = "patterns")]
         eval: String,
+        /// With `--eval network`: this network file instead of the one built in (its fingerprint
+        /// goes in the header), e.g. an earlier version's to continue its files.
+        #[arg(long, value_name = "FILE")]
+        network: Option<PathBuf>,
         /// Draw positions from each game's random opening too.
         #[arg(long)]
         openings: bool,

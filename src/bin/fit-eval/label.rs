@@ -66,6 +66,9 @@ pub struct Settings {
     pub games: u64,
     /// The evaluation at the estimate search's leaves.
     pub evaluator: Evaluator,
+    /// The network file in use instead of the one built in (`--network`), whose fingerprint the
+    /// header names.
+    pub network: Option<Vec<u8>>,
     /// Draw positions from the game's random opening too, not only after it.
     pub openings: bool,
 }
@@ -101,7 +104,8 @@ impl Settings {
     /// `weights …`), or the network file's, marked `n` (`weights n…`).
     fn fingerprint(&self, size: Size) -> String {
         let n = size.n();
-        match (self.evaluator, othello_explorer::eval::network::shipped_bytes(n)) {
+        let network = self.network.as_deref().or(othello_explorer::eval::network::shipped_bytes(n));
+        match (self.evaluator, network) {
             (Evaluator::Network, Some(bytes)) => format!("n{:016x}", crate::selfplay::fingerprint_of(bytes)),
             _ => format!("{:016x}", crate::selfplay::weights_fingerprint(n)),
         }
@@ -384,6 +388,7 @@ mod tests {
             check: 0,
             games: 10,
             evaluator: Evaluator::Patterns,
+            network: None,
             openings: false,
         };
         let eligible: Vec<usize> = (10..40).collect();

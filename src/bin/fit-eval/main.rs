@@ -189,11 +189,25 @@ fn main() -> ExitCode {
             games,
             hash_mb,
             eval,
+            network,
             openings,
             out,
         } => (|| {
             let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
                 .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
+            let network = match network {
+                Some(_) if evaluator != othello_explorer::eval::Evaluator::Network => {
+                    return Err("--network goes with --eval network".to_string());
+                }
+                Some(path) => {
+                    let bytes = othello_explorer::textfile::read_bytes(&path, 64 << 20)
+                        .map_err(|e| format!("--network {}: {e}", path.display()))?;
+                    othello_explorer::eval::network::use_instead(&bytes)
+                        .map_err(|e| format!("--network {}: {e}", path.display()))?;
+                    Some(bytes)
+                }
+                None => None,
+            };
             if min_empties > max_empties {
                 return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
             }
@@ -216,6 +230,7 @@ fn main() -> ExitCode {
                 check,
                 games,
                 evaluator,
+                network,
                 openings,
             };
             let stop = stop_on_signals()?;

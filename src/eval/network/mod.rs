@@ -211,6 +211,24 @@ pub fn shipped(n: usize) -> Option<&'static Network> {
     LOADED.get_or_init(|| file::from_bytes(shipped_bytes(8).expect("an 8x8 network"))).as_ref().ok()
 }
 
+/// Makes the network file `bytes` the one [`shipped`] gives for the rest of the process: a
+/// `--weights` that names a network file, so two fits can be set against each other (`bench`,
+/// `match`). Must come before the network's first use; the board side of the file.
+pub fn use_instead(bytes: &[u8]) -> Result<usize, String> {
+    let net = file::from_bytes(bytes).map_err(|e| e.to_string())?;
+    let n = net.n;
+    if n != 8 {
+        return Err(format!("a network for {n}x{n}: this build runs networks on 8x8 only"));
+    }
+    LOADED.set(Ok(net)).map_err(|_| "the 8x8 network is already in use".to_string())?;
+    Ok(n)
+}
+
+/// Whether `bytes` start as a network file does (rather than a pattern weights file).
+pub fn is_network_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(&file::MAGIC)
+}
+
 /// Why the shipped network does not read, if it does not.
 pub fn shipped_error() -> Option<&'static NetworkError> {
     shipped(8);
