@@ -217,9 +217,11 @@ fn gtp_answers_malformed_and_hostile_lines_with_errors_and_goes_on() {
 }
 
 #[test]
-fn gtp_genmove_answers_for_the_colour_asked_and_final_score_estimates_before_the_end() {
-    // GTP 2: genmove plays a move for the colour asked, whatever the turn; final_score gives the
-    // engine's estimate of the score. On 4x4 every value is proven: checked by the plain negamax.
+fn gtp_genmove_answers_for_the_colour_asked_with_the_rules_passes_and_final_score_estimates() {
+    // genmove answers a move for the colour asked, with a pass of the other side only when the
+    // rules force it (as Edax's GTP mode): "wrong color" while the other side has a legal move.
+    // final_score gives the engine's estimate of the score. On 4x4 every value is proven: checked
+    // by the plain negamax.
     let mut s = Session::start(&["gtp", "--level", "4", "--threads", "1"]);
     assert_eq!(s.gtp("boardsize 4"), "=");
     let score = |b: &Board| {
@@ -230,42 +232,77 @@ fn gtp_genmove_answers_for_the_colour_asked_and_final_score_estimates_before_the
             _ => "= 0".to_string(),
         }
     };
-    let start = Board::start(4);
-    assert_eq!(s.gtp("final_score"), score(&start), "the start's value");
-    // White asked to move at the start, black's turn: a white move on the start's discs.
-    let answer = s.gtp("genmove w");
-    let vertex = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}"));
-    let i = index_of(4, vertex).unwrap_or_else(|| panic!("{answer}"));
-    let handed = start.pass();
-    assert!(handed.moves().contains(&i), "{vertex} is no white move on\n{}", handed.board_string());
-    let b = handed.play(i);
-    assert_eq!(s.gtp("final_score"), score(&b), "after {vertex}");
-    // Black again, its turn as the rules say; then white asked twice in a row gets a white move
-    // each time (or pass when it has none).
-    let answer = s.gtp("genmove b");
-    let i = index_of(4, answer.strip_prefix("= ").unwrap()).unwrap_or_else(|| panic!("{answer}"));
-    assert!(b.moves().contains(&i), "{answer}");
-    let b = b.play(i);
-    let answer = s.gtp("genmove w");
-    let v = answer.strip_prefix("= ").unwrap().to_ascii_lowercase();
-    let b = if v == "pass" {
-        assert!(b.must_pass(), "{answer}");
-        b.pass()
-    } else {
-        let i = index_of(4, &v).unwrap();
-        assert!(b.moves().contains(&i), "{answer}");
-        b.play(i)
-    };
-    let answer = s.gtp("genmove w");
-    let v = answer.strip_prefix("= ").unwrap().to_ascii_lowercase();
-    let turn = if b.to_move == Side::White { b.clone() } else { b.pass() };
-    if v == "pass" {
-        assert!(turn.moves().is_empty(), "{answer}");
-    } else {
-        assert!(turn.moves().contains(&index_of(4, &v).unwrap()), "{answer} on\n{}", turn.board_string());
+    let mut b = Board::start(4);
+    assert_eq!(s.gtp("final_score"), score(&b), "the start's value");
+    // White asked at the start, where black has moves: not white's turn, nothing played.
+    assert_eq!(s.gtp("genmove w"), "? wrong color: black is to move and has a legal move");
+    assert_eq!(s.gtp("final_score"), score(&b), "nothing was played");
+    // To the end: at every position where the side to move has a move, the other colour is
+    // refused first; then the colour that moves next is asked, the other side's forced pass
+    // played first when it must pass. Each answer is a legal move of the colour asked.
+    let word = |side: Side| if side == Side::Black { "b" } else { "w" };
+    let full = |side: Side| if side == Side::Black { "black" } else { "white" };
+    let (mut refused, mut forced) = (0, 0);
+    while !b.game_over() {
+        if !b.must_pass() {
+            let answer = s.gtp(&format!("genmove {}", word(b.to_move.other())));
+            assert_eq!(answer, format!("? wrong color: {} is to move and has a legal move", full(b.to_move)));
+            refused += 1;
+        }
+        let ask = if b.must_pass() { b.to_move.other() } else { b.to_move };
+        let answer = s.gtp(&format!("genmove {}", word(ask)));
+        if b.to_move != ask {
+            b = b.pass();
+            forced += 1;
+        }
+        let v = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}")).to_ascii_lowercase();
+        let i = index_of(4, &v).unwrap_or_else(|| panic!("{answer}"));
+        assert!(b.moves().contains(&i), "{answer} on\n{}", b.board_string());
+        b = b.play(i);
+        assert_eq!(s.gtp("final_score"), score(&b), "after {answer}");
     }
-    // `undo` takes back a handed turn like any move.
+    assert!(refused >= 6, "{refused}");
+    // The game over: every colour passes.
+    assert_eq!(s.gtp("genmove w"), "= pass");
+    assert_eq!(s.gtp("genmove b"), "= pass");
+    // A position where the side to move must pass (the first such line in move order): the
+    // other colour asked gets a move of its own, the pass played first, and `undo` takes back
+    // the move, then the pass.
+    fn forced_pass_line(b: &Board, line: &mut Vec<usize>) -> Option<Board> {
+        if b.game_over() {
+            return None;
+        }
+        if b.must_pass() {
+            return Some(b.clone());
+        }
+        for m in b.moves() {
+            line.push(m);
+            if let Some(found) = forced_pass_line(&b.play(m), line) {
+                return Some(found);
+            }
+            line.pop();
+        }
+        None
+    }
+    let mut line = Vec::new();
+    let stuck = forced_pass_line(&Board::start(4), &mut line).expect("a 4x4 line with a pass");
+    assert_eq!(s.gtp("clear_board"), "=");
+    let mut side = Side::Black;
+    for &m in &line {
+        assert_eq!(s.gtp(&format!("play {} {}", word(side), reference::name(4, m))), "=");
+        side = side.other();
+    }
+    assert_eq!(side, stuck.to_move);
+    let answer = s.gtp(&format!("genmove {}", word(side.other())));
+    let v = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}")).to_ascii_lowercase();
+    let after = stuck.pass();
+    assert!(after.moves().contains(&index_of(4, &v).unwrap()), "{answer} on\n{}", after.board_string());
+    forced += 1;
     assert_eq!(s.gtp("undo"), "=");
+    assert_eq!(s.gtp("final_score"), score(&after), "the move taken back, the pass kept");
+    assert_eq!(s.gtp("undo"), "=");
+    assert_eq!(s.gtp("final_score"), score(&stuck), "the pass taken back");
+    eprintln!("{refused} refused, {forced} forced passes played first");
     assert_eq!(s.gtp("quit"), "=");
     assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }

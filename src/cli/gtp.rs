@@ -5,10 +5,12 @@
 //! followed by an empty line. Colours are `black`/`b`/`white`/`w`, vertices `F5` (either case) or
 //! `pass`. `boardsize` takes 8, 6 or 4. A `play` for the side not to move is accepted when the
 //! side to move must pass (the pass is played first), so clients that leave passes out are
-//! served as well as those that send them. `genmove COLOR` always answers a move for the colour
-//! asked, as GTP 2 defines the command (the move is the colour's, whatever the turn): when the
-//! other side is to move, the turn goes to the colour asked (a pass of the other side, forced or not, which
-//! `undo` takes back), and the colour asked passes only when it has no legal move.
+//! served as well as those that send them. `genmove COLOR` answers a move for the colour asked
+//! with passes as the rules make them, as Edax's GTP mode does: when the other side is to move and
+//! must pass, its pass is played first (`undo` takes it back with the move); when the other side
+//! has a legal move it is not the colour's turn, and the answer is `? wrong color` (a pass the
+//! rules do not force would be an illegal move); the colour asked passes only when it has no
+//! legal move.
 //! `final_score` answers the score of a finished game, and before the end the score the analysis
 //! expects at the engine's strength (`B+12`, `W+3`, `0`): GTP 2 asks for the engine's estimate
 //! of the score, not only the score of a finished game. The move comes from the same store-aware analysis
@@ -161,12 +163,11 @@ impl Engine {
             return Ok("pass".into());
         }
         if p.to_move() != color {
-            // The colour asked moves: after the other side's pass, forced or given.
-            if p.must_pass() {
-                self.line.play(None)?;
-            } else {
-                self.line.hand_turn()?;
+            // The colour asked moves after the other side's pass, when the rules force it.
+            if !p.must_pass() {
+                return Err(format!("wrong color: {} is to move and has a legal move", p.to_move()));
             }
+            self.line.play(None)?;
         }
         let p = self.line.now();
         if p.must_pass() {

@@ -262,20 +262,6 @@ impl Line {
         Ok(())
     }
 
-    /// Gives the turn to the other side although the side to move has a move: what a client asks
-    /// when it wants a move for the colour not to move (GTP's `genmove`, which the specification
-    /// answers with a move for the colour asked whatever the turn). Recorded as a pass, so `undo`
-    /// takes it back. Refused when the game is over.
-    pub fn hand_turn(&mut self) -> Result<(), String> {
-        let p = self.now();
-        if p.is_game_over() {
-            return Err("the game is over".into());
-        }
-        self.positions.push(p.pass());
-        self.moves.push(None);
-        Ok(())
-    }
-
     /// Takes back the last move or pass; false at the start.
     pub fn undo(&mut self) -> bool {
         if self.moves.pop().is_some() {
