@@ -41,6 +41,7 @@ mod writer;
 pub use sources::{SOURCE_LIMIT, SourceError, read_source};
 pub use writer::Writer;
 
+use crate::notation::checksum::fnv1a;
 use crate::symmetry::{Symmetry, canonical};
 use crate::{Color, Position, Scoring, Size, Square};
 use std::collections::HashMap;
@@ -242,16 +243,6 @@ impl Filter {
     pub fn is_empty(&self) -> bool {
         self.player.is_none() && self.years.is_none() && self.tournament.is_none()
     }
-}
-
-/// FNV-1a 64.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
 }
 
 /// The key of a position and the symmetry that maps it onto its canonical form.

@@ -240,7 +240,7 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
         let bytes = othello_explorer::textfile::read_bytes(f, archive::SOURCE_LIMIT)
             .map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         let games = archive::read_source(f, &bytes, size).map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
-        sources.push((f.display().to_string(), archive::fnv1a(&bytes), games));
+        sources.push((f.display().to_string(), othello_explorer::notation::checksum::fnv1a(&bytes), games));
     }
     // Ctrl-C while waiting for the lock ends the program at once: nothing is written yet.
     let (writer, mut a) = lock(path)?;
@@ -365,7 +365,7 @@ fn bench(n: usize, json: bool) -> Result<(), CliError> {
     let games = archive::read_source(&db, &bytes, Size::Eight).map_err(|e| CliError::Failed(e.to_string()))?;
     let writer = archive::Writer::lock(&path, |_| {}).map_err(|e| CliError::Failed(e.to_string()))?;
     let mut a = Archive::default();
-    a.add("synthetic.wtb", archive::fnv1a(&bytes), &games);
+    a.add("synthetic.wtb", othello_explorer::notation::checksum::fnv1a(&bytes), &games);
     a.finish();
     writer.write(&a).map_err(|e| CliError::Failed(e.to_string()))?;
     drop(writer);

@@ -121,9 +121,7 @@ impl fmt::Display for WeightsError {
 
 impl std::error::Error for WeightsError {}
 
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
-}
+use crate::notation::checksum::fnv1a;
 
 fn put_leb(out: &mut Vec<u8>, mut v: u64) {
     loop {

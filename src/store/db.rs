@@ -707,7 +707,7 @@ impl Store {
     /// merge did, or `None` when there was nothing to do. Meant for the explorer's start, on its
     /// store thread.
     pub fn merge_shipped_book(&self) -> Result<Option<PutSummary>, StoreError> {
-        let hash = format!("{:016x}", fnv1a(super::book::SHIPPED_6X6.as_bytes()));
+        let hash = format!("{:016x}", crate::notation::checksum::fnv1a(super::book::SHIPPED_6X6.as_bytes()));
         let merged: Option<String> = self
             .conn()
             .query_row("SELECT value FROM meta WHERE key = ?1", [BOOK_KEY], |r| r.get(0))
@@ -840,11 +840,6 @@ fn fill(tx: &rusqlite::Transaction<'_>, entries: &[(Key, Stored)]) -> rusqlite::
         upsert.execute(row(key, stored))?;
     }
     Ok(())
-}
-
-/// FNV-1a, 64 bits: enough to tell one shipped book from another.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3))
 }
 
 pub(super) fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {

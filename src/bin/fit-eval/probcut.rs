@@ -89,7 +89,7 @@ pub(crate) fn samples(s: &Samples) -> Result<u64, String> {
     if games.is_empty() {
         return Err("the games files hold no game".to_string());
     }
-    let hash = tag.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let hash = othello_explorer::notation::checksum::fnv1a(tag.as_bytes());
     let header = format!(
         "# fit-eval probcut-samples v1 size {} seed {} shard {}/{} depths {} exact {} empties {}-{} games {hash:016x}",
         size.n(),

@@ -80,7 +80,7 @@ pub fn weights_fingerprint(n: usize) -> u64 {
 
 /// The FNV-1a hash of a file's bytes: its fingerprint in the headers.
 pub fn fingerprint_of(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3))
+    othello_explorer::notation::checksum::fnv1a(bytes)
 }
 
 /// One game: the number of random plies, the moves, black's final score.

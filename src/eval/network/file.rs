@@ -149,7 +149,9 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
     if body > expected_len {
         return Err(NetworkError::TrailingBytes);
     }
-    if crate::eval::weights::fnv1a(&bytes[..body]) != u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes")) {
+    if crate::notation::checksum::fnv1a(&bytes[..body])
+        != u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"))
+    {
         return Err(NetworkError::Checksum);
     }
     let mut table = vec![TableRow([0; HIDDEN]); layout.table_len()];

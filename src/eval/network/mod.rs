@@ -246,7 +246,7 @@ mod tests {
         let mut rng = Rng(seed);
         let mut bytes = file::random_file(8, 4, &mut rng);
         let len = bytes.len();
-        let sum = crate::eval::weights::fnv1a(&bytes[..len - 8]);
+        let sum = crate::notation::checksum::fnv1a(&bytes[..len - 8]);
         bytes[len - 8..].copy_from_slice(&sum.to_le_bytes());
         file::from_bytes(&bytes).expect("a valid file")
     }
