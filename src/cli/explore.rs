@@ -56,7 +56,7 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, value_name = "RULE", default_value_t = ScoringChoice::Standard)]
     pub scoring: ScoringChoice,
     /// Explorer: the solver's transposition table in MiB.
-    #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
+    #[arg(long, value_name = "M", default_value_t = othello_explorer::solver::DEFAULT_HASH_MB as u64, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
     pub hash_mb: u64,
     /// Explorer: solver threads (default: every core).
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = super::values::threads)]

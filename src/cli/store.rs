@@ -21,7 +21,7 @@ pub struct CheckArgs {
     #[arg(long, allow_negative_numbers = true, value_parser = super::values::seed)]
     seed: Option<u64>,
     /// Memory for the transposition table, in MiB.
-    #[arg(long, value_name = "M", default_value_t = 256, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
+    #[arg(long, value_name = "M", default_value_t = othello_explorer::solver::DEFAULT_HASH_MB as u64, allow_negative_numbers = true, value_parser = super::values::hash_mb)]
     hash_mb: u64,
     /// Search threads (default: every core).
     #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = super::values::threads)]
