@@ -344,6 +344,7 @@ fn bench_estimate_reports_every_depth() {
     assert_eq!(last["positions"], 1);
     assert_eq!(last["agree"], 1);
     assert_eq!(last["mae_best"], 0.0);
+    assert_eq!(last["bias_best"], 0.0);
     assert_eq!(last["mae_moves"], 0.0);
 }
 

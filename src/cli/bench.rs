@@ -397,6 +397,9 @@ struct DepthStats {
     positions: u32,
     agree: u32,
     best_error: u64,
+    /// The best estimate's signed errors, summed: a lean towards the side to move (positive) or
+    /// away from it.
+    best_signed: i64,
     moves: u32,
     move_error: u64,
     nodes: u64,
@@ -453,7 +456,8 @@ fn listed_scores(problem: &Problem) -> Option<(i32, BTreeMap<Square, i32>)> {
 /// an empty table: the share of positions where the estimate's best move (the analysis's first:
 /// equal values by the deepest earlier estimate that tells them apart, then the first in reading
 /// order) is a best listed move, the mean absolute error of the best estimate against the best
-/// listed score, and of every listed move's estimate against its score. A position whose every child was solved
+/// listed score and its mean signed error (the lean: positive when the estimates favour the side
+/// to move), and of every listed move's estimate against its score. A position whose every child was solved
 /// before `depth` (`solver::EXACT_MARGIN`) counts at the later depths with its exact values.
 fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool) -> Result<(), CliError> {
     let selectivity = options.selectivity;
@@ -485,6 +489,7 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
                 s.agree += 1;
             }
             s.best_error += snap.values[&snap.top].abs_diff(best) as u64;
+            s.best_signed += i64::from(snap.values[&snap.top] - best);
             for (sq, v) in &snap.values {
                 if let Some(exact) = listed.get(sq) {
                     s.moves += 1;
@@ -503,6 +508,7 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
                 s.agree,
                 100.0 * s.agree as f64 / p,
                 s.best_error as f64 / p,
+                s.best_signed as f64 / p,
                 s.move_error as f64 / s.moves.max(1) as f64,
                 s.nodes as f64 / p,
                 s.seconds / p,
@@ -512,10 +518,10 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
     if json {
         let depths: Vec<_> = rows
             .iter()
-            .map(|&(d, positions, agree, share, mae_best, mae_moves, nodes, seconds)| {
+            .map(|&(d, positions, agree, share, mae_best, bias_best, mae_moves, nodes, seconds)| {
                 json!({
                     "depth": d, "selectivity": selectivity.percent(), "positions": positions, "agree": agree, "share": share,
-                    "mae_best": mae_best, "mae_moves": mae_moves,
+                    "mae_best": mae_best, "bias_best": bias_best, "mae_moves": mae_moves,
                     "nodes_per_position": nodes, "seconds_per_position": seconds,
                 })
             })
@@ -526,19 +532,20 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
     // How the estimates searched: every row is at this selectivity.
     outln!("estimates at selectivity {selectivity}{}", if selectivity.is_full() { " (full width)" } else { "" });
     outln!(
-        "{:>5}  {:>9}  {:>11}  {:>6}  {:>9}  {:>10}  {:>14}  {:>12}",
+        "{:>5}  {:>9}  {:>11}  {:>6}  {:>9}  {:>9}  {:>10}  {:>14}  {:>12}",
         "depth",
         "positions",
         "best agrees",
         "share",
         "MAE best",
+        "bias best",
         "MAE moves",
         "nodes/position",
         "ms/position"
     );
-    for (d, positions, agree, share, mae_best, mae_moves, nodes, seconds) in rows {
+    for (d, positions, agree, share, mae_best, bias_best, mae_moves, nodes, seconds) in rows {
         outln!(
-            "{d:>5}  {positions:>9}  {agree:>11}  {share:>5.1}%  {mae_best:>9.2}  {mae_moves:>10.2}  {nodes:>14.0}  {:>12.2}",
+            "{d:>5}  {positions:>9}  {agree:>11}  {share:>5.1}%  {mae_best:>9.2}  {bias_best:>+9.2}  {mae_moves:>10.2}  {nodes:>14.0}  {:>12.2}",
             seconds * 1000.0
         );
     }
