@@ -151,8 +151,10 @@ def predict(params, ids, sc, stage):
     return forward(params, ids, sc, stage)
 
 
-def quantise(params):
-    """The integer weights of the file, as the engine computes with them."""
+def quantise(params, lean=0.0, lean_below=40):
+    """The integer weights of the file, as the engine computes with them; `lean` discs added to the
+    output of every stage whose empties are all below `lean_below` (the lean towards the side to
+    move, docs/network.md "Version 4")."""
     p = jax.tree_util.tree_map(np.asarray, params)
     emb = np.clip(np.rint(p["emb"] * 128), -127, 127).astype(np.int8)
     b1 = np.clip(np.rint(p["b1"] * 128), -32767, 32767).astype(np.int16)
@@ -161,6 +163,9 @@ def quantise(params):
     b2 = np.rint(p["b2"] * 8192).astype(np.int32)
     w3 = np.clip(np.rint(p["w3"] * 64), -32767, 32767).astype(np.int16)
     b3 = np.rint(p["b3"] * 8192).astype(np.int32)
+    for s in range(STAGES):
+        if (s + 1) * BUCKET <= lean_below:
+            b3[s] += int(round(lean * 8192))
     return emb, b1, w2, b2, w3, b3
 
 
@@ -273,6 +278,8 @@ def main():
     ap.add_argument("--init", default=None, help="start from this checkpoint's parameters (a fine-tune: new optimiser, epoch 0)")
     ap.add_argument("--evaluate", action="store_true", help="print the validation table of the starting parameters (--init or --checkpoint) and stop")
     ap.add_argument("--export-only", action="store_true", help="write the file from --checkpoint, no training")
+    ap.add_argument("--lean", type=float, default=0.0, help="discs added to the integer model's output for the side to move, in the stages below --lean-below empties")
+    ap.add_argument("--lean-below", type=int, default=40, help="the stages whose empties are all below this take --lean")
     args = ap.parse_args()
 
     rows, offsets, row_of = load_layout(os.path.join(args.data, "layout.bin"))
@@ -306,7 +313,7 @@ def main():
         first_epoch = int(saved["epoch"])
         print(f"resumed from {args.checkpoint} after epoch {first_epoch}", flush=True)
     if args.evaluate:
-        print(evaluate(params, quantise(params), valid, offsets, row_of), flush=True)
+        print(evaluate(params, quantise(params, args.lean, args.lean_below), valid, offsets, row_of), flush=True)
         return 0
     if args.export_only:
         args.epochs = first_epoch
@@ -340,10 +347,10 @@ def main():
             tmp = args.checkpoint + ".tmp.npz"
             np.savez(tmp, epoch=epoch + 1, **arrays)
             os.replace(tmp, args.checkpoint)
-        q = quantise(params)
+        q = quantise(params, args.lean, args.lean_below)
         print(f"after epoch {epoch + 1} ({time.time() - began:.0f} s):", flush=True)
         print(evaluate(params, q, valid, offsets, row_of), flush=True)
-    q = quantise(params)
+    q = quantise(params, args.lean, args.lean_below)
     export(q, rows, args.version, args.out)
     check = os.path.join(os.path.dirname(args.out) or ".", "network-check-8.bin")
     write_check(q, valid, offsets, row_of, check)
