@@ -2,12 +2,10 @@
 //! place that can print 1 is made to print it, on the real binary, and says `1 move`, `1 thread`,
 //! `1 entry`, never `1 moves`.
 
-use assert_cmd::Command;
 use std::path::Path;
 
-fn bin() -> Command {
-    Command::cargo_bin("othello-explorer").expect("the binary is built")
-}
+mod binary;
+use binary::bin;
 
 /// Standard output and standard error of `args` with the store `store` (or none), and the exit code.
 fn run(store: Option<&Path>, args: &[&str]) -> (String, String, Option<i32>) {

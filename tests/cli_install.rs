@@ -2,13 +2,11 @@
 //! roff with a title, and `man --out` writes only into an existing folder, never over a device, a
 //! FIFO or a folder (one line on stderr, exit code 2, nothing written).
 
-use assert_cmd::Command;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 
-fn bin() -> Command {
-    Command::cargo_bin("othello-explorer").expect("the binary is built")
-}
+mod binary;
+use binary::bin;
 
 fn stdout_of(args: &[&str]) -> String {
     let out = bin().args(args).output().unwrap();

@@ -10,11 +10,8 @@ use assert_cmd::Command;
 use reference::{Board, negamax};
 use serde_json::Value;
 
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("othello-explorer").expect("the binary is built");
-    c.arg("--no-store");
-    c
-}
+mod binary;
+use binary::bin_no_store as bin;
 
 fn name(n: usize, i: usize) -> String {
     format!("{}{}", (b'a' + (i % n) as u8) as char, i / n + 1)

@@ -3,14 +3,11 @@
 //! read-only stores, Ctrl-C during `solve`, and `solve` answering from the store. Every refusal is
 //! one line on standard error with exit code 2.
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::path::Path;
 
-/// The binary, with no store unless a test names one.
-fn bin() -> Command {
-    Command::cargo_bin("othello-explorer").expect("the binary is built")
-}
+mod binary;
+use binary::bin;
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -3,16 +3,11 @@
 
 mod reference;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use std::io::Write;
 
-/// The binary without a store: these tests measure the solver, and never touch the user's store.
-fn bin() -> Command {
-    let mut cmd = Command::cargo_bin("othello-explorer").expect("the binary is built");
-    cmd.arg("--no-store");
-    cmd
-}
+mod binary;
+use binary::bin_no_store as bin;
 
 fn json(args: &[&str]) -> Value {
     let out = bin().args(args).output().expect("runs");

@@ -5,7 +5,6 @@
 
 mod reference;
 
-use assert_cmd::Command;
 use othello_explorer::store::{Store, text};
 use othello_explorer::{Color, Position, Scoring, Size};
 use reference::{Board, Side};
@@ -14,9 +13,8 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    Command::cargo_bin("othello-explorer").expect("the binary is built")
-}
+mod binary;
+use binary::bin;
 
 fn run(store: &Path, args: &[&str]) -> std::process::Output {
     bin().arg("--store").arg(store).args(args).output().expect("runs")

@@ -8,8 +8,6 @@
 mod common;
 mod reference;
 
-use assert_cmd::Command;
-use assert_cmd::cargo::cargo_bin_cmd;
 use common::to_position;
 use othello_explorer::lab::outcome::{
     self, Budget, MAX_EMPTIES_ALPHA_BETA, MAX_EMPTIES_BRANCHING, MAX_EMPTIES_SOLVER, MAX_EMPTIES_SORTED,
@@ -21,6 +19,9 @@ use reference::{Board, Rng, random_game};
 use serde_json::Value;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+
+mod binary;
+use binary::bin_no_store as bin;
 
 /// Negamax over the reference board: the exact score from the side to move, empties to the
 /// winner.
@@ -204,13 +205,6 @@ fn the_lab_file_holds_the_ffo_positions_it_names() {
     }
     use Outcome::{Draw, Loss, Win};
     assert_eq!(shape, [(19, Draw), (21, Draw), (23, Loss), (23, Loss), (25, Win), (25, Win)]);
-}
-
-/// The binary without a store.
-fn bin() -> Command {
-    let mut cmd: Command = cargo_bin_cmd!("othello-explorer");
-    cmd.arg("--no-store");
-    cmd
 }
 
 /// A problem file of 4x4 positions from random games, every move scored by the reference.

@@ -4,6 +4,9 @@
 
 use othello_explorer::eval::network::{self, SCALARS};
 
+mod binary;
+use binary::bin;
+
 const RECORD: usize = 102;
 
 #[test]
@@ -27,10 +30,6 @@ fn the_engine_computes_what_the_trainer_computed() {
         at += RECORD + 4;
     }
     assert_eq!(at, bytes.len());
-}
-
-fn bin() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("othello-explorer").expect("the binary is built")
 }
 
 #[test]
