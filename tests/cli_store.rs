@@ -7,7 +7,7 @@ mod reference;
 
 use othello_explorer::store::{Store, text};
 use othello_explorer::{Color, Position, Scoring, Size};
-use reference::{Board, Side};
+use reference::{Board, Memo, Side, negamax_memo};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -24,29 +24,13 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// Plain negamax over the reference rules, memoised by board string (empties to the winner).
-fn negamax(b: &Board, memo: &mut HashMap<String, i32>) -> i32 {
-    let key = b.board_string();
-    if let Some(&s) = memo.get(&key) {
-        return s;
-    }
-    let moves = b.moves();
-    let score = if moves.is_empty() {
-        if b.moves_for(b.to_move.other()).is_empty() { b.final_score() } else { -negamax(&b.pass(), memo) }
-    } else {
-        moves.into_iter().map(|m| -negamax(&b.play(m), memo)).max().expect("a move")
-    };
-    memo.insert(key, score);
-    score
-}
-
 fn board_of(position: &Position) -> Board {
     let side = if position.to_move() == Color::Black { Side::Black } else { Side::White };
     Board::from_bits(position.size().n(), position.black().bits(), position.white().bits(), side)
 }
 
 /// Every position of 4x4 games from the start (passes included), with its exact score.
-fn all_4x4_positions(memo: &mut HashMap<String, i32>) -> Vec<(Board, i32)> {
+fn all_4x4_positions(memo: &mut Memo) -> Vec<(Board, i32)> {
     let mut seen = HashSet::new();
     let mut stack = vec![Board::start(4)];
     let mut out = Vec::new();
@@ -54,7 +38,7 @@ fn all_4x4_positions(memo: &mut HashMap<String, i32>) -> Vec<(Board, i32)> {
         if !seen.insert(b.board_string()) {
             continue;
         }
-        let score = negamax(&b, memo);
+        let score = negamax_memo(&b, false, memo);
         out.push((b.clone(), score));
         let moves = b.moves();
         if moves.is_empty() {
@@ -69,11 +53,11 @@ fn all_4x4_positions(memo: &mut HashMap<String, i32>) -> Vec<(Board, i32)> {
 }
 
 /// Every entry of the store at `path` holds the plain negamax's score.
-fn assert_entries_correct(path: &Path, memo: &mut HashMap<String, i32>) -> usize {
+fn assert_entries_correct(path: &Path, memo: &mut Memo) -> usize {
     let store = Store::open(path).unwrap_or_else(|e| panic!("reopening after the kill: {e}"));
     let entries = store.entries().unwrap();
     for (key, stored) in &entries {
-        let score = negamax(&board_of(&key.position()), memo);
+        let score = negamax_memo(&board_of(&key.position()), false, memo);
         assert_eq!(stored.score(), Some(score), "{}", key.position());
     }
     entries.len()
@@ -151,7 +135,7 @@ fn book_on_4x4_stores_scores_the_plain_negamax_agrees_with() {
     let found = store.get(&start, Scoring::Standard).unwrap().unwrap();
     assert_eq!(found.score(), Some(-10));
     let best = found.best.unwrap();
-    assert_eq!(-negamax(&board_of(&start.play(best).unwrap()), &mut memo), -10);
+    assert_eq!(-negamax_memo(&board_of(&start.play(best).unwrap()), false, &mut memo), -10);
     // Every position up to 5 plies from the start (a pass is a ply), by the reference rules.
     let mut level = vec![Board::start(4)];
     for _ in 0..=5 {
@@ -165,7 +149,7 @@ fn book_on_4x4_stores_scores_the_plain_negamax_agrees_with() {
             )
             .unwrap();
             let found = store.get(&p, Scoring::Standard).unwrap().unwrap_or_else(|| panic!("{p} missing"));
-            assert_eq!(found.score(), Some(negamax(b, &mut memo)), "{p}");
+            assert_eq!(found.score(), Some(negamax_memo(b, false, &mut memo)), "{p}");
             let moves = b.moves();
             if moves.is_empty() && !b.game_over() {
                 next.push(b.pass());
@@ -353,7 +337,7 @@ fn reference_score(board: &str) -> i32 {
 
 /// The plain negamax's score of a 4x4 `position` (empties to the winner).
 fn reference_score_of(position: &Position) -> i32 {
-    negamax(&board_of(position), &mut HashMap::new())
+    negamax_memo(&board_of(position), false, &mut HashMap::new())
 }
 
 #[test]

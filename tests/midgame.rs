@@ -34,7 +34,7 @@ use othello_explorer::solver::{
 };
 use othello_explorer::{Position, Scoring, Size, Square};
 use proptest::prelude::*;
-use reference::{Board, Rng, name};
+use reference::{Board, Memo, Rng, name, negamax_memo};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -305,23 +305,6 @@ proptest! {
 
 // ---- estimates with the principal-variation extension ----
 
-/// Negamax over the reference rules, remembering every position it scores in `memo`.
-fn negamax_memo(b: &Board, scoring: Scoring, memo: &mut HashMap<Board, i32>) -> i32 {
-    if let Some(&v) = memo.get(b) {
-        return v;
-    }
-    let moves = b.moves();
-    let v = if !moves.is_empty() {
-        moves.into_iter().map(|m| -negamax_memo(&b.play(m), scoring, memo)).max().expect("a move")
-    } else if b.moves_for(b.to_move.other()).is_empty() {
-        final_score(b, scoring)
-    } else {
-        -negamax_memo(&b.pass(), scoring, memo)
-    };
-    memo.insert(b.clone(), v);
-    v
-}
-
 /// The least and the greatest value of [`minimax`] of `b` to `depth` plies when any node with at
 /// most `k` empties and at least one ply left may take its negamax value instead of its minimax
 /// one, each independently: what the extension (and the table's exact entries) may make of it.
@@ -332,7 +315,7 @@ fn extended_range(
     depth: u32,
     k: u32,
     scoring: Scoring,
-    exact: &mut HashMap<Board, i32>,
+    exact: &mut Memo,
     seen: &mut HashMap<(Board, u32), (i32, i32)>,
 ) -> (i32, i32) {
     if let Some(&r) = seen.get(&(b.clone(), depth)) {
@@ -343,7 +326,7 @@ fn extended_range(
         let v = final_score(b, scoring);
         (v, v)
     } else if b.empties() as u32 <= depth + EXACT_MARGIN {
-        let v = negamax_memo(b, scoring, exact);
+        let v = negamax_memo(b, scoring == Scoring::Discs, exact);
         (v, v)
     } else if depth == 0 {
         let v = eval(b);
@@ -358,7 +341,7 @@ fn extended_range(
             (children.iter().map(|c| -c.1).max().expect("a move"), children.iter().map(|c| -c.0).max().expect("a move"))
         };
         if b.empties() as u32 <= k {
-            let v = negamax_memo(b, scoring, exact);
+            let v = negamax_memo(b, scoring == Scoring::Discs, exact);
             (lo.min(v), hi.max(v))
         } else {
             (lo, hi)
@@ -385,7 +368,13 @@ fn check_extended(b: &Board, depth: u32, scoring: Scoring, threads: usize) -> Re
             let (sq, child) = (square(b.n, m), b.play(m));
             let v = values[&sq];
             if v.kind == Kind::Exact {
-                prop_assert_eq!(v.score, -negamax_memo(&child, scoring, &mut exact), "{}: {} exact", ctx, sq);
+                prop_assert_eq!(
+                    v.score,
+                    -negamax_memo(&child, scoring == Scoring::Discs, &mut exact),
+                    "{}: {} exact",
+                    ctx,
+                    sq
+                );
                 continue;
             }
             prop_assert_eq!(v.kind, Kind::estimate(k), "{}: depth {}: {} is an estimate", ctx, k, sq);

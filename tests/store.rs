@@ -26,30 +26,9 @@ use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::store::{Entry, Merged, Source, Store, StoreError, Stored, book, check_entry, merge, text};
 use othello_explorer::symmetry::Symmetry;
 use othello_explorer::{Position, Scoring, Size, Square, obf};
-use reference::{Board, Rng, random_game};
+use reference::{Board, Memo, Rng, negamax_memo, random_game};
 use std::collections::HashMap;
 use std::path::Path;
-
-/// Plain negamax over the reference rules, memoised by board string: the exact score from the
-/// side to move (empties to the winner, or not counted).
-fn negamax(b: &Board, discs: bool, memo: &mut HashMap<String, i32>) -> i32 {
-    let key = format!("{}{}", b.board_string(), discs);
-    if let Some(&s) = memo.get(&key) {
-        return s;
-    }
-    let moves = b.moves();
-    let score = if moves.is_empty() {
-        if b.moves_for(b.to_move.other()).is_empty() {
-            if discs { b.disc_difference() } else { b.final_score() }
-        } else {
-            -negamax(&b.pass(), discs, memo)
-        }
-    } else {
-        moves.into_iter().map(|m| -negamax(&b.play(m), discs, memo)).max().expect("a move")
-    };
-    memo.insert(key, score);
-    score
-}
 
 fn reference_board(position: &Position) -> Board {
     use reference::Side;
@@ -57,12 +36,12 @@ fn reference_board(position: &Position) -> Board {
     Board::from_bits(position.size().n(), position.black().bits(), position.white().bits(), side)
 }
 
-fn reference_score(position: &Position, scoring: Scoring, memo: &mut HashMap<String, i32>) -> i32 {
-    negamax(&reference_board(position), scoring == Scoring::Discs, memo)
+fn reference_score(position: &Position, scoring: Scoring, memo: &mut Memo) -> i32 {
+    negamax_memo(&reference_board(position), scoring == Scoring::Discs, memo)
 }
 
 /// A best move by the plain negamax (`None` when the side must pass or the game is over).
-fn reference_best(position: &Position, scoring: Scoring, memo: &mut HashMap<String, i32>) -> Option<Square> {
+fn reference_best(position: &Position, scoring: Scoring, memo: &mut Memo) -> Option<Square> {
     let score = reference_score(position, scoring, memo);
     position
         .legal_moves()

@@ -14,29 +14,13 @@ use othello_explorer::store::{Store, book};
 use othello_explorer::tui::testing::app::Msg;
 use othello_explorer::tui::testing::worker::{EventKind, Worker};
 use othello_explorer::{Position, Scoring, Size, Square};
-use reference::Board;
+use reference::{Board, negamax_memo};
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
-
-/// Plain negamax over the reference rules, memoised by board string (empties to the winner).
-fn negamax(b: &Board, memo: &mut HashMap<String, i32>) -> i32 {
-    let key = b.board_string();
-    if let Some(&s) = memo.get(&key) {
-        return s;
-    }
-    let moves = b.moves();
-    let score = if moves.is_empty() {
-        if b.moves_for(b.to_move.other()).is_empty() { b.final_score() } else { -negamax(&b.pass(), memo) }
-    } else {
-        moves.into_iter().map(|m| -negamax(&b.play(m), memo)).max().expect("a move")
-    };
-    memo.insert(key, score);
-    score
-}
 
 /// Every position of 4x4 games from the start (passes included).
 fn all_4x4_positions() -> Vec<Board> {
@@ -205,7 +189,7 @@ fn two_explorers_solve_gtp_book_and_imports_share_one_store_with_kill_9_among_th
     let all = all_4x4_positions();
     let mut file = String::from("; every 4x4 position with its exact score\n");
     for b in &all {
-        file.push_str(&format!("{} standard {} - import\n", b.board_string(), negamax(b, &mut memo)));
+        file.push_str(&format!("{} standard {} - import\n", b.board_string(), negamax_memo(b, false, &mut memo)));
     }
     let input = dir.path().join("all.txt");
     std::fs::write(&input, &file).unwrap();
@@ -301,7 +285,7 @@ fn two_explorers_solve_gtp_book_and_imports_share_one_store_with_kill_9_among_th
                         reference::Side::White
                     },
                 );
-                let score = negamax(&b, &mut memo);
+                let score = negamax_memo(&b, false, &mut memo);
                 assert!(stored.lower <= score && score <= stored.upper, "{position}: {stored:?}, negamax {score}");
             }
             Size::Six => {
@@ -316,7 +300,7 @@ fn two_explorers_solve_gtp_book_and_imports_share_one_store_with_kill_9_among_th
     for b in &all {
         let p = to_position(b);
         let found = store.get(&p, Scoring::Standard).unwrap().unwrap_or_else(|| panic!("{p} lost"));
-        assert_eq!(found.score(), Some(negamax(b, &mut memo)), "{p}");
+        assert_eq!(found.score(), Some(negamax_memo(b, false, &mut memo)), "{p}");
     }
     // The shipped book, merged by the first program that opened the store: every entry there.
     for entry in book::shipped() {

@@ -363,3 +363,32 @@ pub fn negamax(b: &Board) -> i32 {
     }
     b.moves().into_iter().map(|m| -negamax(&b.play(m))).max().expect("a move")
 }
+
+/// Exact scores already found by [`negamax_memo`]: by board, and by whether the end is counted
+/// in discs only (`true`) or with the empties to the winner.
+pub type Memo = std::collections::HashMap<(Board, bool), i32>;
+
+/// The final score of a finished game from the side to move: empties to the winner, or with
+/// `discs` the plain disc difference.
+pub fn final_score_counted(b: &Board, discs: bool) -> i32 {
+    if discs { b.disc_difference() } else { b.final_score() }
+}
+
+/// Plain negamax over these rules, remembering every position it scores in `memo`: the exact
+/// score from the side to move, the end counted as [`final_score_counted`] says; for the
+/// positions of whole small-board trees.
+pub fn negamax_memo(b: &Board, discs: bool, memo: &mut Memo) -> i32 {
+    let key = (b.clone(), discs);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let v = if b.game_over() {
+        final_score_counted(b, discs)
+    } else if b.must_pass() {
+        -negamax_memo(&b.pass(), discs, memo)
+    } else {
+        b.moves().into_iter().map(|m| -negamax_memo(&b.play(m), discs, memo)).max().expect("a move")
+    };
+    memo.insert(key, v);
+    v
+}
