@@ -133,7 +133,14 @@ fn read_session(path: &Path) -> Result<Session, CliError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    session.map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+    let session = session.map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    if let Some(line) = session.cut {
+        eprintln!(
+            "othello-explorer: {}:{line}: the last line was cut (the explorer ended while writing it): left out",
+            path.display()
+        );
+    }
+    Ok(session)
 }
 
 /// A session text this long (in bytes) is read with a progress bar on a terminal.
