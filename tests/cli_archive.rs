@@ -732,3 +732,33 @@ fn ctrl_c_while_the_files_are_read_adds_those_read() {
     let distinct: HashSet<&Vec<usize>> = list.iter().map(|(moves, _)| moves).collect();
     assert_eq!(stats["games"].as_u64().unwrap() as usize, distinct.len(), "{stats}");
 }
+
+/// A large file that is no archive (1.5 GiB, under the 2 GiB limit) is refused by its header,
+/// before it is read whole: under a 400 MB data limit, one line, exit 2. Skipped with a notice
+/// without `prlimit`.
+#[test]
+fn a_large_file_that_is_no_archive_is_refused_by_its_header_alone() {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("notice: no prlimit; skipping the memory-bound test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let large = dir.path().join("large.oxar");
+    // Sparse: no disk used.
+    std::fs::File::create(&large).unwrap().set_len(1536 << 20).unwrap();
+    for sub in ["stats", "show"] {
+        let out = Command::new("prlimit")
+            .arg("--data=400000000")
+            .arg(BIN)
+            .arg("archive")
+            .arg("--archive")
+            .arg(&large)
+            .arg(sub)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sub}: {err}");
+        assert_eq!(err.lines().count(), 1, "{sub}: {err}");
+        assert!(err.contains("large.oxar") && err.contains("no OXARCH header"), "{sub}: {err}");
+    }
+}

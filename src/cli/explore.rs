@@ -172,6 +172,11 @@ pub fn run(
     if let Some(path) = &session {
         tui::check_session_path(path).map_err(|e| CliError::Usage(format!("--session {e}")))?;
     }
+    // Nor read: the archive panel's file thread would wait on a FIFO for ever.
+    if let Some(path) = &archive {
+        textfile::regular_or_missing(path)
+            .map_err(|e| CliError::Usage(format!("archive {}: {}", path.display(), e.reason())))?;
+    }
     // `--play` given now wins over the game the session had on.
     let play = match args.play {
         Some(PlayChoice::Black) => Some(Some(Color::Black)),
