@@ -43,8 +43,9 @@ pub enum ArchiveCommand {
     /// Index game files: WTHOR .wtb (with WTHOR.JOU and WTHOR.TRN beside them for the names),
     /// GGF files, transcript files (one game a line). A file added before adds nothing, nor does
     /// a game the archive has; a damaged file is refused whole and the archive left as it was.
+    /// Ctrl-C while the files are read adds those read so far.
     Add {
-        /// The files.
+        /// The files: regular files of at most 256 MiB each.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The board of transcripts without a board string (default 8).
