@@ -136,24 +136,23 @@ fn a_cut_last_line_is_said_on_resuming() {
     let data = tempfile::tempdir().unwrap();
     let cut = data.path().join("cut.txt");
     let root = "root ---------------------------OX------XO--------------------------- X";
-    std::fs::write(&cut, format!("othello-explorer session 3\n{root}\n1 0 f5\ncurrent 1\n2 1 d6")).unwrap();
-    let out = std::process::Command::new(bin)
-        .args(["--resume", "--session", cut.to_str().unwrap()])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
+    // The explorer's stderr on resuming `text`.
+    let resume = |text: String| {
+        std::fs::write(&cut, text).unwrap();
+        let out = std::process::Command::new(bin)
+            .args(["--resume", "--session", cut.to_str().unwrap()])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let whole = format!("othello-explorer session 3\n{root}\n1 0 f5\ncurrent 1\n");
+    let err = resume(format!("{whole}2 1 d6"));
     let said: Vec<&str> = err.lines().filter(|l| l.contains("cut")).collect();
     assert_eq!(said.len(), 1, "{err}");
     assert!(said[0].contains(&format!("{}:5: the last line was cut", cut.display())), "{err}");
     // A whole file says nothing of the kind.
-    std::fs::write(&cut, format!("othello-explorer session 3\n{root}\n1 0 f5\ncurrent 1\n")).unwrap();
-    let out = std::process::Command::new(bin)
-        .args(["--resume", "--session", cut.to_str().unwrap()])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("was cut"));
+    assert!(!resume(whole).contains("was cut"));
 }
 
 /// Waits until the tmux server's pane has exited (the explorer was `exec`ed as its command).
