@@ -673,3 +673,92 @@ fn unfinished_games_are_result_unknown_and_left_out_of_the_results() {
     assert!(unknown >= 1, "{v}");
     assert!(v["games"].as_array().unwrap().iter().all(|g| (g["result_known"] == false) == g["black_score"].is_null()));
 }
+
+/// Whether process `pid` catches SIGINT (Linux shows the caught signals in /proc).
+fn catches_sigint(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigCgt:")).map(str::trim).unwrap_or("0");
+    u64::from_str_radix(mask, 16).is_ok_and(|m| m & (1 << (2 - 1)) != 0)
+}
+
+/// Ctrl-C while `add` reads its files: the files read so far are added (their games counted as a
+/// plain replay counts them), the rest left unread, and the report says so; exit code 130.
+#[test]
+fn ctrl_c_while_the_files_are_read_adds_those_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let list = games(2000, 0x5eed);
+    let text = ggf_text(&list);
+    // The first file is long (its games ten times over), so the signal comes while it is read;
+    // the others hold the same games (text outside the records is no game).
+    let files: Vec<PathBuf> = (0..30)
+        .map(|k| {
+            let path = dir.path().join(format!("f{k:02}.ggf"));
+            let body = if k == 0 { text.repeat(10) } else { format!("{text}file {k}\n") };
+            std::fs::write(&path, body).unwrap();
+            path
+        })
+        .collect();
+    let child = Command::new(BIN)
+        .arg("archive")
+        .arg("--archive")
+        .arg(&archive)
+        .args(["add", "--json"])
+        .args(&files)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let began = std::time::Instant::now();
+    // SIGINT as soon as it is caught: `add` catches it before it reads the first file.
+    while !catches_sigint(child.id()) {
+        assert!(began.elapsed() < Duration::from_secs(60), "add never caught SIGINT");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true, "{v}");
+    let added = v["files"].as_array().unwrap().len();
+    let unread = v["unread"].as_u64().unwrap() as usize;
+    assert!(added >= 1 && unread >= 1 && added + unread == files.len(), "{added} added, {unread} unread");
+    // What was read is in the archive: the files, in order, and every distinct game (the later
+    // files' games are the first one's).
+    let stats = json(&archive, &["stats", "--json"]);
+    let listed: Vec<&str> = stats["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    let read: Vec<String> = files[..added].iter().map(|f| f.display().to_string()).collect();
+    assert_eq!(listed, read, "{stats}");
+    let distinct: HashSet<&Vec<usize>> = list.iter().map(|(moves, _)| moves).collect();
+    assert_eq!(stats["games"].as_u64().unwrap() as usize, distinct.len(), "{stats}");
+}
+
+/// A large file that is no archive (1.5 GiB, under the 2 GiB limit) is refused by its header,
+/// before it is read whole: under a 400 MB data limit, one line, exit 2. Skipped with a notice
+/// without `prlimit`.
+#[test]
+fn a_large_file_that_is_no_archive_is_refused_by_its_header_alone() {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("notice: no prlimit; skipping the memory-bound test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let large = dir.path().join("large.oxar");
+    // Sparse: no disk used.
+    std::fs::File::create(&large).unwrap().set_len(1536 << 20).unwrap();
+    for sub in ["stats", "show"] {
+        let out = Command::new("prlimit")
+            .arg("--data=400000000")
+            .arg(BIN)
+            .arg("archive")
+            .arg("--archive")
+            .arg(&large)
+            .arg(sub)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{sub}: {err}");
+        assert_eq!(err.lines().count(), 1, "{sub}: {err}");
+        assert!(err.contains("large.oxar") && err.contains("no OXARCH header"), "{sub}: {err}");
+    }
+}

@@ -819,3 +819,173 @@ fn an_engine_writing_without_end_does_not_fill_the_matchs_memory() {
     assert!(peak > 0, "no /proc status");
     assert!(peak < 200 * 1024, "match at {peak} KiB while the engine wrote zeros");
 }
+
+/// Writes an executable shell script `name` into `dir`: a fake GTP engine.
+fn engine_script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A fake GTP engine's loop: `=` to every command but those `cases` answer (shell `case` arms).
+fn gtp_loop(cases: &str) -> String {
+    format!("while IFS= read -r line; do\n  case \"$line\" in\n{cases}\n    *) printf '=\\n\\n';;\n  esac\ndone\n")
+}
+
+/// Whether process `pid` still runs (a zombie, ended but not yet reaped by its parent, does not).
+fn running(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    let state = stat.rsplit_once(')').map_or("", |(_, rest)| rest.trim_start());
+    !state.starts_with(['Z', 'X'])
+}
+
+/// The process ids the fake engines wrote to `file`, one a line.
+fn pids_in(file: &std::path::Path) -> Vec<u32> {
+    std::fs::read_to_string(file).unwrap_or_default().lines().filter_map(|l| l.trim().parse().ok()).collect()
+}
+
+/// Waits up to five seconds for every process of `pids` to end; those still running.
+fn still_running(pids: &[u32]) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left: Vec<u32> = pids.iter().copied().filter(|&p| running(p)).collect();
+        if left.is_empty() || Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An engine that starts a process of its own and then hangs forfeits on the timeout, and one
+/// that quits at the end of the match but leaves a process behind: `match` kills each engine's
+/// whole process group, so neither the engines nor what they started outlive it.
+#[test]
+fn match_kills_each_engines_whole_process_group_on_a_forfeit_and_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let p = pids.display();
+    let hangs = engine_script(
+        dir.path(),
+        "hangs.sh",
+        &format!("sleep 1000 &\necho $! >> '{p}'\necho $$ >> '{p}'\n{}", gtp_loop("    genmove*) sleep 1000;;")),
+    );
+    let leaves = engine_script(
+        dir.path(),
+        "leaves.sh",
+        &format!(
+            "sleep 1000 &\necho $! >> '{p}'\necho $$ >> '{p}'\n{}",
+            gtp_loop("    genmove*) printf '? nope\\n\\n';;\n    quit*) printf '=\\n\\n'; exit 0;;")
+        ),
+    );
+    for engine in [hangs, leaves] {
+        let out = Command::new(BIN)
+            .args(["match", "--size", "4", "--pairs", "1", "--timeout", "2", "--json"])
+            .args(["--engine1", "ours:level=1,threads=1", "--engine2"])
+            .arg(format!("gtp:{engine}"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{engine}: {}", String::from_utf8_lossy(&out.stderr));
+        let played = v_played(&out);
+        assert_eq!(played.len(), 2, "{engine}");
+        assert!(played.iter().all(|g| !g["forfeit"].is_null()), "{engine}: {played:?}");
+    }
+    // Each game started the engine afresh: two engines of two processes each, per script.
+    let all = pids_in(&pids);
+    assert!(all.len() >= 8, "{all:?}");
+    assert_eq!(still_running(&all), Vec::<u32>::new(), "processes the engines started outlive the match");
+}
+
+/// Ctrl-C while an engine is silent on its move ends the match at once (not after the 60-second
+/// timeout), reported as interrupted, with the engine's whole process group killed.
+#[test]
+fn ctrl_c_during_a_silent_engines_move_ends_the_match_at_once_and_kills_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let pids = dir.path().join("pids");
+    let asked = dir.path().join("asked");
+    let silent = engine_script(
+        dir.path(),
+        "silent.sh",
+        &format!(
+            "sleep 1000 &\necho $! >> '{}'\necho $$ >> '{}'\n{}",
+            pids.display(),
+            pids.display(),
+            gtp_loop(&format!("    genmove*) touch '{}'; sleep 1000;;", asked.display()))
+        ),
+    );
+    let child = Command::new(BIN)
+        .args(["match", "--size", "4", "--pairs", "2", "--timeout", "60", "--json"])
+        .args(["--engine1", "ours:level=1,threads=1", "--engine2"])
+        .arg(format!("gtp:{silent}"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !asked.exists() {
+        assert!(Instant::now() < deadline, "the engine was never asked for a move");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    sigint(&child);
+    let (tx, rx) = channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output().unwrap()));
+    let out = rx.recv_timeout(Duration::from_secs(10)).expect("match still running 10 s after Ctrl-C");
+    let took = sent.elapsed();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["interrupted"], true, "{v}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let all = pids_in(&pids);
+    assert!(all.len() >= 2, "{all:?}");
+    assert_eq!(still_running(&all), Vec::<u32>::new(), "the engine outlives the match");
+}
+
+/// An engine that refuses `genmove` (`? nope`), ends on it, answers bytes that are not UTF-8, or
+/// refuses `boardsize` before the game starts: it forfeits the game in hand, the match goes on,
+/// and every game is reported (text and JSON) and written to `--ggf`.
+#[test]
+fn an_engines_failure_forfeits_that_game_alone_and_every_game_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let engines = [
+        ("refuses", "    genmove*) printf '? nope\\n\\n';;", "refuses.sh: genmove"),
+        ("ends", "    genmove*) exit 3;;", "ends.sh has ended"),
+        ("garbles", "    genmove*) printf '= \\377\\376\\n\\n';;", "garbles.sh answered"),
+        ("no-board", "    boardsize*) printf '? nope\\n\\n';;", "no-board.sh: boardsize 4: nope"),
+    ];
+    for (name, case, says) in engines {
+        let script = engine_script(dir.path(), &format!("{name}.sh"), &gtp_loop(case));
+        let ggf = dir.path().join(format!("{name}.ggf"));
+        let run = |json: bool| {
+            let _ = std::fs::remove_file(&ggf);
+            Command::new(BIN)
+                .args(["match", "--size", "4", "--pairs", "2", "--timeout", "10"])
+                .args(json.then_some("--json"))
+                .args(["--engine1", "ours:level=1,threads=1", "--engine2"])
+                .arg(format!("gtp:{script}"))
+                .arg("--ggf")
+                .arg(&ggf)
+                .output()
+                .unwrap()
+        };
+        let out = run(true);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let played = v_played(&out);
+        assert_eq!(played.len(), 4, "{name}: {played:?}");
+        for g in &played {
+            let forfeit = g["forfeit"].as_str().unwrap_or_else(|| panic!("{name}: {g}"));
+            assert!(forfeit.contains(says), "{name}: {forfeit}");
+            // The engine that failed lost: engine 1 (ours) won every game.
+            assert_eq!(g["engine1_points"], 1.0, "{name}: {g}");
+        }
+        let records = std::fs::read_to_string(&ggf).unwrap().lines().filter(|l| l.starts_with("(;")).count();
+        assert_eq!(records, 4, "{name}: every game written");
+        let text = run(false);
+        let stdout = String::from_utf8_lossy(&text.stdout);
+        assert!(text.status.success(), "{name}: {}", String::from_utf8_lossy(&text.stderr));
+        assert!(stdout.contains("4 games") && stdout.contains("engine 1: 4 won, 0 drawn, 0 lost"), "{name}: {stdout}");
+        assert_eq!(stdout.matches("forfeit in opening").count(), 4, "{name}: {stdout}");
+    }
+}

@@ -1,7 +1,8 @@
 //! `review` on the real binary: every move of 4x4 games judged against a plain negamax of the
 //! reference rules; games read from GGF, transcript files and a WTHOR database the test writes
 //! byte by byte; a transcript file with `--` for a pass; `--ggf` written and read back, names
-//! holding `(;` and `;)` too; malformed files refused in one line naming the
+//! holding `(;` and `;)` too, and names holding control and format characters escaped on screen
+//! and in the file; malformed files refused in one line naming the
 //! line and column, exit code 2.
 
 mod reference;
@@ -227,6 +228,35 @@ fn names_holding_record_marks_survive_review_ggf() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("no game 2: the file holds 1 game"), "{err}");
+}
+
+/// Names holding ESC, BEL, C1, bidi and zero-width characters: `review` prints each as an escape,
+/// and `review --ggf` writes no raw control or format character (a record stays one line), so the
+/// names read back as those escapes.
+#[test]
+fn names_with_control_and_format_characters_are_escaped_on_screen_and_in_ggf() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.ggf");
+    let (black, white) = ("ab\u{1b}[31mred\u{7}\u{85}c", "evil\u{202e}txt.exe\u{200b}\u{2028}x");
+    let (shown_black, shown_white) = (r"ab\u{1b}[31mred\u{7}\u{85}c", r"evil\u{202e}txt.exe\u{200b}\u{2028}x");
+    std::fs::write(&input, format!("(;GM[Othello]PB[{black}]PW[{white}]TY[4]BO[4 -----O*--*O----- *]B[b1]W[a1];)\n"))
+        .unwrap();
+    let out = dir.path().join("out.ggf");
+    let text = bin()
+        .args(["review", "--threads", "1", "--game", input.to_str().unwrap(), "--ggf", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    let invisible =
+        |c: char| (c.is_control() && c != '\n') || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}');
+    let shown = String::from_utf8(text.stdout).unwrap();
+    assert!(!shown.chars().any(invisible), "{shown:?}");
+    assert!(shown.contains(shown_black) && shown.contains(shown_white), "{shown}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(!written.chars().any(invisible), "{written:?}");
+    assert_eq!(written.lines().count(), 1, "{written:?}");
+    let v = review_json(&["--game", out.to_str().unwrap()]);
+    assert_eq!((v["black_player"].as_str(), v["white_player"].as_str()), (Some(shown_black), Some(shown_white)));
 }
 
 #[test]

@@ -422,3 +422,64 @@ fn a_huge_transcript_file_is_read_no_further_than_a_game_goes() {
         assert!(err.contains(want), "{file}: {err}");
     }
 }
+
+/// Every path a reader opens, given a FIFO or a link to one (a reader that opened it would wait for
+/// a writer for ever): refused at once, before it is opened, in one line naming it, exit 2.
+#[test]
+fn every_reader_refuses_a_fifo_at_once_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    if !std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        eprintln!("notice: no mkfifo; skipping");
+        return;
+    }
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let games = file_with(dir.path(), "games.txt", b"f5d6c3\n");
+    let archive = dir.path().join("a.oxar").to_str().unwrap().to_string();
+    let store = dir.path().join("s.db").to_str().unwrap().to_string();
+    for path in [&fifo, &link] {
+        let f = path.to_str().unwrap();
+        let cases: [&[&str]; 14] = [
+            &["--no-store", "bench", f],
+            &["--no-store", "review", "--game", f],
+            &["--no-store", "--resume", "--session", f],
+            &["--no-store", "--archive", f],
+            &["--no-store", "solve", "--size", "4", "--weights", f],
+            &["--store", &store, "store", "import", f],
+            &["match", "--openings", f, "--engine1", "ours", "--engine2", "ours"],
+            &["archive", "--archive", f, "stats"],
+            &["archive", "--archive", f, "show"],
+            &["archive", "--archive", f, "games"],
+            &["archive", "--archive", f, "remove", "x"],
+            &["archive", "--archive", f, "add", &games],
+            &["archive", "--archive", &archive, "add", f],
+            &["archive", "--archive", &archive, "add", &games, f],
+        ];
+        for args in cases {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_othello-explorer"))
+                .args(args)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let began = std::time::Instant::now();
+            while child.try_wait().unwrap().is_none() {
+                if began.elapsed() > std::time::Duration::from_secs(20) {
+                    let _ = child.kill();
+                    panic!("{args:?}: still waiting on the FIFO after 20 s");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let out = child.wait_with_output().unwrap();
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            let name = path.file_name().unwrap().to_str().unwrap();
+            assert!(err.contains(name) && err.contains("not a regular file"), "{args:?}: {err}");
+        }
+    }
+    // Nothing was added from a command refused.
+    assert!(!Path::new(&archive).exists());
+}

@@ -538,7 +538,8 @@ fn ggf_values_may_hold_record_marks() {
     assert_eq!(gamefile::read_text(one, Size::Eight, None).unwrap().white.as_deref(), Some("x;)y(;z"));
 
     // Written back, names with every mark read back the same, as one game; no value holds `(;`,
-    // so even a reader that splits games on it finds one.
+    // so even a reader that splits games on it finds one. Control characters are written as
+    // their escapes (`\t`), and read back as those.
     let line = transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap();
     for (black, white) in [("x;)y(;z", "a]b\\c[d"), ("(;", ";)"), ("\\", "]"), ("tab\tand\nline", "")] {
         let game = Game {
@@ -550,7 +551,9 @@ fn ggf_values_may_hold_record_marks() {
         assert_eq!(out.matches("(;").count(), 1, "{out}");
         assert_eq!(gamefile::ggf::count(&out), 1, "{out}");
         let back = gamefile::read_text(&out, Size::Eight, None).unwrap_or_else(|e| panic!("{out}: {e}"));
-        assert_eq!((back.black.as_deref(), back.white.as_deref()), (Some(black), Some(white)), "{out}");
+        let shown = |s: &str| othello_explorer::notation::printable::printable(s);
+        assert_eq!((back.black, back.white), (Some(shown(black)), Some(shown(white))), "{out}");
+        assert!(!out.trim_end().chars().any(char::is_control), "{out}");
         assert_eq!((back.start, &back.moves, back.index), (line.start, &line.moves, (1, 1)), "{out}");
     }
 }

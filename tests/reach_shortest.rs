@@ -390,6 +390,20 @@ fn the_commands_answer_in_json_and_refuse_bad_input_with_one_line() {
     }
 }
 
+/// `--verify-only` on records holding NUL, ESC and a right-to-left override: each refused in a line
+/// that quotes them as escapes, never as raw bytes on the terminal.
+#[test]
+fn verify_only_prints_a_records_control_characters_as_escapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records.txt");
+    std::fs::write(&path, "f5\0d6\nf5\u{1b}[2Jd6\nf5\u{202e}d6\n").unwrap();
+    let (code, out, _) = run(&["shortest", "--max-moves", "9", "--verify-only", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.matches("refused").count(), 3, "{out}");
+    assert!(!out.chars().any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'), "{out:?}");
+    assert!(out.contains(r"\u{1b}") || out.contains(r"\0"), "{out}");
+}
+
 #[test]
 fn on_4x4_every_finished_drawn_board_of_a_game_is_enumerated_and_both_methods_agree() {
     // Every 4x4 game's end that is a draw, from the reference enumeration, by number of discs.

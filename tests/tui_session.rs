@@ -127,6 +127,34 @@ fn resume_errors_are_one_line_with_exit_2() {
     }
 }
 
+/// A session whose last journal line was cut by a crash mid-append: `--resume` leaves the line out
+/// and says so on stderr, one line naming the file and the line (here before it finds no
+/// terminal to run in).
+#[test]
+fn a_cut_last_line_is_said_on_resuming() {
+    let bin = env!("CARGO_BIN_EXE_othello-explorer");
+    let data = tempfile::tempdir().unwrap();
+    let cut = data.path().join("cut.txt");
+    let root = "root ---------------------------OX------XO--------------------------- X";
+    // The explorer's stderr on resuming `text`.
+    let resume = |text: String| {
+        std::fs::write(&cut, text).unwrap();
+        let out = std::process::Command::new(bin)
+            .args(["--resume", "--session", cut.to_str().unwrap()])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let whole = format!("othello-explorer session 3\n{root}\n1 0 f5\ncurrent 1\n");
+    let err = resume(format!("{whole}2 1 d6"));
+    let said: Vec<&str> = err.lines().filter(|l| l.contains("cut")).collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(said[0].contains(&format!("{}:5: the last line was cut", cut.display())), "{err}");
+    // A whole file says nothing of the kind.
+    assert!(!resume(whole).contains("was cut"));
+}
+
 /// Waits until the tmux server's pane has exited (the explorer was `exec`ed as its command).
 fn wait_gone(tmux: &Tmux) {
     let deadline = Instant::now() + Duration::from_secs(30);

@@ -864,6 +864,17 @@ impl Archive {
     pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
         // A regular file of at most MAX_BYTES, checked before it is opened: a FIFO or a device is
         // refused at once instead of waited on, and a huge file before a byte of it is read.
+        // Then its header: a large file that is no archive is refused before it is read whole.
+        crate::notation::textfile::regular_or_missing(path).map_err(|e| ArchiveError::Io(e.reason()))?;
+        let within = std::fs::metadata(path).is_ok_and(|m| m.len() <= MAX_BYTES);
+        if within && let Ok(file) = std::fs::File::open(path) {
+            let mut head = Vec::with_capacity(MAGIC.len());
+            let _ = std::io::Read::read_to_end(&mut std::io::Read::take(file, MAGIC.len() as u64), &mut head);
+            if !head.is_empty() && head != MAGIC {
+                // The whole file's error: no header.
+                return Archive::from_bytes(&head);
+            }
+        }
         match crate::notation::textfile::read_bytes(path, MAX_BYTES) {
             Ok(bytes) => Archive::from_bytes(&bytes),
             Err(crate::notation::textfile::ReadError::NotFound { .. }) => Ok(Archive::default()),

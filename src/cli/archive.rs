@@ -43,8 +43,9 @@ pub enum ArchiveCommand {
     /// Index game files: WTHOR .wtb (with WTHOR.JOU and WTHOR.TRN beside them for the names),
     /// GGF files, transcript files (one game a line). A file added before adds nothing, nor does
     /// a game the archive has; a damaged file is refused whole and the archive left as it was.
+    /// Ctrl-C while the files are read adds those read so far.
     Add {
-        /// The files.
+        /// The files: regular files of at most 256 MiB each.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The board of transcripts without a board string (default 8).
@@ -230,27 +231,50 @@ fn show_text(position: &Position, s: &PositionStats) -> String {
     out
 }
 
-/// Adds `files`, committing each time ten seconds of work have passed and at the end; Ctrl-C
-/// stops after the file in hand, which is committed with those before it. The archive's lock is
-/// held from reading it to the last write, so two `add`s at once both count.
+/// Runs `f` with SIGINT and SIGTERM ending the program at once (exit 128 + the signal): for a
+/// wait in which nothing has been written.
+fn ending_at_once<T>(f: impl FnOnce() -> T) -> T {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let always = Arc::new(AtomicBool::new(true));
+    let ids: Vec<_> = [SIGINT, SIGTERM]
+        .into_iter()
+        .filter_map(|s| signal_hook::flag::register_conditional_shutdown(s, 128 + s, always.clone()).ok())
+        .collect();
+    let out = f();
+    for id in ids {
+        signal_hook::low_level::unregister(id);
+    }
+    out
+}
+
+/// Adds `files`, committing each time ten seconds of work have passed and at the end. Ctrl-C
+/// while the files are read stops after the file in hand: the files read so far are added (the
+/// rest not read), and the report says so. Ctrl-C while they are added stops after the file in
+/// hand, which is committed with those before it. The archive's lock is held from reading it to
+/// the last write, so two `add`s at once both count.
 fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Result<std::process::ExitCode, CliError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let caught = super::solve::catch_signals(&stop);
     // Every file is read and checked before anything is written: a damaged one changes nothing.
     let mut sources = Vec::with_capacity(files.len());
     for f in files {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
         let bytes = othello_explorer::textfile::read_bytes(f, archive::SOURCE_LIMIT)
             .map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         let games = archive::read_source(f, &bytes, size).map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         sources.push((f.display().to_string(), othello_explorer::notation::checksum::fnv1a(&bytes), games));
     }
+    // Files left unread by a Ctrl-C; those read are added all the same.
+    let unread = files.len() - sources.len();
     // Ctrl-C while waiting for the lock ends the program at once: nothing is written yet.
-    let (writer, mut a) = lock(path)?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let caught = super::solve::catch_signals(&stop);
+    let (writer, mut a) = ending_at_once(|| lock(path))?;
     let mut last = Instant::now();
     let mut rows = Vec::new();
     let mut pending = false;
     for (name, hash, games) in &sources {
-        if stop.load(Ordering::SeqCst) {
+        if unread == 0 && stop.load(Ordering::SeqCst) {
             break;
         }
         let added = a.add(name, *hash, games);
@@ -275,7 +299,7 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
             .collect();
         super::outln!(
             "{}",
-            json!({"archive": path.display().to_string(), "files": files, "games": a.games.len(), "positions": a.positions()})
+            json!({"archive": path.display().to_string(), "files": files, "games": a.games.len(), "positions": a.positions(), "interrupted": stop.load(Ordering::SeqCst), "unread": unread})
         );
     } else {
         for (n, r) in &rows {
@@ -295,6 +319,13 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
             counted(a.sources.len() as u64, "file", "files"),
             counted(a.positions() as u64, "position", "positions")
         );
+        if stop.load(Ordering::SeqCst) {
+            super::outln!(
+                "interrupted: {} added, {} left out",
+                counted(rows.len() as u64, "file", "files"),
+                counted((files.len() - rows.len()) as u64, "file", "files")
+            );
+        }
     }
     if stop.load(Ordering::SeqCst) {
         let sig = caught.load(Ordering::SeqCst);

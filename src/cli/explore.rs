@@ -133,7 +133,14 @@ fn read_session(path: &Path) -> Result<Session, CliError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    session.map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+    let session = session.map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    if let Some(line) = session.cut {
+        eprintln!(
+            "othello-explorer: {}:{line}: the last line was cut (the explorer ended while writing it): left out",
+            path.display()
+        );
+    }
+    Ok(session)
 }
 
 /// A session text this long (in bytes) is read with a progress bar on a terminal.
@@ -164,6 +171,11 @@ pub fn run(
     // A device, a FIFO or a folder is never written over or renamed.
     if let Some(path) = &session {
         tui::check_session_path(path).map_err(|e| CliError::Usage(format!("--session {e}")))?;
+    }
+    // Nor read: the archive panel's file thread would wait on a FIFO for ever.
+    if let Some(path) = &archive {
+        textfile::regular_or_missing(path)
+            .map_err(|e| CliError::Usage(format!("archive {}: {}", path.display(), e.reason())))?;
     }
     // `--play` given now wins over the game the session had on.
     let play = match args.play {

@@ -6,9 +6,19 @@
 //! An engine is a process spoken to by a protocol: `ours[:level=N,time=S,threads=K,hash=M,
 //! selectivity=P,weights=FILE,eval=E]` (this program's own `gtp`, as a process of its own), `gtp:COMMAND` or
 //! `nboard:COMMAND` (any program: Edax's `-gtp` and `-nboard`, neural-reversi's `gtp`, ...). Every
-//! move an engine gives is checked by the rules: an illegal move, a broken pipe or a silence of
-//! more than `--timeout` loses the game (a forfeit, said so). Ctrl-C ends the match with the games
-//! finished so far written and counted.
+//! move an engine gives is checked by the rules: an illegal move, an engine that ends, refuses a
+//! command (`? ...`), answers what is no move, or stays silent for more than `--timeout` loses the
+//! game in hand (a forfeit, said so in the report and written to `--ggf` like any game), and the
+//! match goes on with the engine started again. An engine's output is read in lines of at most
+//! [`LONGEST_LINE`](super::protocol::LONGEST_LINE) bytes, at most
+//! [`QUEUED_LINES`](super::protocol::QUEUED_LINES) of them ahead, so it cannot fill the match's
+//! memory.
+//!
+//! Each engine runs in a process group of its own, and the whole group (the engine and whatever it
+//! started) is killed on a forfeit, at the end of the match (after a polite `quit`) and on Ctrl-C
+//! or SIGTERM: no engine is left running. Ctrl-C ends the match within moments, even while an
+//! engine is silent, with the games finished so far written and counted; a second one ends it at
+//! once, the engines killed.
 //!
 //! The opening is given, not chosen: each GGF record starts from the position after it (`BO`,
 //! as the Othello servers record their random starts) and holds only the moves the engines
@@ -23,11 +33,12 @@ use othello_explorer::notation::printable::{count, one_line};
 use othello_explorer::{Color, Position, Scoring, Size, Square, transcript};
 use serde::Serialize;
 use std::io::{BufReader, IsTerminal, Write};
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The options of `match`.
@@ -36,7 +47,8 @@ pub struct MatchArgs {
     /// The first engine: `ours[:level=N,time=S,threads=K,hash=M,selectivity=P,weights=FILE,eval=E]`
     /// (`selectivity`: 73, 87, 95, 98, 99 or 100, as `gtp --selectivity`; `eval`: patterns or
     /// network, as `gtp --eval`), `gtp:COMMAND` or
-    /// `nboard:COMMAND` (the command run by `sh -c`).
+    /// `nboard:COMMAND` (the command run by `sh -c`, in a process group of its own that is killed
+    /// whole at the end).
     #[arg(long, value_name = "ENGINE")]
     pub engine1: String,
     /// The second engine, the same way.
@@ -71,7 +83,8 @@ pub struct MatchArgs {
     /// least 1).
     #[arg(long, value_name = "SECONDS", value_parser = super::values::seconds)]
     pub move_time: Option<Duration>,
-    /// Seconds an engine may stay silent on a move before it forfeits the game.
+    /// Seconds an engine may stay silent on a move before it forfeits the game (its process group
+    /// killed, the engine started again for the next).
     #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = super::values::seconds)]
     pub timeout: Duration,
     /// Write the games to FILE as GGF, one record a line, rewritten after each game: each record
@@ -209,17 +222,79 @@ fn short(command: &str) -> String {
     one_line(format!("{program} {}", rest.join(" ")).trim(), 60)
 }
 
+/// The process groups of the engines running, which the signal thread kills on a second signal.
+#[derive(Clone, Default)]
+struct Groups(Arc<Mutex<Vec<i32>>>);
+
+impl Groups {
+    fn add(&self, group: i32) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(group);
+    }
+
+    /// Kills the process group `group` (SIGKILL to every process in it) and forgets it. The caller
+    /// has not reaped the group's leader, so its id cannot have been reused.
+    fn kill(&self, group: i32) {
+        let mut groups = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: killpg only sends a signal; a group with no process left is an error, ignored.
+        unsafe { libc::killpg(group, libc::SIGKILL) };
+        groups.retain(|&g| g != group);
+    }
+
+    fn kill_all(&self) {
+        let groups = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        for &group in groups.iter() {
+            // SAFETY: as in `kill`.
+            unsafe { libc::killpg(group, libc::SIGKILL) };
+        }
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP: the first raises `stop` (the game in hand ends within moments and
+/// the match is reported), a second kills the engines' groups and ends the program at once. The
+/// signal that came, 0 before one does.
+fn catch_signals(stop: &Arc<AtomicBool>, groups: &Groups) -> Arc<AtomicUsize> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let caught = Arc::new(AtomicUsize::new(0));
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else { return caught };
+    let (stop, groups, seen) = (stop.clone(), groups.clone(), caught.clone());
+    // Waits on the signals alone: it never keeps the program from ending.
+    std::thread::spawn(move || {
+        for signal in signals.forever() {
+            if seen.swap(signal as usize, Ordering::SeqCst) != 0 {
+                groups.kill_all();
+                std::process::exit(128 + signal);
+            }
+            stop.store(true, Ordering::SeqCst);
+        }
+    });
+    caught
+}
+
 /// A running engine.
 struct Engine {
     spec: Spec,
     child: Child,
+    /// The engine's process group (its first process's id).
+    group: i32,
+    groups: Groups,
     input: ChildStdin,
     output: Receiver<String>,
     timeout: Duration,
+    /// Raised by Ctrl-C: a wait for the engine's answer ends at once.
+    stop: Arc<AtomicBool>,
 }
 
+/// How often a wait for an engine looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 impl Engine {
-    fn start(spec: &Spec, dir: Option<&PathBuf>, timeout: Duration) -> Result<Engine, String> {
+    fn start(
+        spec: &Spec,
+        dir: Option<&PathBuf>,
+        timeout: Duration,
+        stop: &Arc<AtomicBool>,
+        groups: &Groups,
+    ) -> Result<Engine, String> {
         let mut cmd = if spec.shell {
             let mut c = Command::new("sh");
             c.arg("-c").arg(&spec.command[0]);
@@ -232,12 +307,17 @@ impl Engine {
         if let Some(d) = dir {
             cmd.current_dir(d);
         }
+        // A group of its own: the engine and every process it starts are killed together, and the
+        // terminal's Ctrl-C reaches the match alone, which ends its engines itself.
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .map_err(|e| format!("{}: cannot start: {e}", spec.name))?;
+        let group = child.id() as i32;
+        groups.add(group);
         let input = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
         // The engine's lines as the protocols read their clients': each cut at LONGEST_LINE, at
@@ -256,7 +336,16 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine { spec: spec.clone(), child, input, output, timeout };
+        let mut e = Engine {
+            spec: spec.clone(),
+            child,
+            group,
+            groups: groups.clone(),
+            input,
+            output,
+            timeout,
+            stop: stop.clone(),
+        };
         if e.spec.protocol == Protocol::Nboard {
             e.send("nboard 2")?;
         }
@@ -267,15 +356,22 @@ impl Engine {
         writeln!(self.input, "{line}").and_then(|()| self.input.flush()).map_err(|e| format!("{}: {e}", self.spec.name))
     }
 
-    /// The next line the engine writes, within the timeout.
+    /// The next line the engine writes, within the timeout; an error at once when the stop flag
+    /// rises.
     fn line(&mut self, deadline: Instant) -> Result<String, String> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.output.recv_timeout(wait) {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("{} said nothing for {:.0}s", self.spec.name, self.timeout.as_secs_f64()))
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return Err("interrupted".into());
             }
-            Err(RecvTimeoutError::Disconnected) => Err(format!("{} has ended", self.spec.name)),
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left.min(STOP_POLL)) {
+                Ok(l) => return Ok(l),
+                Err(RecvTimeoutError::Timeout) if left > STOP_POLL => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("{} said nothing for {:.0}s", self.spec.name, self.timeout.as_secs_f64()));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(format!("{} has ended", self.spec.name)),
+            }
         }
     }
 
@@ -373,16 +469,34 @@ impl Engine {
             .map_err(|_| format!("{} answered '{}', not a move", self.spec.name, one_line(&answer, 40)))
     }
 
+    /// Asks the engine to quit and gives it two seconds; then its group is killed (as every
+    /// engine's is when dropped): what it started and left behind goes too.
     fn quit(mut self) {
         let _ = self.send("quit");
         let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < deadline && !self.ended() && !self.stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let _ = self.child.kill();
+    }
+
+    /// Whether the engine's first process has ended, without reaping it: until it is reaped its
+    /// id, which is the group's, cannot be reused, so the group is still safe to kill.
+    fn ended(&self) -> bool {
+        // SAFETY: a zeroed siginfo_t is a valid value for waitid to fill.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        // SAFETY: waitid writes into `info` only; WNOWAIT leaves the process unreaped.
+        let r = unsafe { libc::waitid(libc::P_PID, self.group as libc::id_t, &mut info, flags) };
+        // SAFETY: si_pid is the field waitid sets (0 while the process runs).
+        r != 0 || unsafe { info.si_pid() } != 0
+    }
+}
+
+/// An engine dropped, however the match ends (its end, a forfeit, Ctrl-C, an error), has its whole
+/// process group killed and its first process reaped.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.groups.kill(self.group);
         let _ = self.child.wait();
     }
 }
@@ -593,7 +707,8 @@ fn openings(args: &MatchArgs, size: Size) -> Result<Vec<Vec<Square>>, CliError> 
 /// position, and the forfeit that ended it if one did: the engine that lost it and why.
 type GameEnd = (Vec<Option<Square>>, usize, Position, Option<(usize, String)>);
 
-/// Plays one game; its end, or the failure that stopped it before its end (not counted).
+/// Plays one game; its end (an engine's failure a forfeit), or the stop that cut it short (not
+/// counted).
 fn play_game(
     engines: &mut [Engine; 2],
     black: usize,
@@ -613,8 +728,14 @@ fn play_game(
         p = p.play(m).map_err(|e| e.to_string())?;
     }
     let given = moves.len();
-    for e in engines.iter_mut() {
-        e.new_game(start, &moves, move_time)?;
+    let interrupted = || Err("interrupted".to_string());
+    for (i, e) in engines.iter_mut().enumerate() {
+        if let Err(why) = e.new_game(start, &moves, move_time) {
+            if stop.load(Ordering::SeqCst) {
+                return interrupted();
+            }
+            return Ok((moves, given, p, Some((i, why))));
+        }
     }
     while !p.is_game_over() {
         if stop.load(Ordering::SeqCst) {
@@ -630,6 +751,9 @@ fn play_game(
             continue;
         }
         let answer = engines[mover].genmove(start, &moves, &p, move_time);
+        if answer.is_err() && stop.load(Ordering::SeqCst) {
+            return interrupted();
+        }
         let m = match answer {
             Ok(Some(sq)) if p.legal_moves().contains(sq) => sq,
             Ok(Some(sq)) => {
@@ -652,6 +776,9 @@ fn play_game(
         };
         let other = 1 - mover;
         if let Err(e) = engines[other].tell(&p, Some(m)) {
+            if stop.load(Ordering::SeqCst) {
+                return interrupted();
+            }
             return Ok((moves, given, p, Some((other, e))));
         }
         moves.push(Some(m));
@@ -767,12 +894,11 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
     };
     let openings = openings(args, size)?;
     let stop = Arc::new(AtomicBool::new(false));
-    let caught = super::solve::catch_signals(&stop);
+    let groups = Groups::default();
+    let caught = catch_signals(&stop, &groups);
     let dirs = [args.dir1.as_ref(), args.dir2.as_ref()];
-    let mut engines = [
-        Engine::start(&specs[0], dirs[0], args.timeout).map_err(CliError::Usage)?,
-        Engine::start(&specs[1], dirs[1], args.timeout).map_err(CliError::Usage)?,
-    ];
+    let start_engine = |k: usize| Engine::start(&specs[k], dirs[k], args.timeout, &stop, &groups);
+    let mut engines = [start_engine(0).map_err(CliError::Usage)?, start_engine(1).map_err(CliError::Usage)?];
     let start = Position::start(size);
     let terminal = std::io::stderr().is_terminal();
     let total = openings.len() * 2;
@@ -796,15 +922,10 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
                 }
                 Err(e) => return Err(CliError::Failed(format!("match: opening {}: {e}", k + 1))),
             };
-            // After a forfeit the engine may be stuck: start it again.
+            // After a forfeit the engine may be stuck: its group is killed (dropped), and it
+            // starts again.
             if let Some((loser, _)) = &forfeit {
-                let old = std::mem::replace(
-                    &mut engines[*loser],
-                    Engine::start(&specs[*loser], dirs[*loser], args.timeout).map_err(CliError::Usage)?,
-                );
-                let mut old = old;
-                let _ = old.child.kill();
-                let _ = old.child.wait();
+                drop(std::mem::replace(&mut engines[*loser], start_engine(*loser).map_err(CliError::Usage)?));
             }
             let black_score = match &forfeit {
                 Some((loser, _)) => {
@@ -877,8 +998,11 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
             }
         }
     }
+    // Killed at once after Ctrl-C; asked to quit first otherwise.
     for e in engines {
-        e.quit();
+        if !interrupted {
+            e.quit();
+        }
     }
     let elo = tally.elo();
     let report = MatchReport {

@@ -182,7 +182,8 @@ pub enum Command {
     /// Speak the Go Text Protocol on stdin and stdout, as Othello engines do (GoGui, Quarry,
     /// match runners): boardsize 8, 6 or 4, play, genmove, undo, time_settings, time_left, ...
     /// The moves come from the store-aware analysis at --level or --move-time, or the client's
-    /// clock.
+    /// clock. Input is read in lines of at most 64 KiB (the rest of a longer line skipped), at
+    /// most 256 ahead of the one answered: a client that sends faster waits, memory stays bounded.
     Gtp {
         #[command(flatten)]
         gtp: gtp::GtpArgs,
@@ -191,7 +192,8 @@ pub enum Command {
     },
     /// Speak the NBoard protocol (version 2) on stdin and stdout, as the NBoard GUI drives
     /// engines: set game, move, hint (the best moves with their values: 100% exact, 100%W a
-    /// proven outcome, else the depth), go, ping, learn, analyze.
+    /// proven outcome, else the depth), go, ping, learn, analyze. Input is read in lines of at
+    /// most 64 KiB, at most 256 ahead of the one answered, as gtp reads it.
     Nboard {
         #[command(flatten)]
         nboard: nboard::NboardArgs,
@@ -201,7 +203,9 @@ pub enum Command {
     /// Play two engines against each other from openings (a file, or generated), each twice with
     /// the colours swapped: ours (with its own level, time, weights) or any GTP or NBoard
     /// program. The games as GGF, and wins, draws, losses, the disc difference and the Elo
-    /// difference with its 95% interval; --sprt stops early.
+    /// difference with its 95% interval; --sprt stops early. An engine's failure forfeits that
+    /// game alone; each engine runs in a process group of its own, killed whole at the end; its
+    /// output is read in lines of at most 64 KiB, at most 256 ahead.
     Match {
         #[command(flatten)]
         args: match_play::MatchArgs,

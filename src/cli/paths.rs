@@ -22,7 +22,8 @@ pub struct StoreArgs {
     #[arg(long, global = true)]
     pub no_store: bool,
     /// The archive of played games (`archive add`; the explorer's archive panel): default
-    /// archive.oxar in the user's data directory.
+    /// archive.oxar in the user's data directory. A regular file of at most 2 GiB, checked
+    /// before it is read.
     #[arg(long, value_name = "PATH", global = true)]
     pub archive: Option<PathBuf>,
 }

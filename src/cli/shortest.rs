@@ -6,7 +6,7 @@
 use super::progress;
 use super::report::Report;
 use super::{CliError, counted, outln, thousands};
-use othello_explorer::notation::printable::count;
+use othello_explorer::notation::printable::{count, one_line};
 use othello_explorer::shortest::{self, Ending, Limits, Method, Outcome, Progress};
 use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Size, transcript};
@@ -385,7 +385,10 @@ impl std::fmt::Display for VerifyReport {
                 (Some(end), _) => {
                     writeln!(f, "{file}:{}: ok, {}, ends {end}", r.line, count(r.count as i64, "move", "moves"))?
                 }
-                (None, problem) => writeln!(f, "{file}:{}: refused: {}", r.line, problem.as_deref().unwrap_or(""))?,
+                // The problem quotes the file: its control characters escaped, its length bounded.
+                (None, problem) => {
+                    writeln!(f, "{file}:{}: refused: {}", r.line, one_line(problem.as_deref().unwrap_or(""), 200))?
+                }
             }
         }
         let good = self.records.iter().filter(|r| r.ok).count();

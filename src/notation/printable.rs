@@ -7,24 +7,58 @@
 //! ```
 //! use othello_explorer::notation::printable::{excerpt, printable};
 //! assert_eq!(printable("a\u{1b}]2;x\u{7}b\nc"), "a\\u{1b}]2;x\\u{7}b\\nc");
+//! assert_eq!(printable("abc\u{202e}fed\u{200b}"), "abc\\u{202e}fed\\u{200b}");
 //! assert_eq!(excerpt(&"x".repeat(100)), format!("{}… (100 characters)", "x".repeat(40)));
 //! ```
 
 /// The characters an excerpt keeps.
 pub const EXCERPT_CHARS: usize = 40;
 
-/// `text` with every control character written as an escape (`\n`, `\t`, `\u{1b}`), the rest as
-/// it is.
+/// `text` with every control character written as an escape (`\n`, `\t`, `\u{1b}`), and every
+/// invisible character that changes how the text around it shows (the format characters, such as
+/// U+202E, which turns the rest of a line right to left, or U+200B, a space of no width; the line
+/// and paragraph separators) as `\u{202e}`; the rest as it is.
 pub fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() {
             out.extend(c.escape_debug());
+        } else if is_invisible(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
         } else {
             out.push(c);
         }
     }
     out
+}
+
+/// Whether `c` is a format character (Unicode's general category Cf, as of Unicode 16) or a line
+/// or paragraph separator (Zl, Zp): invisible, yet able to reorder, hide or split the text
+/// around it.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c as u32,
+        0xad | 0x600..=0x605
+            | 0x61c
+            | 0x6dd
+            | 0x70f
+            | 0x890..=0x891
+            | 0x8e2
+            | 0x180e
+            | 0x200b..=0x200f
+            | 0x2028..=0x202e
+            | 0x2060..=0x2064
+            | 0x2066..=0x206f
+            | 0xfeff
+            | 0xfff9..=0xfffb
+            | 0x110bd
+            | 0x110cd
+            | 0x13430..=0x1343f
+            | 0x1bca0..=0x1bca3
+            | 0x1d173..=0x1d17a
+            | 0xe0001
+            | 0xe0020..=0xe007f
+    )
 }
 
 /// [`printable`] of at most the first [`EXCERPT_CHARS`] characters of `text`, saying how long it

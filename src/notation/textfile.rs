@@ -107,6 +107,17 @@ fn io_error(path: &Path, e: std::io::Error) -> ReadError {
     ReadError::Io { path: path.to_path_buf(), message }
 }
 
+/// Whether `path` may be read later: a regular file (or a link to one), or nothing yet. A device,
+/// a folder or a FIFO is refused now, without opening it, so a reader never waits on it.
+pub fn regular_or_missing(path: &Path) -> Result<(), ReadError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(_) => Err(ReadError::NotRegular { path: path.to_path_buf() }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io_error(path, e)),
+    }
+}
+
 /// The bytes of the regular file at `path`, at most `limit` of them.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     // Checked before opening: opening a FIFO would wait for a writer.
@@ -118,6 +129,10 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge { path: path.to_path_buf(), limit });
     }
     let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+    // Swapped for something else between the two looks: refused too.
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Err(ReadError::NotRegular { path: path.to_path_buf() });
+    }
     // The file may have been swapped or may grow meanwhile: never read past the limit.
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
@@ -159,6 +174,8 @@ mod tests {
             Err(ReadError::NotRegular { path: "/dev/zero".into() })
         );
         assert!(matches!(read_text(dir.path(), TEXT_LIMIT), Err(ReadError::NotRegular { .. })));
+        assert!(matches!(regular_or_missing(dir.path()), Err(ReadError::NotRegular { .. })));
+        assert_eq!(regular_or_missing(&dir.path().join("missing")), Ok(()));
         let missing = dir.path().join("missing");
         assert_eq!(read_text(&missing, TEXT_LIMIT), Err(ReadError::NotFound { path: missing.clone() }));
         let big = dir.path().join("big");

@@ -41,7 +41,8 @@
 //! [`append`]): a few dozen bytes a move however big the tree (a tree of millions of nodes is not
 //! rewritten at every key), until the journal outgrows the whole text and the file is written whole
 //! again. The writer ends every line; a last line without its newline was cut by a crash
-//! mid-append and is left out. Reading is linear in the file's length.
+//! mid-append and is left out, and `--resume` says so on stderr (its line number). Reading is
+//! linear in the file's length.
 //!
 //! ```
 //! use othello_explorer::tui::testing::session;
@@ -79,6 +80,9 @@ pub struct Session {
     pub tree: Tree,
     /// The game on: `Some(Some(c))` the user plays `c`, `Some(None)` the engine plays both.
     pub play: Option<Option<Color>>,
+    /// The number of a last line left out because it was cut (no newline: a crash mid-append),
+    /// for the reader to say so.
+    pub cut: Option<usize>,
 }
 
 /// Why a session file could not be read; every variant but [`SessionError::Empty`] names the line.
@@ -255,11 +259,15 @@ pub fn parse_with_progress(text: &str, progress: &mut dyn FnMut(usize, usize)) -
         return Err(SessionError::NewerVersion { found: version });
     }
     // Version 3 is appended to: a last line without its newline was cut by a crash mid-append
-    // (the writer ends every line), and is left out.
-    let text = match text.rfind('\n') {
-        Some(end) if version >= 3 && end + 1 < text.len() => &text[..end + 1],
-        None if version >= 3 => "",
-        _ => text,
+    // (the writer ends every line), and is left out; its number is kept to say so.
+    let (text, cut) = match text.rfind('\n') {
+        Some(end) if version >= 3 && end + 1 < text.len() => {
+            let kept = &text[..end + 1];
+            let blank = text[end + 1..].trim().is_empty();
+            (kept, (!blank).then(|| kept.matches('\n').count() + 1))
+        }
+        None if version >= 3 => ("", Some(1)),
+        _ => (text, None),
     };
     let mut lines = meaningful(text).skip(1).peekable();
     let (line, root_line) = lines.next().ok_or(SessionError::MissingRoot { line: line + 1 })?;
@@ -358,7 +366,7 @@ pub fn parse_with_progress(text: &str, progress: &mut dyn FnMut(usize, usize)) -
     // What the reading recorded is in the file already.
     let _ = tree.take_preference_changes();
     progress(total, total);
-    Ok(Session { tree, play })
+    Ok(Session { tree, play, cut })
 }
 
 /// `black`, `white` or `both`.
@@ -550,5 +558,8 @@ mod tests {
         let before = parse(&file).unwrap();
         let torn = format!("{file}7 1 b2");
         assert_eq!(to_text(&parse(&torn).unwrap()), to_text(&before));
+        // ... and its number is given, for the reader to say so; a whole file has none.
+        assert_eq!(parse_full(&torn).unwrap().cut, Some(file.lines().count() + 1));
+        assert_eq!(parse_full(&file).unwrap().cut, None);
     }
 }

@@ -10,7 +10,9 @@
 //!
 //! [`write`] writes a record with each move's value where known, from the mover's side; in its
 //! values `\`, `[`, `]` and `;` are escaped, so no value holds `(;` and even a reader that splits
-//! games on it reads one game per record.
+//! games on it reads one game per record, and control and format characters are written as the
+//! text `\u{1b}` ([`printable`](crate::notation::printable::printable)), so a record is one line of
+//! plain text. A pass after the game's end (`B[PA]` on a full board) is read and changes nothing.
 
 use super::{Format, Game, GameFileError};
 use crate::{Color, Position, Size, Square};
@@ -177,15 +179,16 @@ impl Parser<'_> {
         let mut p = start;
         let mut out = Vec::new();
         for (k, &(square, color, at)) in moves.iter().enumerate() {
-            let (line, column) = self.place(at);
-            let illegal = |reason: String| GameFileError::Illegal {
-                format: Format::Ggf,
-                line,
-                column,
-                move_number: k + 1,
-                reason,
+            // The place is found only for an error: counting lines from the text's start at every
+            // move made reading a file quadratic in its length.
+            let illegal = |reason: String| {
+                let (line, column) = self.place(at);
+                GameFileError::Illegal { format: Format::Ggf, line, column, move_number: k + 1, reason }
             };
             match square {
+                // A pass after the end (a full board, or neither side able to move): some programs
+                // write one; it changes nothing.
+                None if p.is_game_over() => {}
                 None => {
                     if !p.must_pass() {
                         return Err(illegal(format!("{color} passes but has a move")));
@@ -283,9 +286,11 @@ pub fn write(game: &Game, values: &[Option<i32>]) -> String {
         });
     }
     let side = if start.to_move() == Color::Black { '*' } else { 'O' };
+    // A name read from a file may hold control or format characters: written as printable
+    // escapes (`\u{1b}`), never as raw bytes a later reader's terminal would obey.
     let escape = |s: &str| {
         let mut out = String::with_capacity(s.len());
-        for c in s.chars() {
+        for c in crate::notation::printable::printable(s).chars() {
             if matches!(c, '\\' | '[' | ']' | ';') {
                 out.push('\\');
             }
@@ -350,6 +355,45 @@ mod tests {
         let back = read(&both, 2).unwrap();
         assert_eq!((back.moves.clone(), back.start, back.index), (line.moves, line.start, (2, 2)));
         assert_eq!(read(&both, 3).unwrap_err(), GameFileError::NoSuchGame { index: 3, count: 2 });
+    }
+
+    /// A full 4x4 board after `W[d4]` (the game over), then a pass: read, and it changes nothing;
+    /// a pass with a move to play is still refused.
+    #[test]
+    fn a_pass_after_the_end_changes_nothing() {
+        let moves = "B[c4]W[d2]B[c1]W[b4]B[a2]W[b1]B[a3]W[d1]B[a4]W[a1]B[d3]W[d4]";
+        let g = read(&format!("(;GM[Othello]TY[4]{moves}B[pa];)"), 1).unwrap();
+        assert_eq!(crate::transcript::format(&g.moves), "c4d2c1b4a2b1a3d1a4a1d3d4");
+        assert!(g.end().is_game_over() && g.end().empty_count() == 0);
+        let e = read("(;GM[Othello]TY[4]B[c4]W[pa];)", 1).unwrap_err().to_string();
+        assert!(e.contains("move 2 is illegal: white passes but has a move"), "{e}");
+    }
+
+    /// Names are written with their control and format characters as escapes, so the record
+    /// is one line of plain text; they read back as those escapes.
+    #[test]
+    fn names_are_written_without_control_or_format_characters() {
+        let line = crate::transcript::play(&Position::start(Size::Four), "c4").unwrap();
+        let game = Game {
+            black: Some("a\u{1b}[2Jb\n".into()),
+            white: Some("c\u{202e}d\u{200b}".into()),
+            ..Game::new(line.start, line.moves, Format::Ggf)
+        };
+        let text = write(&game, &[]);
+        assert!(!text.trim_end().chars().any(|c| c.is_control() || crate::notation::printable::is_invisible(c)));
+        let back = read(&text, 1).unwrap();
+        assert_eq!(back.black.as_deref(), Some(r"a\u{1b}[2Jb\n"));
+        assert_eq!(back.white.as_deref(), Some(r"c\u{202e}d\u{200b}"));
+    }
+
+    /// An illegal move deep in a long file is still placed by its line and column.
+    #[test]
+    fn an_error_deep_in_a_file_names_its_line() {
+        let good = "(;GM[Othello]TY[4]B[c4]W[d2];)\n".repeat(500);
+        let text = format!("{good}(;GM[Othello]TY[4]B[c4]\n  W[c4];)\n");
+        let starts = records(&text);
+        let e = read_each(&text, &starts).find_map(Result::err).unwrap().to_string();
+        assert!(e.starts_with("line 502, column 5: "), "{e}");
     }
 
     #[test]

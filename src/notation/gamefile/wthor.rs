@@ -8,7 +8,8 @@
 //! - A game: the tournament, black's and white's player numbers (`u16` each, indexes into the
 //!   separate `.JOU` and `.TRN` files, not read here), black's disc count at the end, the
 //!   theoretical score, then 60 moves, one byte each, `10 * row + column` (1-based: 11 is a1, 18
-//!   is h1, 88 is h8), 0 after the last. Passes are not written.
+//!   is h1, 88 is h8), 0 after the last (and nothing but 0 after it: a record with moves after a
+//!   0 byte is refused as damaged). Passes are not written.
 //!
 //! [`write`] writes such a file (the tests write their own small databases).
 
@@ -66,10 +67,22 @@ pub fn read(bytes: &[u8], index: usize) -> Result<Game, GameFileError> {
     let mut p = start;
     let mut moves = Vec::new();
     for (i, &b) in record[8..].iter().enumerate() {
+        let offset = at + 8 + i;
         if b == 0 {
+            // The end of the game: every byte after it is 0 too, or the record is damaged (a game
+            // silently cut there would be counted as a shorter one).
+            if let Some(j) = record[8 + i..].iter().position(|&b| b != 0) {
+                return Err(GameFileError::Database {
+                    offset,
+                    reason: format!(
+                        "game {index}, move {}: a 0 byte ends the game, yet move {} follows",
+                        i + 1,
+                        i + j + 1
+                    ),
+                });
+            }
             break;
         }
-        let offset = at + 8 + i;
         let (row, col) = (b / 10, b % 10);
         let square = Square::new(col as usize - 1, row as usize - 1)
             .filter(|_| (1..=8).contains(&row) && (1..=8).contains(&col))
@@ -153,5 +166,12 @@ mod tests {
         assert_eq!(read(&bytes, 1).unwrap_err().to_string(), "byte 25: WTHOR: move 2: byte 99 is no square");
         bytes[16 + 9] = 56;
         assert!(read(&bytes, 1).unwrap_err().to_string().starts_with("byte 25: WTHOR: game 1, move 2: f5"));
+        // A 0 byte mid-game, more moves after it: refused, not read as a shorter game.
+        bytes[16 + 9] = 0;
+        bytes[16 + 12] = 43;
+        assert_eq!(
+            read(&bytes, 1).unwrap_err().to_string(),
+            "byte 25: WTHOR: game 1, move 2: a 0 byte ends the game, yet move 5 follows"
+        );
     }
 }
