@@ -66,9 +66,9 @@ pub struct Settings {
     pub games: u64,
     /// The evaluation at the estimate search's leaves.
     pub evaluator: Evaluator,
-    /// The network file in use instead of the one built in (`--network`), whose fingerprint the
-    /// header names.
-    pub network: Option<Vec<u8>>,
+    /// The fingerprint of the network file in use instead of the one built in (`--network`), which
+    /// the header names.
+    pub network: Option<u64>,
     /// Draw positions from the game's random opening too, not only after it.
     pub openings: bool,
 }
@@ -104,9 +104,11 @@ impl Settings {
     /// `weights …`), or the network file's, marked `n` (`weights n…`).
     fn fingerprint(&self, size: Size) -> String {
         let n = size.n();
-        let network = self.network.as_deref().or(othello_explorer::eval::network::shipped_bytes(n));
+        let network = self
+            .network
+            .or_else(|| othello_explorer::eval::network::shipped_bytes(n).map(crate::selfplay::fingerprint_of));
         match (self.evaluator, network) {
-            (Evaluator::Network, Some(bytes)) => format!("n{:016x}", crate::selfplay::fingerprint_of(bytes)),
+            (Evaluator::Network, Some(fingerprint)) => format!("n{fingerprint:016x}"),
             _ => format!("{:016x}", crate::selfplay::weights_fingerprint(n)),
         }
     }

@@ -200,11 +200,11 @@ fn main() -> ExitCode {
                     return Err("--network goes with --eval network".to_string());
                 }
                 Some(path) => {
-                    let bytes = othello_explorer::textfile::read_bytes(&path, 64 << 20)
-                        .map_err(|e| format!("--network {}: {e}", path.display()))?;
-                    othello_explorer::eval::network::use_instead(&bytes)
-                        .map_err(|e| format!("--network {}: {e}", path.display()))?;
-                    Some(bytes)
+                    let refused = |e: String| format!("--network {}: {e}", path.display());
+                    let bytes =
+                        othello_explorer::textfile::read_bytes(&path, 64 << 20).map_err(|e| refused(e.to_string()))?;
+                    othello_explorer::eval::network::use_instead(&bytes).map_err(refused)?;
+                    Some(selfplay::fingerprint_of(&bytes))
                 }
                 None => None,
             };
