@@ -513,13 +513,13 @@ fn with_moves_edited(bytes: &[u8], game: usize, edit: impl FnOnce(&mut [u8])) ->
     for _ in 0..names {
         at += 2 + u16_at(&b, at);
     }
-    // A game: source, index, side, black, white, to move, three names, year, score (41 bytes),
-    // then the count of its moves and the moves.
+    // A game: source, index, side, black, white, to move, three names, year, score, how it was
+    // decided (42 bytes), then the count of its moves and the moves.
     for _ in 0..game {
-        at += 41;
+        at += 42;
         at += 1 + b[at] as usize;
     }
-    at += 41;
+    at += 42;
     let n = b[at] as usize;
     edit(&mut b[at + 1..at + 1 + n]);
     // FNV-1a 64 of everything before.
@@ -672,6 +672,85 @@ fn unfinished_games_are_result_unknown_and_left_out_of_the_results() {
     let unknown = v["games"].as_array().unwrap().iter().filter(|g| g["result_known"] == false).count();
     assert!(unknown >= 1, "{v}");
     assert!(v["games"].as_array().unwrap().iter().all(|g| (g["result_known"] == false) == g["black_score"].is_null()));
+}
+
+/// Games that stop early with a result their file states (GGF `RE[-64:r]`, `RE[+10:t]`,
+/// `RE[+0:s]`; WTHOR's score byte, black's discs) count as those results, checked against a plain
+/// replay carrying the stated scores; the list and the JSON say how each was decided, and a GGF
+/// written from the archive states them again.
+#[test]
+fn games_that_stop_early_count_with_the_results_their_files_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("a.oxar");
+    let finished = games(30, 0x005e_ed0f_57a7_ed00);
+    let cut = |k: usize, n: usize| finished[k].0[..n].to_vec();
+    // GGF: resigned, on time, agreed; each record with its RE.
+    let stated = [
+        (cut(0, 7), -64, "-64.00:r", "-64 resigned", "resigned"),
+        (cut(1, 9), 10, "+10:t", "+10 on time", "time"),
+        (cut(2, 12), 0, "+0:s", "+0 agreed", "agreed"),
+    ];
+    let ggf: String = stated
+        .iter()
+        .map(|(moves, _, re, _, _)| ggf_text(&[(moves.clone(), 0)]).replace("TY[8]", &format!("TY[8]RE[{re}]")))
+        .collect();
+    let ggf_file = dir.path().join("games.ggf");
+    std::fs::write(&ggf_file, ggf).unwrap();
+    // WTHOR: a game cut after 11 moves, black's discs recorded as 40 (+16), and the finished
+    // games (their score bytes 0: the board decides).
+    let mut wtb = wthor(&[(cut(3, 11), 0)], 2001);
+    wtb[16 + 6] = 40;
+    let wtb_file = dir.path().join("CUT_2001.wtb");
+    std::fs::write(&wtb_file, wtb).unwrap();
+    let rest = dir.path().join("rest.txt");
+    std::fs::write(&rest, transcript_text(&finished[4..])).unwrap();
+    for f in [&ggf_file, &wtb_file, &rest] {
+        json(&archive, &["add", "--json", f.to_str().unwrap()]);
+    }
+    let every: Vec<(Vec<usize>, i32)> = stated
+        .iter()
+        .map(|(m, s, _, _, _)| (m.clone(), *s))
+        .chain([(cut(3, 11), 16)])
+        .chain(finished[4..].iter().cloned())
+        .collect();
+    for prefix in [&[][..], &every[0].0[..2], &every[1].0[..4], &every[3].0[..6]] {
+        let moves: String = prefix.iter().map(|&m| name(8, m)).collect();
+        let v = json(&archive, &["show", "--json", "--moves", &moves]);
+        let (reached, counts) = plain_counts(&every, prefix);
+        assert_eq!(v["games"].as_u64().unwrap() as usize, reached, "after {moves}");
+        for m in v["moves"].as_array().unwrap() {
+            let c = counts.get(m["move"].as_str().unwrap()).copied().unwrap_or_default();
+            let got = |k: &str| m[k].as_u64().unwrap() as u32;
+            assert_eq!(
+                (got("games"), got("black_wins"), got("draws"), got("white_wins"), got("result_unknown")),
+                (c.0, c.1, c.2, c.3, 0),
+                "after {moves}: {m}"
+            );
+            assert!((m["mean_score"].as_f64().unwrap() - c.4 as f64 / f64::from(c.0)).abs() < 0.01, "{m}");
+        }
+    }
+    // The list and the JSON say how each was decided.
+    for (moves, score, _, text, decided) in &stated {
+        let through: String = moves.iter().map(|&m| name(8, m)).collect();
+        let out = run(&archive, &["games", "--moves", &through]);
+        let list = String::from_utf8_lossy(&out.stdout);
+        assert!(list.lines().any(|l| l.trim_start().starts_with(text)), "{text}: {list}");
+        let v = json(&archive, &["games", "--json", "--moves", &through]);
+        let g = v["games"].as_array().unwrap().iter().find(|g| g["moves"] == through).unwrap();
+        assert_eq!((g["black_score"].as_i64(), g["result_known"].as_bool()), (Some(i64::from(*score)), Some(true)));
+        assert_eq!(g["decided"], *decided, "{g}");
+    }
+    let through: String = every[3].0.iter().map(|&m| name(8, m)).collect();
+    let v = json(&archive, &["games", "--json", "--moves", &through]);
+    assert_eq!((v["games"][0]["black_score"].as_i64(), v["games"][0]["decided"].as_str()), (Some(16), Some("stated")));
+    // A GGF written from the archive states them again.
+    let out_ggf = dir.path().join("out.ggf");
+    let out = run(&archive, &["games", "--ggf", out_ggf.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&out_ggf).unwrap();
+    for re in ["RE[-64:r]", "RE[+10:t]", "RE[+0:s]", "RE[+16]"] {
+        assert!(text.contains(re), "{re}: {text}");
+    }
 }
 
 /// Whether process `pid` catches SIGINT (Linux shows the caught signals in /proc).

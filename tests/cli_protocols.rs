@@ -980,8 +980,15 @@ fn an_engines_failure_forfeits_that_game_alone_and_every_game_is_written() {
             // The engine that failed lost: engine 1 (ours) won every game.
             assert_eq!(g["engine1_points"], 1.0, "{name}: {g}");
         }
-        let records = std::fs::read_to_string(&ggf).unwrap().lines().filter(|l| l.starts_with("(;")).count();
-        assert_eq!(records, 4, "{name}: every game written");
+        let written = std::fs::read_to_string(&ggf).unwrap();
+        let records: Vec<&str> = written.lines().filter(|l| l.starts_with("(;")).collect();
+        assert_eq!(records.len(), 4, "{name}: every game written");
+        // Each states its result as the loser's resignation (GGF's `:r`): black's +1 or -1 as
+        // the report counts it, by the colour engine 2 (the loser) had.
+        for (g, r) in played.iter().zip(&records) {
+            let re = format!("RE[{:+}:r]", g["black_score"].as_i64().unwrap());
+            assert!(r.contains(&re), "{name}: {re} in {r}");
+        }
         let text = run(false);
         let stdout = String::from_utf8_lossy(&text.stdout);
         assert!(text.status.success(), "{name}: {}", String::from_utf8_lossy(&text.stderr));

@@ -838,13 +838,13 @@ fn the_list_of_a_files_games_shows_each_result() {
     assert!(list.lines[0].contains(&format!("  {score:+}")), "{score}: {:?}", list.lines);
     assert!(list.lines[0].contains(&format!("{:>5}  ", moves.len())), "{:?}", list.lines);
     assert!(list.lines[0].contains(&format!("{}…", &moves.concat()[..12])), "{:?}", list.lines);
-    assert!(list.lines[1].contains("unknown"), "{:?}", list.lines);
+    assert!(list.lines[1].contains("-54 stated"), "a WTHOR game stopped early: {:?}", list.lines);
     assert_eq!(list.title, "2 games in games.wtb");
     // Drawn: the title, the heading, then the lines.
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
     terminal.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
     let text = terminal.backend().to_string();
-    assert!(text.contains(" 2 games in games.wtb ") && text.contains("#  result  moves"), "{text}");
+    assert!(text.contains(" 2 games in games.wtb ") && text.contains("#  result        moves"), "{text}");
 }
 
 /// `:load FILE N` picks game N of a file of several, and a WTHOR database (binary) loads as GGF
@@ -871,10 +871,11 @@ fn load_reads_wthor_databases_and_picks_a_game_by_number() {
     assert_eq!(m.tree.transcript(), "f5f6e6f4");
     let Overlay::Pick(list) = &m.overlay else { panic!("{:?}", m.overlay) };
     assert_eq!((list.total, list.lines.len()), (2, 2));
-    // A result column: neither game ends on the board, so neither has a result.
+    // A result column: neither game ends on the board, so each has the result its score byte
+    // states (black's discs when written: 5 after f5d6c3, -54; 3 after f5f6e6f4, -58).
     assert!(list.header.contains("result") && list.header.contains("moves"), "{}", list.header);
-    assert!(list.lines[0].contains("unknown     3  ") && list.lines[0].ends_with("f5d6c3"), "{:?}", list.lines);
-    assert!(list.lines[1].contains("unknown     4  ") && list.lines[1].ends_with("f5f6e6f4"), "{:?}", list.lines);
+    assert!(list.lines[0].contains("-54 stated        3  ") && list.lines[0].ends_with("f5d6c3"), "{:?}", list.lines);
+    assert!(list.lines[1].contains("-58 stated        4  ") && list.lines[1].ends_with("f5f6e6f4"), "{:?}", list.lines);
     assert!(m.status.as_ref().unwrap().text.contains("holds 2 games"), "{:?}", m.status);
     // Down, up, down: the second; Enter loads it.
     send(&mut m, [key(KeyCode::Down), key(KeyCode::Up), key(KeyCode::Down), key(KeyCode::Enter)]);
@@ -1100,6 +1101,7 @@ fn the_archive_panel_and_games_open_the_masters_games() {
         white: Some("Zed".into()),
         tournament: Some("Open".into()),
         year: Some(2001),
+        stated: None,
     };
     let mut archive = Archive::default();
     archive.add("x", 1, &[game("f5d6c3d3", "Ann"), game("f5d6c3f4", "Bob"), game("f5f6e6f4", "Cy")]);

@@ -6,11 +6,14 @@
 //! to move, so transpositions and the eight symmetric images of a position meet; every move is
 //! given back in the asking position's own coordinates.
 //!
-//! A game that does not end on the board (an unfinished transcript, a resignation, a time loss)
-//! has no result: it is *result unknown*, counted among a move's games but not in black's wins,
-//! the draws, white's wins or the mean score, whose shares are of the games with a result.
+//! A game's result is the board's when it ends there. A game that stops before (a resignation, a
+//! loss on time, a score agreed) has the result its file states (GGF's `RE[-64:r]`, WTHOR's score
+//! byte), marked with how it was decided (`-64 resigned`), and counts like any other. A game with
+//! neither (an unfinished transcript) is *result unknown*: counted among a move's games but not in
+//! black's wins, the draws, white's wins or the mean score, whose shares are of the games with a
+//! result.
 //!
-//! # The file (`archive.oxar`, format version 2)
+//! # The file (`archive.oxar`, format version 3)
 //!
 //! A sorted-array file rather than the store's redb: the index is read far more often than it is
 //! written, its entries are fixed-size, and a sorted array of 14-byte entries found by binary
@@ -24,7 +27,7 @@
 //! | header | magic `OXARCH\0\x1a`, version `u16`, then the counts of sources, names, games, entries and summaries (`u32`, `u32`, `u32`, `u64`, `u32`) |
 //! | sources | each: FNV-1a 64 of the file's bytes, its games (`u32`), its name (`u16` length, UTF-8) |
 //! | names | players' and tournaments' names: `u16` length, UTF-8 |
-//! | games | each: source `u32`, index in the source `u32`, board side `u8`, start black/white `u64` `u64`, side to move `u8`, black's and white's name `u32` (`u32::MAX`: none), tournament `u32`, year `u16`, final score from black `i8` (`-128`: result unknown; version 1 wrote the disc difference of an unfinished game's last position, read as unknown), move count `u8`, the moves (`0..N*N` a square in reading order, 255 a pass) |
+//! | games | each: source `u32`, index in the source `u32`, board side `u8`, start black/white `u64` `u64`, side to move `u8`, black's and white's name `u32` (`u32::MAX`: none), tournament `u32`, year `u16`, final score from black `i8` (`-128`: result unknown; version 1 wrote the disc difference of an unfinished game's last position, read as unknown), how a game that stops early was decided `u8` (0: it ends on the board, or its result is unknown; 1 stated, 2 resigned, 3 on time, 4 agreed; not in versions 1 and 2), move count `u8`, the moves (`0..N*N` a square in reading order, 255 a pass) |
 //! | entries | sorted by key: key `u64`, game `u32`, ply `u8`, symmetry `u8` (14 bytes) |
 //! | summaries | for each key with at least [`SUMMARY_MIN`] games, its next moves counted ahead (below) |
 //! | checksum | FNV-1a 64 of everything before |
@@ -41,6 +44,7 @@ mod writer;
 pub use sources::{SOURCE_LIMIT, SourceError, read_source};
 pub use writer::Writer;
 
+use crate::gamefile::{GameResult, How};
 use crate::notation::checksum::fnv1a;
 use crate::symmetry::{Symmetry, canonical};
 use crate::{Color, Position, Scoring, Size, Square};
@@ -53,14 +57,38 @@ pub const MAX_BYTES: u64 = 2 << 30;
 
 /// The magic bytes an archive file starts with.
 pub const MAGIC: [u8; 8] = *b"OXARCH\0\x1a";
-/// The format version this build writes (it reads version 1 too, its summaries counted again).
-pub const VERSION: u16 = 2;
+/// The format version this build writes (it reads versions 1 and 2 too: 1's summaries counted
+/// again, 1's and 2's games without a stated result).
+pub const VERSION: u16 = 3;
 /// The score byte of a game whose result is unknown.
 const UNKNOWN: i8 = i8::MIN;
 /// Keys with at least this many games get their next moves counted ahead in the file.
 pub const SUMMARY_MIN: usize = 32;
 /// A move byte for a pass.
 pub const PASS: u8 = 255;
+
+/// The byte of how a game that stops early was decided (0: not stated).
+fn how_byte(how: Option<How>) -> u8 {
+    match how {
+        None => 0,
+        Some(How::Stated) => 1,
+        Some(How::Resigned) => 2,
+        Some(How::Time) => 3,
+        Some(How::Agreed) => 4,
+    }
+}
+
+/// [`how_byte`] read back (`None` outside: no such byte).
+fn byte_how(b: u8) -> Option<Option<How>> {
+    Some(match b {
+        0 => None,
+        1 => Some(How::Stated),
+        2 => Some(How::Resigned),
+        3 => Some(How::Time),
+        4 => Some(How::Agreed),
+        _ => return None,
+    })
+}
 
 /// One game as the archive keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,6 +105,8 @@ pub struct ArchivedGame {
     pub tournament: Option<String>,
     /// The year it was played.
     pub year: Option<u16>,
+    /// The result its file states (taken when the game stops before its end).
+    pub stated: Option<GameResult>,
 }
 
 impl ArchivedGame {
@@ -92,11 +122,16 @@ impl ArchivedGame {
         p
     }
 
-    /// The final score from black's side, empties to the winner; `None` (result unknown) when
-    /// the game does not end on the board.
-    pub fn black_score(&self) -> Option<i32> {
+    /// The result: the final board's score from black's side (empties to the winner), or for
+    /// a game that stops early the stated one (within the board's squares); `None`: result
+    /// unknown.
+    pub fn result(&self) -> Option<GameResult> {
         let end = self.end();
-        end.is_game_over().then(|| end.black_score(Scoring::Standard))
+        if end.is_game_over() {
+            return Some(GameResult { black_score: end.black_score(Scoring::Standard), how: None });
+        }
+        let squares = self.start.size().squares() as i32;
+        self.stated.map(|r| GameResult { black_score: r.black_score.clamp(-squares, squares), how: r.how })
     }
 }
 
@@ -119,9 +154,13 @@ pub struct GameRow {
     pub tournament: Option<u32>,
     /// The year.
     pub year: Option<u16>,
-    /// The final score from black's side (empties to the winner); `None`: result unknown (the
-    /// game does not end on the board).
+    /// The final score from black's side (empties to the winner), the board's or the stated
+    /// one; `None`: result unknown (the game does not end on the board and its file states no
+    /// result).
     pub black_score: Option<i8>,
+    /// How a game that stops early was decided (`None`: it ends on the board, or its result is
+    /// unknown).
+    pub how: Option<How>,
 }
 
 impl GameRow {
@@ -133,17 +172,23 @@ impl GameRow {
         })
     }
 
-    /// The result as the front ends write it: black's final score (`+12`), or `unknown`.
+    /// Its result, if known.
+    pub fn result(&self) -> Option<GameResult> {
+        self.black_score.map(|s| GameResult { black_score: i32::from(s), how: self.how })
+    }
+
+    /// The result as the front ends write it: black's final score (`+12`, `-64 resigned`), or
+    /// `unknown`.
     pub fn result_text(&self) -> String {
-        self.black_score.map_or_else(|| "unknown".to_string(), |s| format!("{s:+}"))
+        crate::gamefile::result_text(self.result())
     }
 }
 
 /// The heading of [`game_line`]'s columns.
-pub const GAME_HEADER: &str = " result  moves  black – white · year · tournament";
+pub const GAME_HEADER: &str = " result        moves  black – white · year · tournament";
 
 /// One game of the archive as the lists write it (`archive games`, the explorer's `:games`):
-/// black's final score or `unknown` (the game does not end on the board), its moves, the
+/// black's final score (`-64 resigned` when the game stopped early) or `unknown`, its moves, the
 /// players, the year and the tournament, `?` where the file names none; names made printable.
 pub fn game_line(a: &Archive, g: &GameRow) -> String {
     let name = |n: Option<u32>| {
@@ -151,7 +196,7 @@ pub fn game_line(a: &Archive, g: &GameRow) -> String {
     };
     let moves = g.moves.iter().flatten().count();
     format!(
-        " {:<7} {:>5}  {} – {} · {} · {}",
+        " {:<13} {:>5}  {} – {} · {} · {}",
         g.result_text(),
         moves,
         name(g.black),
@@ -370,6 +415,7 @@ impl Archive {
             white: g.white.and_then(|n| self.name(n)).map(str::to_string),
             tournament: None,
             year: None,
+            stated: None,
         })
     }
 
@@ -417,7 +463,8 @@ impl Archive {
                 white: self.intern(&g.white),
                 tournament: self.intern(&g.tournament),
                 year: g.year,
-                black_score: g.black_score().map(|s| s.clamp(-64, 64) as i8),
+                black_score: g.result().map(|r| r.black_score.clamp(-64, 64) as i8),
+                how: g.result().and_then(|r| r.how),
             };
             self.index_game(game, &row);
             self.games.push(row);
@@ -465,6 +512,7 @@ impl Archive {
                     white: g.white.and_then(|n| old.name(n)).map(str::to_string),
                     tournament: g.tournament.and_then(|n| old.name(n)).map(str::to_string),
                     year: g.year,
+                    stated: g.how.and(g.result()),
                 })
                 .collect();
             fresh.add(&s.name, s.hash, &games);
@@ -637,14 +685,21 @@ impl Archive {
         );
         game.black = g.black.and_then(|n| self.name(n)).map(str::to_string);
         game.white = g.white.and_then(|n| self.name(n)).map(str::to_string);
+        game.stated = g.how.and(g.result());
         game
     }
 
     /// The archive as the bytes of its file.
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.bytes_of_version(VERSION)
+    }
+
+    /// The bytes of its file in format `version` (older ones for the tests of reading them:
+    /// versions 1 and 2 have no byte for how a game was decided).
+    fn bytes_of_version(&self, version: u16) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + self.entries.len() * 14 + self.games.len() * 100);
         out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(self.sources.len() as u32).to_le_bytes());
         out.extend_from_slice(&(self.names.len() as u32).to_le_bytes());
         out.extend_from_slice(&(self.games.len() as u32).to_le_bytes());
@@ -677,6 +732,9 @@ impl Archive {
             out.extend_from_slice(&id(g.tournament));
             out.extend_from_slice(&g.year.unwrap_or(0).to_le_bytes());
             out.push(g.black_score.unwrap_or(UNKNOWN) as u8);
+            if version >= 3 {
+                out.push(how_byte(g.how));
+            }
             out.push(g.moves.len() as u8);
             out.extend(g.moves.iter().map(|m| square_byte(size, *m)));
         }
@@ -723,8 +781,8 @@ impl Archive {
         }
         let mut r = Cursor { bytes: body, at: 8 };
         let version = r.u16()?;
-        if version != VERSION && version != 1 {
-            return Err(bad(&format!("format version {version}; this build reads 1 and {VERSION}")));
+        if !(1..=VERSION).contains(&version) {
+            return Err(bad(&format!("format version {version}; this build reads 1 to {VERSION}")));
         }
         let (ns, nn, ng) = (r.u32()? as usize, r.u32()? as usize, r.u32()? as usize);
         let ne = r.u64()? as usize;
@@ -752,6 +810,13 @@ impl Archive {
             let (black, white, tournament) = (opt(r.u32()?), opt(r.u32()?), opt(r.u32()?));
             let year = Some(r.u16()?).filter(|&y| y != 0);
             let black_score = Some(r.u8()? as i8).filter(|&s| s != UNKNOWN);
+            let how = if version >= 3 {
+                let b = r.u8()?;
+                byte_how(b)
+                    .ok_or_else(|| bad(&format!("game {}: {b} is no way a game is decided", a.games.len() + 1)))?
+            } else {
+                None
+            };
             let n = r.u8()? as usize;
             let bytes = r.take(n)?;
             if let Some(i) = bytes.iter().position(|&m| m != PASS && usize::from(m) >= size.n() * size.n()) {
@@ -764,7 +829,7 @@ impl Archive {
                 )));
             }
             let moves = bytes.iter().map(|&m| byte_square(size, m)).collect();
-            a.games.push(GameRow { source, index, start, moves, black, white, tournament, year, black_score });
+            a.games.push(GameRow { source, index, start, moves, black, white, tournament, year, black_score, how });
         }
         a.check_games(version)?;
         if ne > body.len() / 14 {
@@ -807,8 +872,9 @@ impl Archive {
     }
 
     /// Replays every game by the rules and checks its source and final score (a finished game's
-    /// the board's, an unfinished one's unknown; a file of `version` 1 wrote the last position's
-    /// disc difference for it, taken as unknown here): the checksum guards against accidents,
+    /// the board's and no way decided; an unfinished one's unknown, or stated with how it was
+    /// decided; a file of `version` 1 wrote the last position's disc difference for it, taken as
+    /// unknown here): the checksum guards against accidents,
     /// not against a file made to hold an illegal game, and the rest of the archive (its lookups,
     /// `remove`, the explorer's games) takes its games to be legal. The error names the game,
     /// its source and its move.
@@ -835,18 +901,27 @@ impl Archive {
                     None => return Err(wrong(k, g, format!("move {} is a pass where there is a move", i + 1))),
                 };
             }
-            let written = |s: Option<i8>| s.map_or("unknown".to_string(), |s| format!("{s:+}"));
+            let written = g.result_text();
             let score = p.is_game_over().then(|| p.black_score(Scoring::Standard).clamp(-64, 64) as i8);
-            if score.is_some() && score != g.black_score {
-                return Err(wrong(
-                    k,
-                    g,
-                    format!("its final score is {:+}, not {}", score.unwrap_or(0), written(g.black_score)),
-                ));
+            if score.is_some() && (score != g.black_score || g.how.is_some()) {
+                return Err(wrong(k, g, format!("its final score is {:+}, not {written}", score.unwrap_or(0))));
             }
-            if score.is_none() && g.black_score.is_some() && version != 1 {
-                let what = written(g.black_score);
-                return Err(wrong(k, g, format!("it does not end on the board, so its result is unknown, not {what}")));
+            let squares = g.start.size().squares() as i32;
+            match (score, g.black_score, g.how) {
+                (None, Some(_), None) if version != 1 => {
+                    return Err(wrong(
+                        k,
+                        g,
+                        format!("it does not end on the board and states no result, so it is unknown, not {written}"),
+                    ));
+                }
+                (None, None, Some(how)) => {
+                    return Err(wrong(k, g, format!("it is {} with no score", how.word())));
+                }
+                (None, Some(s), Some(_)) if i32::from(s).abs() > squares => {
+                    return Err(wrong(k, g, format!("a stated score of {s:+} on {squares} squares")));
+                }
+                _ => {}
             }
             Ok(())
         })?;
@@ -929,6 +1004,7 @@ mod tests {
             white: None,
             tournament: None,
             year: Some(2001),
+            stated: None,
         }
     }
 
@@ -990,11 +1066,12 @@ mod tests {
             moves.push(Some(m));
             p = p.play(m).unwrap();
         }
-        let finished = ArchivedGame { start, moves, black: None, white: None, tournament: None, year: None };
-        let score = finished.black_score().unwrap();
+        let finished =
+            ArchivedGame { start, moves, black: None, white: None, tournament: None, year: None, stated: None };
+        let score = finished.result().unwrap().black_score;
         a.add("x", 1, &[game("f5d6c3", "Ann"), game("f5d6c3d3", "Bob"), finished.clone()]);
         a.finish();
-        assert_eq!(game("f5d6c3", "Ann").black_score(), None);
+        assert_eq!(game("f5d6c3", "Ann").result(), None);
         let s = a.stats(&start, &Filter::default());
         assert_eq!(s.games, 3);
         for m in &s.moves {
@@ -1014,18 +1091,78 @@ mod tests {
         // A file of version 1 wrote the last disc difference of an unfinished game: read as unknown.
         let mut v1 = a.clone();
         v1.games[0].black_score = Some(3);
-        let mut bytes = v1.to_bytes();
-        bytes[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let old = Archive::from_bytes(&v1.bytes_of_version(1)).unwrap();
+        assert_eq!(old.games[0].black_score, None);
+        assert_eq!(old.stats(&start, &Filter::default()), a.stats(&start, &Filter::default()));
+        // Since version 2 a result written for an unfinished game with no stated way it was
+        // decided is a damaged file.
+        let mut bad = a.clone();
+        bad.games[0].black_score = Some(3);
+        for version in [2, VERSION] {
+            let e = Archive::from_bytes(&bad.bytes_of_version(version)).unwrap_err().to_string();
+            assert!(e.contains("does not end on the board and states no result, so it is unknown, not +3"), "{e}");
+        }
+    }
+
+    /// A game that stops early with a stated result (a resignation, a loss on time) counts like
+    /// a finished one, shows how it was decided, and keeps it through the file, `remove` and a
+    /// GGF written from the archive; a version-2 file still reads; a stated result without a
+    /// score, on a finished game, or beyond the board is a damaged file.
+    #[test]
+    fn a_stated_result_counts_and_is_kept() {
+        let start = Position::start(Size::Eight);
+        let resigned = ArchivedGame {
+            stated: Some(GameResult { black_score: -64, how: Some(How::Resigned) }),
+            ..game("f5d6c3", "Ann")
+        };
+        let timed =
+            ArchivedGame { stated: Some(GameResult { black_score: 2, how: Some(How::Time) }), ..game("f5f6e6", "Bob") };
+        let mut a = Archive::default();
+        a.add("x", 1, &[resigned.clone(), timed, game("f5d6c5", "Cy")]);
+        a.add("y", 2, &[game("d3c3", "Di")]);
+        a.finish();
+        let f5 = |a: &Archive| {
+            let s = a.stats(&start, &Filter::default());
+            s.moves.into_iter().find(|m| m.square == Some("f5".parse().unwrap())).unwrap()
+        };
+        let m = f5(&a);
+        assert_eq!((m.games, m.black_wins, m.draws, m.white_wins, m.unknown()), (3, 1, 0, 1, 1), "{m:?}");
+        assert_eq!(m.mean_score(), Some(-31.0));
+        assert_eq!(a.games[0].result_text(), "-64 resigned");
+        assert_eq!(a.games[1].result_text(), "+2 on time");
+        assert!(game_line(&a, &a.games[0]).starts_with(" -64 resigned      3  Ann"), "{}", game_line(&a, &a.games[0]));
+        // Through the file, remove and GGF.
+        let mut b = Archive::from_bytes(&a.to_bytes()).unwrap();
+        assert_eq!(f5(&b), m);
+        assert!(b.remove("y"));
+        assert_eq!(f5(&b), m);
+        let ggf = crate::gamefile::ggf::write(&b.as_game(&b.games[0]), &[]);
+        assert!(ggf.contains("RE[-64:r]"), "{ggf}");
+        // A version-2 file has no such byte: its games read as before.
+        let plain = {
+            let mut p = Archive::default();
+            p.add("x", 1, &[game("f5d6c3", "Ann")]);
+            p.finish();
+            p
+        };
+        assert_eq!(Archive::from_bytes(&plain.bytes_of_version(2)).unwrap().games, plain.games);
+        // Damaged files.
+        let mut bad = a.clone();
+        bad.games[0].black_score = None;
+        let e = Archive::from_bytes(&bad.to_bytes()).unwrap_err().to_string();
+        assert!(e.contains("it is resigned with no score"), "{e}");
+        let mut bad = a.clone();
+        bad.games[0].black_score = Some(100);
+        let e = Archive::from_bytes(&bad.to_bytes()).unwrap_err().to_string();
+        assert!(e.contains("a stated score of +100 on 64 squares"), "{e}");
+        let mut bytes = a.to_bytes();
+        // The first game's how byte: after the header, sources, names and the fixed fields.
+        let at = bytes.windows(4).position(|w| w == [-64i8 as u8, 2, 3, 37]).unwrap() + 1;
+        bytes[at] = 9;
         let n = bytes.len() - 8;
         let sum = fnv1a(&bytes[..n]);
         bytes[n..].copy_from_slice(&sum.to_le_bytes());
-        let old = Archive::from_bytes(&bytes).unwrap();
-        assert_eq!(old.games[0].black_score, None);
-        assert_eq!(old.stats(&start, &Filter::default()), a.stats(&start, &Filter::default()));
-        // In version 2 a result written for an unfinished game is a damaged file.
-        let mut bad = a.clone();
-        bad.games[0].black_score = Some(3);
-        let e = Archive::from_bytes(&bad.to_bytes()).unwrap_err().to_string();
-        assert!(e.contains("does not end on the board, so its result is unknown, not +3"), "{e}");
+        let e = Archive::from_bytes(&bytes).unwrap_err().to_string();
+        assert!(e.contains("game 1: 9 is no way a game is decided"), "{e}");
     }
 }

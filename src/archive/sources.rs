@@ -108,6 +108,7 @@ fn wthor(path: &Path, bytes: &[u8]) -> Result<Vec<ArchivedGame>, SourceError> {
             white: name(&players, field(4), "player"),
             tournament: name(&tournaments, field(0), "tournament"),
             year: (year != 0).then_some(year),
+            stated: game.stated,
         });
     }
     Ok(out)
@@ -151,6 +152,7 @@ pub fn read_source(path: &Path, bytes: &[u8], size: Size) -> Result<Vec<Archived
                 white: g.white,
                 tournament: None,
                 year: None,
+                stated: g.stated,
             });
         }
         return Ok(out);
@@ -172,6 +174,7 @@ pub fn read_source(path: &Path, bytes: &[u8], size: Size) -> Result<Vec<Archived
             white: None,
             tournament: None,
             year: None,
+            stated: None,
         });
     }
     if out.is_empty() {

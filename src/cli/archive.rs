@@ -551,7 +551,7 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
                     .iter()
                     .map(|g| {
                         json!({"black": name(g.black), "white": name(g.white), "year": g.year, "tournament": name(g.tournament),
-                            "black_score": g.black_score, "result_known": g.black_score.is_some(), "moves": transcript::format(&g.moves.iter().flatten().copied().collect::<Vec<_>>()),
+                            "black_score": g.black_score, "result_known": g.black_score.is_some(), "decided": g.how.map(|h| h.name()), "moves": transcript::format(&g.moves.iter().flatten().copied().collect::<Vec<_>>()),
                             "source": a.sources.get(g.source as usize).map(|s| s.name.clone()), "index": g.index})
                     })
                     .collect();

@@ -972,6 +972,14 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
             );
             game.black = Some(g.black.clone());
             game.white = Some(g.white.clone());
+            // A forfeit is written as the loser's resignation (GGF has no other flag for it), with
+            // the score the report counts.
+            if g.forfeit.is_some() {
+                game.stated = Some(othello_explorer::gamefile::GameResult {
+                    black_score: g.black_score,
+                    how: Some(othello_explorer::gamefile::How::Resigned),
+                });
+            }
             file.push_str(&othello_explorer::gamefile::ggf::write(&game, &[]));
             if terminal {
                 let elo =

@@ -6,7 +6,9 @@
 //! values). The board of `BO` is the size, `N*N` characters from a1 (`*` black, `O` white, `-`
 //! empty) and the side to move (`*` or `O`). A move is `B[f5]` or `W[d6]`, optionally followed
 //! by `/value/time`; `PA` (or `pass`) is a pass. Properties this reader does not use are kept
-//! out of the way, not refused.
+//! out of the way, not refused. `RE[+12.00]` states black's result; a flag after it says how a
+//! game that stops early was decided (`:r` resigned, `:t` on time, `:s` a score agreed); an
+//! `RE` that does not read as a number (`RE[?]`) states nothing.
 //!
 //! [`write`] writes a record with each move's value where known, from the mover's side; in its
 //! values `\`, `[`, `]` and `;` are escaped, so no value holds `(;` and even a reader that splits
@@ -14,7 +16,7 @@
 //! text `\u{1b}` ([`printable`](crate::notation::printable::printable)), so a record is one line of
 //! plain text. A pass after the game's end (`B[PA]` on a full board) is read and changes nothing.
 
-use super::{Format, Game, GameFileError};
+use super::{Format, Game, GameFileError, GameResult, How};
 use crate::{Color, Position, Size, Square};
 
 /// Reads game `index` (from 1) of a text holding GGF records.
@@ -111,6 +113,7 @@ impl Parser<'_> {
         let mut size: Option<Size> = None;
         let mut black = None;
         let mut white = None;
+        let mut stated = None;
         // The moves with where they were written; a pass is None.
         let mut moves: Vec<(Option<Square>, Color, usize)> = Vec::new();
         loop {
@@ -144,6 +147,7 @@ impl Parser<'_> {
                 }
                 "PB" => black = Some(value),
                 "PW" => white = Some(value),
+                "RE" => stated = result(&value),
                 "TY" => {
                     let n: String = value.trim().chars().take_while(|c| c.is_ascii_digit()).collect();
                     size = Some(n.parse().ok().and_then(Size::from_n).ok_or_else(|| {
@@ -205,7 +209,7 @@ impl Parser<'_> {
                 }
             }
         }
-        Ok(Game { start, moves: out, black, white, format: Format::Ggf, index: (1, 1) })
+        Ok(Game { start, moves: out, black, white, format: Format::Ggf, index: (1, 1), stated })
     }
 
     /// The value of a property, `[` at the current position; a backslash escapes the next
@@ -270,6 +274,20 @@ impl Parser<'_> {
     }
 }
 
+/// The result an `RE[...]` value states: black's score (a decimal rounded to whole discs) and
+/// the flag after a colon; `None` when it is no number.
+fn result(value: &str) -> Option<GameResult> {
+    let (number, flag) = value.trim().split_once(':').unwrap_or((value.trim(), ""));
+    let score: f64 = number.trim().parse().ok().filter(|s: &f64| s.is_finite() && s.abs() <= 100.0)?;
+    let how = match flag.trim().to_ascii_lowercase().as_str() {
+        "r" => How::Resigned,
+        "t" => How::Time,
+        "s" => How::Agreed,
+        _ => How::Stated,
+    };
+    Some(GameResult { black_score: score.round() as i32, how: Some(how) })
+}
+
 /// The GGF record of `game`, with `values[i]` (the value of move `i` from its mover's side, where
 /// known) after each move as `B[f5/+2]`. Passes are written as `PA`.
 pub fn write(game: &Game, values: &[Option<i32>]) -> String {
@@ -305,9 +323,20 @@ pub fn write(game: &Game, values: &[Option<i32>]) -> String {
     if let Some(w) = &game.white {
         out.push_str(&format!("PW[{}]", escape(w)));
     }
-    let end = game.end();
-    if end.is_game_over() {
-        out.push_str(&format!("RE[{:+}]", end.black_score(crate::Scoring::Standard)));
+    // The board's result, or the one stated for a game that stops early, with its flag.
+    match game.result() {
+        Some(GameResult { black_score, how: None | Some(How::Stated) }) => {
+            out.push_str(&format!("RE[{black_score:+}]"));
+        }
+        Some(GameResult { black_score, how: Some(how) }) => {
+            let flag = match how {
+                How::Resigned => 'r',
+                How::Time => 't',
+                _ => 's',
+            };
+            out.push_str(&format!("RE[{black_score:+}:{flag}]"));
+        }
+        None => {}
     }
     out.push_str(&format!("BO[{} {board} {side}]", size.n()));
     let mut p = start;
@@ -384,6 +413,31 @@ mod tests {
         let back = read(&text, 1).unwrap();
         assert_eq!(back.black.as_deref(), Some(r"a\u{1b}[2Jb\n"));
         assert_eq!(back.white.as_deref(), Some(r"c\u{202e}d\u{200b}"));
+    }
+
+    /// `RE[]` states the result of a game that stops early, with how it was decided; a game
+    /// that ends on the board keeps the board's result whatever `RE` says; the writer writes
+    /// both back.
+    #[test]
+    fn a_stated_result_is_read_and_written() {
+        let g = read("(;GM[Othello]TY[8]RE[-64.00:r]B[f5]W[d6];)", 1).unwrap();
+        let stated = Some(GameResult { black_score: -64, how: Some(How::Resigned) });
+        assert_eq!((g.stated, g.result()), (stated, stated));
+        assert_eq!(g.result().unwrap().to_string(), "-64 resigned");
+        assert!(write(&g, &[]).contains("RE[-64:r]"), "{}", write(&g, &[]));
+        for (re, score, how) in [("+12", 12, How::Stated), ("+2.5:t", 3, How::Time), (" -4:s ", -4, How::Agreed)] {
+            let g = read(&format!("(;GM[Othello]RE[{re}]B[f5];)"), 1).unwrap();
+            assert_eq!(g.result(), Some(GameResult { black_score: score, how: Some(how) }), "{re}");
+            assert_eq!(read(&write(&g, &[]), 1).unwrap().result(), g.result(), "{re}");
+        }
+        for unknown in ["?", "", "x:r", "+1e9"] {
+            assert_eq!(read(&format!("(;GM[Othello]RE[{unknown}]B[f5];)"), 1).unwrap().result(), None, "{unknown}");
+        }
+        // A finished 4x4 game keeps the board's score, not the one stated.
+        let moves = "B[c4]W[d2]B[c1]W[b4]B[a2]W[b1]B[a3]W[d1]B[a4]W[a1]B[d3]W[d4]";
+        let g = read(&format!("(;GM[Othello]TY[4]RE[+16:r]{moves};)"), 1).unwrap();
+        let board = g.end().black_score(crate::Scoring::Standard);
+        assert_eq!(g.result(), Some(GameResult { black_score: board, how: None }));
     }
 
     /// An illegal move deep in a long file is still placed by its line and column.

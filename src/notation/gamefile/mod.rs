@@ -7,6 +7,11 @@
 //! Conventions: squares are named as everywhere in the project (`a1` top-left, columns a.., rows
 //! 1..); GGF and WTHOR name them the same way (WTHOR as `10 * row + column`, 1-based). Passes are
 //! implicit in a game's move list: [`Game::moves`] holds squares only.
+//!
+//! A game's result is the board's when the game ends on it; a game that stops before (a
+//! resignation, a loss on time, a score the players agreed) has the result its file states, if
+//! it states one ([`Game::stated`]: GGF's `RE[+64:r]`, WTHOR's score byte), else none
+//! ([`Game::result`]).
 
 pub mod ggf;
 pub mod text;
@@ -55,12 +60,87 @@ pub struct Game {
     pub format: Format,
     /// Which game of the file it is (from 1) and how many the file holds.
     pub index: (usize, usize),
+    /// The result the file states, if it states one (taken only when the game does not end on
+    /// the board: [`Game::result`]).
+    pub stated: Option<GameResult>,
+}
+
+/// How a game that stops before its end was decided, as a file states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum How {
+    /// A score with no reason given (WTHOR's score byte, GGF's `RE[+4]`).
+    Stated,
+    /// The loser resigned (GGF `:r`).
+    Resigned,
+    /// The loser ran out of time (GGF `:t`).
+    Time,
+    /// The players agreed on the score (GGF `:s`).
+    Agreed,
+}
+
+impl How {
+    /// The word the lists write after the score: `+64 resigned`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            How::Stated => "stated",
+            How::Resigned => "resigned",
+            How::Time => "on time",
+            How::Agreed => "agreed",
+        }
+    }
+
+    /// Its name in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            How::Stated => "stated",
+            How::Resigned => "resigned",
+            How::Time => "time",
+            How::Agreed => "agreed",
+        }
+    }
+}
+
+/// A game's result: black's final score (empties to the winner), and how it is known (`None`:
+/// counted on the final board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    /// The final score from black's side.
+    pub black_score: i32,
+    /// How the game was decided when it stops before its end.
+    pub how: Option<How>,
+}
+
+impl fmt::Display for GameResult {
+    /// `+12` for a game counted on the board, `+64 resigned` (or `on time`, `agreed`, `stated`)
+    /// for one decided before its end.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.how {
+            None => write!(f, "{:+}", self.black_score),
+            Some(how) => write!(f, "{:+} {}", self.black_score, how.word()),
+        }
+    }
+}
+
+/// A result as the lists write it: [`GameResult`]'s text, or `unknown`.
+pub fn result_text(result: Option<GameResult>) -> String {
+    result.map_or_else(|| "unknown".to_string(), |r| r.to_string())
 }
 
 impl Game {
     /// A game from `start` with `moves`, of no player and no file.
     pub fn new(start: Position, moves: Vec<Square>, format: Format) -> Game {
-        Game { start, moves, black: None, white: None, format, index: (1, 1) }
+        Game { start, moves, black: None, white: None, format, index: (1, 1), stated: None }
+    }
+
+    /// Its result: counted on the board when the game ends there, else the one its file states
+    /// (kept within the board's squares), else `None` (result unknown).
+    pub fn result(&self) -> Option<GameResult> {
+        let end = self.end();
+        if end.is_game_over() {
+            return Some(GameResult { black_score: end.black_score(crate::Scoring::Standard), how: None });
+        }
+        let squares = self.start.size().squares() as i32;
+        self.stated.map(|r| GameResult { black_score: r.black_score.clamp(-squares, squares), how: r.how })
     }
 
     /// The position after the last move.

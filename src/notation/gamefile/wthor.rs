@@ -6,14 +6,15 @@
 //!   12 the board size (0 or 8: 8x8), 13 the game type, 14 the depth of the theoretical score,
 //!   15 reserved.
 //! - A game: the tournament, black's and white's player numbers (`u16` each, indexes into the
-//!   separate `.JOU` and `.TRN` files, not read here), black's disc count at the end, the
-//!   theoretical score, then 60 moves, one byte each, `10 * row + column` (1-based: 11 is a1, 18
+//!   separate `.JOU` and `.TRN` files, not read here), black's disc count at the end (empties to
+//!   the winner; for a game that stops early, a resignation or a loss on time, the count the
+//!   result was recorded as: read as its stated result, [`Game::stated`]), the theoretical score, then 60 moves, one byte each, `10 * row + column` (1-based: 11 is a1, 18
 //!   is h1, 88 is h8), 0 after the last (and nothing but 0 after it: a record with moves after a
 //!   0 byte is refused as damaged). Passes are not written.
 //!
 //! [`write`] writes such a file (the tests write their own small databases).
 
-use super::{Format, Game, GameFileError};
+use super::{Format, Game, GameFileError, GameResult, How};
 use crate::{Position, Size, Square};
 
 const HEADER: usize = 16;
@@ -104,6 +105,9 @@ pub fn read(bytes: &[u8], index: usize) -> Result<Game, GameFileError> {
         white: Some(format!("player {}", players(4))),
         format: Format::Wthor,
         index: (index, count),
+        // Black's discs as recorded (more than 64 is no count: nothing stated).
+        stated: (record[6] <= 64)
+            .then(|| GameResult { black_score: 2 * i32::from(record[6]) - 64, how: Some(How::Stated) }),
     })
 }
 
@@ -121,12 +125,11 @@ pub fn write(games: &[Game], year: u16) -> Result<Vec<u8>, String> {
             return Err(format!("game {}: WTHOR holds 8x8 games from the start position only", k + 1));
         }
         let end = g.end();
-        let black_discs = if end.is_game_over() {
-            // The official count: empties to the winner.
-            let score = end.black_score(crate::Scoring::Standard);
-            ((64 + score) / 2) as u8
-        } else {
-            end.black().count() as u8
+        let black_discs = match g.result() {
+            // The official count (empties to the winner), or the result stated for a game that
+            // stops early.
+            Some(r) => ((64 + r.black_score.clamp(-64, 64)) / 2) as u8,
+            None => end.black().count() as u8,
         };
         out.extend_from_slice(&[0, 0, 0, 0, 0, 0, black_discs, black_discs]);
         let mut moves = [0u8; 60];
@@ -156,6 +159,29 @@ mod tests {
         let second = read(&bytes, 2).unwrap();
         assert_eq!((second.moves, second.index), (b.moves, (2, 2)));
         assert_eq!(read(&bytes, 3).unwrap_err(), GameFileError::NoSuchGame { index: 3, count: 2 });
+    }
+
+    /// A game that stops early has the result its score byte records (black's discs, here 40 of
+    /// 64: +16); a finished one the board's, whatever the byte says.
+    #[test]
+    fn a_game_that_stops_early_has_the_result_its_score_byte_records() {
+        let a = crate::transcript::play(&Position::start(Size::Eight), "f5d6c3").unwrap();
+        let mut resigned = Game::new(a.start, a.moves.clone(), Format::Wthor);
+        resigned.stated = Some(GameResult { black_score: 16, how: Some(How::Resigned) });
+        let mut bytes = write(&[resigned], 2026).unwrap();
+        assert_eq!(bytes[16 + 6], 40);
+        let back = read(&bytes, 1).unwrap();
+        assert_eq!(back.result(), Some(GameResult { black_score: 16, how: Some(How::Stated) }));
+        assert_eq!(back.result().unwrap().to_string(), "+16 stated");
+        bytes[16 + 6] = 200;
+        assert_eq!(read(&bytes, 1).unwrap().result(), None, "no count of 64 squares");
+        // A shortest game (nine moves, black wipes white out) keeps +64.
+        let wipe = crate::transcript::play(&Position::start(Size::Eight), "d3c3b3d2e1d6d7e3f4").unwrap();
+        assert!(wipe.end().is_game_over());
+        let mut bytes = write(&[Game::new(wipe.start, wipe.moves, Format::Wthor)], 2026).unwrap();
+        bytes[16 + 6] = 10;
+        let r = read(&bytes, 1).unwrap().result().unwrap();
+        assert_eq!((r.black_score, r.how), (64, None));
     }
 
     #[test]

@@ -37,10 +37,11 @@ pub struct Picker {
 }
 
 /// The heading of a file's list: the columns of [`line_of`].
-const FILE_HEADER: &str = "    #  result  moves  black – white · first moves";
+const FILE_HEADER: &str = "    #  result        moves  black – white · first moves";
 
-/// A game's line in the list: `   12  +8         60  Ann – Bob · f5d6c3d3c4f4…` (black's final
-/// score, or `unknown` when the game does not end on the board), or why it does not read.
+/// A game's line in the list: `   12  +8               60  Ann – Bob · f5d6c3d3c4f4…` (black's
+/// final score, `-64 resigned` for a game that stopped early with a stated result, or `unknown`),
+/// or why it does not read.
 fn line_of(listed: &Listed) -> String {
     match &listed.game {
         Ok(g) => {
@@ -52,15 +53,10 @@ fn line_of(listed: &Listed) -> String {
                 ),
                 _ => String::new(),
             };
-            let end = g.end();
-            let result = if end.is_game_over() {
-                format!("{:+}", end.black_score(crate::Scoring::Standard))
-            } else {
-                "unknown".to_string()
-            };
+            let result = gamefile::result_text(g.result());
             let first: String = crate::transcript::format(&g.moves[..g.moves.len().min(6)]);
             let more = if g.moves.len() > 6 { "…" } else { "" };
-            format!("{:>5}  {result:<7} {:>5}  {players}{first}{more}", listed.index, g.moves.len())
+            format!("{:>5}  {result:<13} {:>5}  {players}{first}{more}", listed.index, g.moves.len())
         }
         Err(e) => format!("{:>5}  does not read: {e}", listed.index),
     }

@@ -114,7 +114,7 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
             s.ended
         )
     } else {
-        "black/draw/white: shares of the games with a result · ?: result unknown (not finished) · mean: from black's side · ★ the engine's best · ✗ popular, loses"
+        "black/draw/white: shares of the games with a result · ?: result unknown (not finished, none stated) · mean: from black's side · ★ the engine's best · ✗ popular, loses"
             .to_string()
     };
     let y = inner.y + inner.height - 1;
