@@ -8,8 +8,8 @@
 //! Run: `cargo bench --bench engine` (add `-- --quick` for a short run).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use othello_explorer::perft::perft;
-use othello_explorer::{Position, Size, rules, with_size};
+use othello_explorer::board::perft::perft;
+use othello_explorer::{Position, Size, board::rules, with_size};
 use std::hint::black_box;
 use std::time::Duration;
 

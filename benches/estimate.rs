@@ -12,7 +12,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use othello_explorer::solver::{Kind, Limits, SearchMode, Solver, SolverOptions};
-use othello_explorer::{Position, Size, transcript};
+use othello_explorer::{Position, Size, notation::transcript};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -10,7 +10,7 @@
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use othello_explorer::Position;
-use othello_explorer::obf::parse_problem;
+use othello_explorer::notation::obf::parse_problem;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use std::hint::black_box;
 use std::path::PathBuf;

@@ -7,7 +7,7 @@ use othello_explorer::solver::{ChildScore, SolverOptions};
 use othello_explorer::tui::testing::app::{Config, Model, Msg, update};
 use othello_explorer::tui::testing::view;
 use othello_explorer::tui::testing::worker::{EventKind, SolverEvent, Worker};
-use othello_explorer::{Position, Size, transcript};
+use othello_explorer::{Position, Size, notation::transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

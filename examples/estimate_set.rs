@@ -15,9 +15,9 @@
 //! `bench tests/data/estimates-14-20.obf --mode estimate` then measures the estimates against it.
 //! `tests/data/estimates-14-20-heldout.obf` is the same with 300 positions and seed 20261124.
 
+use othello_explorer::board::rules::{flips, legal_moves};
 use othello_explorer::eval::evaluate;
-use othello_explorer::obf::format_board;
-use othello_explorer::rules::{flips, legal_moves};
+use othello_explorer::notation::obf::format_board;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Position, Size, Square};
 

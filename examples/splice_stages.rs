@@ -17,7 +17,7 @@
 
 use othello_explorer::eval::evaluate_with;
 use othello_explorer::eval::weights::{Weights, board_side};
-use othello_explorer::obf::parse_board;
+use othello_explorer::notation::obf::parse_board;
 use std::path::Path;
 
 fn main() {

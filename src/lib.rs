@@ -15,8 +15,8 @@
 //!   squares go to the winner (the official rule, [`Scoring::Standard`]); [`Scoring::Discs`]
 //!   leaves them uncounted.
 //! - **Passes**: a pass is a ply (in perft too); the game ends when neither side can move.
-//! - **Text**: transcripts like `f5d6c3` ([`transcript`]); board strings of `N*N` characters
-//!   `X`/`O`/`-` from `a1`, a space, then `X` or `O` to move ([`obf`]).
+//! - **Text**: transcripts like `f5d6c3` ([`notation::transcript`]); board strings of `N*N` characters
+//!   `X`/`O`/`-` from `a1`, a space, then `X` or `O` to move ([`notation::obf`]).
 //!
 //! The engine (every module here but `tui`) depends on nothing of the terminal or the command line.
 //!
@@ -51,12 +51,10 @@ pub mod tui;
 #[cfg(test)]
 mod testing;
 
-// Each module also at the top, where users of the library (and the docs) have always found it.
-pub use board::{bitboard, geometry, isa, perft, position, rules, size, square, symmetry};
-pub use notation::{gamefile, obf, opening, textfile, transcript, writefile};
-pub use studies::{finals, lab, reach, review, shortest, trace};
-
-pub use bitboard::Bitboard;
-pub use position::{Color, IllegalMove, Position, PositionError, Scoring};
-pub use size::Size;
-pub use square::{ParseSquareError, Square};
+// The prelude: the board's types at the top, for users of the library (the example above). Every
+// module is reached through its folder (`board::geometry`, `notation::transcript`,
+// `studies::reach`), inside the library too, so the folders show who depends on whom.
+pub use board::bitboard::Bitboard;
+pub use board::position::{Color, IllegalMove, Position, PositionError, Scoring};
+pub use board::size::Size;
+pub use board::square::{ParseSquareError, Square};

@@ -1,6 +1,6 @@
 //! Helpers for the unit tests of the engine's modules.
 
-use crate::geometry::full_mask;
+use crate::board::geometry::full_mask;
 
 /// xorshift64: random enough for disc placements and square choices, with no dependency.
 pub struct Rng(pub u64);

@@ -307,6 +307,54 @@ fn gtp_genmove_answers_for_the_colour_asked_with_the_rules_passes_and_final_scor
     assert_eq!(s.wait(Duration::from_secs(5)), Some(0));
 }
 
+/// A script that pipes its whole game, a `genmove` and `quit` at once (the `quit` read before
+/// the search starts) gets a searched move, not an unsearched one: at every 4x4 position of
+/// random games where the first legal move in reading order is not a best move, the move
+/// answered is a best move by the reference negamax.
+#[test]
+fn gtp_genmove_piped_with_quit_is_searched_in_full() {
+    let mut rng = reference::Rng(0x0051_7e5a_9a11);
+    let mut memo = reference::Memo::new();
+    let mut checked = 0;
+    for _ in 0..6 {
+        let (plies, _) = reference::random_game(&Board::start(4), &mut rng, 16);
+        for (k, ply) in plies.iter().enumerate() {
+            let b = &ply.board;
+            let moves = b.moves();
+            let values: Vec<i32> =
+                moves.iter().map(|&m| -reference::negamax_memo(&b.play(m), false, &mut memo)).collect();
+            let top = values.iter().copied().max();
+            if moves.len() < 2 || Some(values[0]) == top {
+                continue;
+            }
+            let side = |s: Side| if s == Side::Black { "b" } else { "w" };
+            let mut script = String::from("boardsize 4\n");
+            for p in &plies[..k] {
+                let v = p.mv.map_or("pass".to_string(), |m| reference::name(4, m));
+                script.push_str(&format!("play {} {v}\n", side(p.board.to_move)));
+            }
+            script.push_str(&format!("genmove {}\nquit\n", side(b.to_move)));
+            let mut child = Command::new(BIN)
+                .args(["--no-store", "gtp", "--threads", "1"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+            let out = child.wait_with_output().unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            let answer = text.lines().filter(|l| l.starts_with('=')).nth(k + 1).unwrap_or_else(|| panic!("{text}"));
+            let v = answer.strip_prefix("= ").unwrap_or_else(|| panic!("{answer}"));
+            let m = index_of(4, v).unwrap_or_else(|| panic!("{answer}"));
+            let value = moves.iter().position(|&x| x == m).map(|i| values[i]);
+            assert_eq!(value, top, "{answer} on\n{}\nafter {script}", b.board_string());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "{checked} positions where the first legal move is not best");
+}
+
 #[test]
 fn gtp_quit_while_thinking_stops_the_search() {
     let mut s = Session::start(&["gtp", "--move-time", "60", "--threads", "1"]);

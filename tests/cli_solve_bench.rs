@@ -193,8 +193,8 @@ fn solve_wld_gives_each_outcome_with_the_sign_of_the_listed_score() {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo/fforum-1-19.obf");
     let text = std::fs::read_to_string(&path).expect("the FFO files beside the checkout");
     let line = text.lines().find(|l| !l.trim().is_empty() && !l.starts_with('%')).expect("FFO #1");
-    let problem = othello_explorer::obf::parse_problem(line).expect("a problem line");
-    let board = othello_explorer::obf::format_board(&problem.position);
+    let problem = othello_explorer::notation::obf::parse_problem(line).expect("a problem line");
+    let board = othello_explorer::notation::obf::format_board(&problem.position);
     let v = json(&["solve", "--board", &board, "--mode", "wld", "--json", "--threads", "1"]);
     assert_eq!(v["kind"], "wld");
     assert_eq!(v["score"], 1);

@@ -211,7 +211,8 @@ fn stats_export_import_and_verify_through_the_binary() {
     // A wrong score planted by an import that checks nothing: verify finds it and exits 1.
     let start = Position::start(Size::Four);
     let wrong = dir.path().join("wrong.txt");
-    std::fs::write(&wrong, format!("{} discs -2 - import\n", othello_explorer::obf::format_board(&start))).unwrap();
+    std::fs::write(&wrong, format!("{} discs -2 - import\n", othello_explorer::notation::obf::format_board(&start)))
+        .unwrap();
     let out = run(&b, &["store", "import", "--no-check", wrong.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = run(&b, &["store", "verify", "--sample", "1000", "--threads", "1", "--hash-mb", "8"]);
@@ -227,7 +228,7 @@ fn stats_export_import_and_verify_through_the_binary() {
     );
     // A line the text form's parser reads back: the export round trip of that entry.
     assert!(
-        text::parse_entry(&format!("{} discs -8 - import", othello_explorer::obf::format_board(&start)))
+        text::parse_entry(&format!("{} discs -8 - import", othello_explorer::notation::obf::format_board(&start)))
             .unwrap()
             .is_some()
     );
@@ -278,7 +279,7 @@ fn a_store_another_program_holds_open_is_shared() {
     let out = run(&path, &["store", "import", file.to_str().unwrap(), "--threads", "1", "--hash-mb", "8"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
-    let c1 = othello_explorer::obf::parse_board(c1).unwrap();
+    let c1 = othello_explorer::notation::obf::parse_board(c1).unwrap();
     assert_eq!(held.get(&c1, Scoring::Standard).unwrap().and_then(|s| s.score()), Some(reference_score_of(&c1)));
     // And solve answers the start from the entry the held store wrote, with no note.
     let out = run(&path, &["solve", "--size", "4", "--json", "--threads", "1", "--hash-mb", "8"]);
@@ -332,7 +333,7 @@ fn damaged_files_and_bad_options_exit_2_with_one_line() {
 
 /// The plain negamax's score of the board string `board` (4x4, empties to the winner).
 fn reference_score(board: &str) -> i32 {
-    reference_score_of(&othello_explorer::obf::parse_board(board).unwrap())
+    reference_score_of(&othello_explorer::notation::obf::parse_board(board).unwrap())
 }
 
 /// The plain negamax's score of a 4x4 `position` (empties to the winner).
@@ -576,7 +577,7 @@ fn the_check_has_a_node_budget_and_reports_what_it_skipped() {
     let store = dir.path().join("s.redb");
     // The 8x8 start (60 empties: no solver proves it in a budget) and a 4x4 entry the plain
     // negamax confirms.
-    let start8 = othello_explorer::obf::format_board(&Position::start(Size::Eight));
+    let start8 = othello_explorer::notation::obf::format_board(&Position::start(Size::Eight));
     let c1 = "-X---XX--XO----- O";
     let file = dir.path().join("in.txt");
     std::fs::write(&file, format!("{start8} standard 0 - import\n{c1} standard {} - import\n", reference_score(c1)))
@@ -622,7 +623,7 @@ fn the_check_has_a_node_budget_and_reports_what_it_skipped() {
     let text = String::from_utf8_lossy(&out.stdout);
     // The store keeps the canonical image of the start.
     let (key, _) = othello_explorer::store::Key::of(&Position::start(Size::Eight), Scoring::Standard);
-    let kept = othello_explorer::obf::format_board(&key.position());
+    let kept = othello_explorer::notation::obf::format_board(&key.position());
     assert!(
         text.contains(&format!("skipped: {kept} standard: its check needs more than 20,000,000 nodes\n")),
         "{text}"

@@ -8,11 +8,11 @@
 //!   `data/eval/check-N.txt` when it wrote them;
 //! - damaged, foreign and newer weight files are refused with typed errors.
 
+use othello_explorer::board::symmetry::Symmetry;
 use othello_explorer::eval::weights::{MAGIC, Weights, WeightsError, shipped, shipped_bytes};
 use othello_explorer::eval::{baseline, evaluate};
-use othello_explorer::obf::parse_board;
+use othello_explorer::notation::obf::parse_board;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
-use othello_explorer::symmetry::Symmetry;
 use othello_explorer::{Position, Size};
 
 /// xorshift64, seeded apart from the fitting tool's generator.

@@ -159,7 +159,8 @@ fn a_fit_between_two_frozen_ranges_moves_only_those_stages_and_keeps_the_base_le
     for line in text.lines().skip(1) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let index: u64 = words[0].parse().expect("an index");
-        let position = othello_explorer::obf::parse_board(&format!("{} {}", words[1], words[2])).expect("a board");
+        let position =
+            othello_explorer::notation::obf::parse_board(&format!("{} {}", words[1], words[2])).expect("a board");
         let label: f64 = words[3].parse().expect("a score");
         if index % 10 != 9 || !(4..8).contains(&position.empty_count()) {
             continue;

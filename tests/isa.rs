@@ -1,4 +1,4 @@
-//! Every instruction-set level the CPU has ([`othello_explorer::isa`]) against independent
+//! Every instruction-set level the CPU has ([`othello_explorer::board::isa`]) against independent
 //! references and against the plain level, its twin:
 //!
 //! - perft at every level against Aart Bik's published 8x8 counts and the 4x4 and 6x6 counts of
@@ -11,9 +11,9 @@
 //!
 //! On a CPU without AVX2 only the plain level runs: the same tests then check it alone.
 
-use othello_explorer::isa::{Cpu, Level};
-use othello_explorer::obf::parse_problem;
-use othello_explorer::perft::perft_on;
+use othello_explorer::board::isa::{Cpu, Level};
+use othello_explorer::board::perft::perft_on;
+use othello_explorer::notation::obf::parse_problem;
 use othello_explorer::solver::{Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::{Position, Size};
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ fn perft_at_every_level_matches_published_counts() {
     }
 }
 
-fn ffo(file: &str) -> Vec<othello_explorer::obf::Problem> {
+fn ffo(file: &str) -> Vec<othello_explorer::notation::obf::Problem> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/ffo").join(file);
     let text = std::fs::read_to_string(&path).expect("the shipped FFO file");
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| parse_problem(l).expect("an FFO line")).collect()

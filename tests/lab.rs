@@ -6,7 +6,7 @@ mod common;
 mod reference;
 
 use common::to_position;
-use othello_explorer::lab::{
+use othello_explorer::studies::lab::{
     LabError, MAX_EMPTIES_ALPHA_BETA, MAX_EMPTIES_FASTEST_FIRST, MAX_EMPTIES_NEGAMAX, MAX_EMPTIES_SOLVER, Method,
     compare, run,
 };
@@ -88,9 +88,10 @@ fn deep_positions_are_refused_and_a_raised_flag_cancels() {
     let err = run(Method::Solver, &start, Scoring::Standard, &stop).unwrap_err();
     assert!(matches!(err, LabError::TooDeep { limit: MAX_EMPTIES_SOLVER, .. }));
     // FFO #40: 20 empties, within the limits of the last two, which a raised flag stops.
-    let ffo40 =
-        othello_explorer::obf::parse_board("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
-            .unwrap();
+    let ffo40 = othello_explorer::notation::obf::parse_board(
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    )
+    .unwrap();
     let start = ffo40;
     let raised = AtomicBool::new(true);
     assert!(matches!(

@@ -9,12 +9,12 @@ mod common;
 mod reference;
 
 use common::to_position;
-use othello_explorer::lab::outcome::{
+use othello_explorer::notation::obf::parse_problem;
+use othello_explorer::studies::lab::outcome::{
     self, Budget, MAX_EMPTIES_ALPHA_BETA, MAX_EMPTIES_BRANCHING, MAX_EMPTIES_SOLVER, MAX_EMPTIES_SORTED,
     MAX_EMPTIES_WPNS, Method, Outcome, OutcomeError, Schedule, run, run_with,
 };
-use othello_explorer::obf::parse_problem;
-use othello_explorer::{Position, Scoring, Size, lab};
+use othello_explorer::{Position, Scoring, Size, studies::lab};
 use reference::{Board, Rng, random_game};
 use serde_json::Value;
 use std::io::Write;
@@ -147,9 +147,10 @@ fn deep_positions_are_refused_with_a_reason_and_budgets_and_flags_stop() {
     }
     // FFO #24 (19 empty squares, a draw that takes every method more than 10,000 nodes): beyond
     // unsorted alpha-beta's limit, which a budget lifts.
-    let ffo24 =
-        othello_explorer::obf::parse_board("--O--O-----OOOX--X-XOXOO--XXXOOOXXXXOOOOXXXOXXOOXXXXXX--XOXX-O-- O")
-            .unwrap();
+    let ffo24 = othello_explorer::notation::obf::parse_board(
+        "--O--O-----OOOX--X-XOXOO--XXXOOOXXXXOOOOXXXOXXOOXXXXXX--XOXX-O-- O",
+    )
+    .unwrap();
     assert!(matches!(run(Method::AlphaBeta, &ffo24, Budget::UNLIMITED, &stop), Err(OutcomeError::TooDeep { .. })));
     let budget = Budget { time: None, nodes: Some(10_000) };
     for method in Method::ALL {

@@ -27,7 +27,7 @@ mod reference;
 
 use common::to_position;
 use othello_explorer::eval::evaluate;
-use othello_explorer::obf::{Problem, parse_problem};
+use othello_explorer::notation::obf::{Problem, parse_problem};
 use othello_explorer::solver::{
     Analysis, ChildValue, EXACT_MARGIN, Kind, Limits, Phase, QUICK_DEPTH, Report, SearchMode, Selectivity, Solver,
     SolverOptions, StopReason, pv_solved,
@@ -668,7 +668,7 @@ fn estimates_and_exact_scores_share_the_table() {
 
 /// An 8x8 midgame position with many moves.
 fn midgame() -> Position {
-    othello_explorer::transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4f4f6f3e6e7")
+    othello_explorer::notation::transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4f4f6f3e6e7")
         .expect("a legal line")
         .end()
 }
@@ -834,8 +834,8 @@ fn the_stop_flag_ends_the_analysis_between_depths_and_at_once() {
 /// A finished game and a position that must pass have no children.
 #[test]
 fn no_children_without_moves() {
-    let finished = othello_explorer::obf::parse_board("XXXXXXXX---X--OO O").expect("a board");
-    let must_pass = othello_explorer::obf::parse_board("XXXXXXXXXXXXXXO- O").expect("a board");
+    let finished = othello_explorer::notation::obf::parse_board("XXXXXXXX---X--OO O").expect("a board");
+    let must_pass = othello_explorer::notation::obf::parse_board("XXXXXXXXXXXXXXO- O").expect("a board");
     assert!(finished.is_game_over());
     for pos in [finished, must_pass] {
         for mode in [SearchMode::Auto, SearchMode::Exact, SearchMode::Wld, SearchMode::Estimate] {

@@ -8,9 +8,11 @@ mod common;
 mod reference;
 
 use common::{any_board, any_size, size_of, to_position};
-use othello_explorer::gamefile::{self, Format, Game, GameFileError};
-use othello_explorer::obf::{self, BoardStringError, ProblemError, parse_board, parse_board_line, parse_problem};
-use othello_explorer::transcript::{self, TranscriptError};
+use othello_explorer::notation::gamefile::{self, Format, Game, GameFileError};
+use othello_explorer::notation::obf::{
+    self, BoardStringError, ProblemError, parse_board, parse_board_line, parse_problem,
+};
+use othello_explorer::notation::transcript::{self, TranscriptError};
 use othello_explorer::{Bitboard, Color, IllegalMove, ParseSquareError, Position, PositionError, Size, Square};
 use proptest::prelude::*;
 use reference::{Board, Ply, bit_of, hex, name};

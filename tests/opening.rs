@@ -6,7 +6,7 @@
 mod reference;
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use othello_explorer::{Position, Size, opening, transcript};
+use othello_explorer::{Position, Size, notation::opening, notation::transcript};
 use reference::{Board, name};
 use std::collections::BTreeSet;
 

@@ -20,9 +20,9 @@
 //! plies, about a minute of one core each; the others, their images under the board's symmetries,
 //! to 14. The two checks run side by side.
 
+use othello_explorer::board::symmetry::Symmetry;
 use othello_explorer::solver::{Kind, Limits, Report, SearchMode, Solver, SolverOptions};
-use othello_explorer::symmetry::Symmetry;
-use othello_explorer::{Position, Size, transcript};
+use othello_explorer::{Position, Size, notation::transcript};
 use std::collections::BTreeMap;
 
 /// The estimates of every child at every depth 1..=`depth`, from the side to move's point of

@@ -15,7 +15,7 @@ mod common;
 mod reference;
 
 use common::to_position;
-use othello_explorer::perft::{perft, perft_n};
+use othello_explorer::board::perft::{perft, perft_n};
 use othello_explorer::{Position, Size};
 use reference::{Board, Rng, random_game};
 

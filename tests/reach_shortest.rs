@@ -11,9 +11,9 @@ mod reference;
 mod tmux;
 
 use common::{size_of, to_position};
-use othello_explorer::reach::{self, Limits, Outcome, Refusal, least_wipeout_moves};
-use othello_explorer::rules::{flips, legal_moves};
-use othello_explorer::shortest::{self, Ending};
+use othello_explorer::board::rules::{flips, legal_moves};
+use othello_explorer::studies::reach::{self, Limits, Outcome, Refusal, least_wipeout_moves};
+use othello_explorer::studies::shortest::{self, Ending};
 use othello_explorer::{Position, Size, Square};
 use reference::{Board, Rng, Side, random_game};
 use std::collections::{HashMap, HashSet};
@@ -135,7 +135,7 @@ fn on_4x4_reach_agrees_with_every_game_played_out() {
 fn cut_off_boards_are_refused_by_the_cheap_arguments() {
     let stop = AtomicBool::new(false);
     let refuse = |board: &str| match reach::reach(
-        &othello_explorer::obf::parse_board(board).unwrap(),
+        &othello_explorer::notation::obf::parse_board(board).unwrap(),
         &Limits::default(),
         &stop,
     ) {
@@ -165,7 +165,7 @@ fn the_twenty_move_draws_are_reached() {
     let stop = AtomicBool::new(false);
     let text = std::fs::read_to_string("data/shortest/draws-20-8x8.txt").unwrap();
     for line in text.lines().filter(|l| !l.starts_with(';')) {
-        let end = othello_explorer::transcript::play(&Position::start(Size::Eight), line).unwrap().end();
+        let end = othello_explorer::notation::transcript::play(&Position::start(Size::Eight), line).unwrap().end();
         let Outcome::Found { moves, .. } = reach::reach(&end, &Limits::default(), &stop) else { panic!("{line}") };
         let replayed = replay(8, &moves);
         assert_eq!((replayed.black_bits(), replayed.white_bits()), (end.black().bits(), end.white().bits()));
@@ -411,7 +411,7 @@ fn on_4x4_every_finished_drawn_board_of_a_game_is_enumerated_and_both_methods_ag
     let stop = AtomicBool::new(false);
     for discs in (4..=16).step_by(2) {
         let mut listed = HashSet::new();
-        othello_explorer::finals::draw_finals(Size::Four, discs, &stop, &mut |b, w| {
+        othello_explorer::studies::finals::draw_finals(Size::Four, discs, &stop, &mut |b, w| {
             listed.insert((b, w));
         });
         for (_, end) in
@@ -447,7 +447,7 @@ fn the_shortest_6x6_draws_take_16_moves() {
     let mut ends = HashSet::new();
     for line in text.lines().filter(|l| !l.starts_with(';')) {
         let moves: Vec<Square> =
-            othello_explorer::transcript::parse_squares(line).unwrap().into_iter().map(|(s, _)| s).collect();
+            othello_explorer::notation::transcript::parse_squares(line).unwrap().into_iter().map(|(s, _)| s).collect();
         assert_eq!(moves.len(), 16);
         let end = replay(6, &moves);
         assert!(end.game_over() && end.count(Side::Black) == 10 && end.count(Side::White) == 10, "{line}");
@@ -487,7 +487,7 @@ fn reach_reports_its_progress_and_its_bound() {
     let stop = AtomicBool::new(false);
     // A long search cut by its node limit: a report at the start, every PROGRESS_EVERY
     // positions, and one at the end with the count the outcome holds.
-    let target: Position = othello_explorer::obf::parse_board(SCATTERED).unwrap();
+    let target: Position = othello_explorer::notation::obf::parse_board(SCATTERED).unwrap();
     let limits = Limits { max_nodes: 200_000, ..Limits::default() };
     let mut seen = Vec::new();
     let outcome = reach::reach_with_progress(&target, &limits, &stop, &mut |p| seen.push(*p));
@@ -502,7 +502,7 @@ fn reach_reports_its_progress_and_its_bound() {
     assert!(seen[1..4].iter().all(|p| p.depth > 0), "{seen:?}");
     // A short search found: the start and the end, the end with the outcome's count; the
     // depth of the end is the game's length.
-    let target = othello_explorer::transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap().end();
+    let target = othello_explorer::notation::transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap().end();
     let mut seen = Vec::new();
     let outcome = reach::reach_with_progress(&target, &Limits::default(), &stop, &mut |p| seen.push(*p));
     let Outcome::Found { moves, nodes } = outcome else { panic!("{outcome:?}") };
@@ -512,7 +512,7 @@ fn reach_reports_its_progress_and_its_bound() {
     // A board settled by a cheap argument is no search: no report.
     let mut calls = 0;
     let cut = format!("{}---OX------XO---{}-------X X", "-".repeat(24), "-".repeat(16));
-    let cut = othello_explorer::obf::parse_board(&cut).unwrap();
+    let cut = othello_explorer::notation::obf::parse_board(&cut).unwrap();
     let outcome = reach::reach_with_progress(&cut, &Limits::default(), &stop, &mut |_| calls += 1);
     assert!(matches!(outcome, Outcome::Unreachable { nodes: 0, .. }), "{outcome:?}");
     assert_eq!(calls, 0);

@@ -6,7 +6,7 @@ mod common;
 mod reference;
 
 use common::{any_size, size_of, to_position};
-use othello_explorer::{Color, IllegalMove, Position, Scoring, Square, rules};
+use othello_explorer::{Color, IllegalMove, Position, Scoring, Square, board::rules};
 use proptest::prelude::*;
 use reference::{Board, Side, mask_of, name};
 use std::collections::HashSet;

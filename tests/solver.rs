@@ -20,8 +20,8 @@ mod common;
 mod reference;
 
 use common::to_position;
-use othello_explorer::obf::{Problem, parse_problem};
-use othello_explorer::rules::{flips_scalar, legal_moves_scalar};
+use othello_explorer::board::rules::{flips_scalar, legal_moves_scalar};
+use othello_explorer::notation::obf::{Problem, parse_problem};
 use othello_explorer::solver::{
     Analysis, ChildScore, ChildValue, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason,
     Stopped,

@@ -22,10 +22,10 @@ mod common;
 mod reference;
 
 use common::to_position;
+use othello_explorer::board::symmetry::Symmetry;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::store::{Entry, Merged, Source, Store, StoreError, Stored, book, check_entry, merge, text};
-use othello_explorer::symmetry::Symmetry;
-use othello_explorer::{Position, Scoring, Size, Square, obf};
+use othello_explorer::{Position, Scoring, Size, Square, notation::obf};
 use reference::{Board, Memo, Rng, negamax_memo, random_game};
 use std::collections::HashMap;
 use std::path::Path;

@@ -224,7 +224,7 @@ fn two_explorers_solve_gtp_book_and_imports_share_one_store_with_kill_9_among_th
         let solves = scope.spawn(|| {
             let mut out = Vec::new();
             for p in &positions {
-                let board = othello_explorer::obf::format_board(p);
+                let board = othello_explorer::notation::obf::format_board(p);
                 let args = ["solve", "--board", &board, "--json", "--threads", "1", "--hash-mb", "8"];
                 out.push((*p, finish(spawn(&path, &args))));
             }

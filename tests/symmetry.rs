@@ -5,7 +5,7 @@ mod reference;
 
 use common::{any_board, any_size, size_of, to_position};
 use othello_explorer::Square;
-use othello_explorer::symmetry::{Symmetry, canonical};
+use othello_explorer::board::symmetry::{Symmetry, canonical};
 use proptest::prelude::*;
 use reference::{bit_of, mask_of, name};
 

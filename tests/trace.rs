@@ -7,10 +7,10 @@ mod common;
 mod reference;
 
 use common::to_position;
-use othello_explorer::geometry::DIRECTIONS;
-use othello_explorer::symmetry::canonical;
-use othello_explorer::trace::{Topic, TraceError, Value, trace};
-use othello_explorer::{Bitboard, Color, Position, Size, Square, rules, with_size};
+use othello_explorer::board::geometry::DIRECTIONS;
+use othello_explorer::board::symmetry::canonical;
+use othello_explorer::studies::trace::{Topic, TraceError, Value, trace};
+use othello_explorer::{Bitboard, Color, Position, Size, Square, board::rules, with_size};
 use reference::{Board, Rng, Side, bit_of, random_board, random_game};
 
 /// Positions of every size: every ply of a few random games, and random arrangements.
@@ -30,7 +30,7 @@ fn positions() -> Vec<Position> {
     out
 }
 
-fn last_mask(steps: &[othello_explorer::trace::Step], name: &str) -> Bitboard {
+fn last_mask(steps: &[othello_explorer::studies::trace::Step], name: &str) -> Bitboard {
     match steps.iter().rev().find(|s| s.full_name() == name).map(|s| s.value) {
         Some(Value::Mask(m)) => m,
         other => panic!("no mask step {name}: {other:?}"),
@@ -218,7 +218,8 @@ fn the_symmetry_trace_shows_its_shifts_and_tells_the_images_apart() {
         assert!(expr("three moves: flip").contains("player & row_1"));
         assert!(expr("three moves: transpose").contains("player & diag_0"));
         assert!(t.steps.iter().all(|s| !s.expression.contains("Symmetry::")), "the expressions name the moves");
-        let images: Vec<&othello_explorer::trace::Step> = t.steps.iter().filter(|s| s.name == "player").collect();
+        let images: Vec<&othello_explorer::studies::trace::Step> =
+            t.steps.iter().filter(|s| s.name == "player").collect();
         assert_eq!(images.len(), 8);
         let notes: std::collections::HashSet<&str> = images.iter().map(|s| s.note.as_str()).collect();
         assert_eq!(notes.len(), 8, "eight different notes: {notes:?}");

@@ -385,7 +385,7 @@ fn serve_review(m: &mut Model, mut effects: Vec<Effect>) {
 #[test]
 fn the_review_marks_the_line_and_draws_the_graph() {
     let text = "c4d4d3b4a4d2d1a3a2c1b1a1";
-    let line = othello_explorer::transcript::play(&Position::start(Size::Four), text).unwrap();
+    let line = othello_explorer::notation::transcript::play(&Position::start(Size::Four), text).unwrap();
     let mut m = Model::new(line.start, &line.moves, Config::default(), Instant::now());
     m.init();
     let effects = command(&mut m, "review");
@@ -399,7 +399,7 @@ fn the_review_marks_the_line_and_draws_the_graph() {
         let values = move_values(&p);
         let best = values.iter().map(|&(_, v)| v).max().unwrap();
         let loss = best - values.iter().find(|&&(s, _)| s == mv).unwrap().1;
-        let want = othello_explorer::review::Mark::of_loss(loss);
+        let want = othello_explorer::studies::review::Mark::of_loss(loss);
         assert_eq!(m.mark(id), want.map(|w| (w, true)), "{p}: {mv} lost {loss}");
         p = p.play(mv).unwrap();
     }

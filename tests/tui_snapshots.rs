@@ -9,7 +9,7 @@ use othello_explorer::tui::testing::view;
 use othello_explorer::tui::testing::widgets::board::{BoardWidget, Zoom};
 use othello_explorer::tui::testing::widgets::help;
 use othello_explorer::tui::testing::worker::{EventKind, SolverEvent};
-use othello_explorer::{Position, Size, Square, transcript};
+use othello_explorer::{Position, Size, Square, notation::transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

@@ -3,9 +3,9 @@
 //! two explorers (and a third program) share one store, each answering from what the other kept,
 //! and a damaged store is reported and the explorer goes on without it.
 
+use othello_explorer::board::symmetry::Symmetry;
 use othello_explorer::solver::{DEFAULT_SELECTIVITY, Kind, Limits, Solver, SolverOptions};
 use othello_explorer::store::Store;
-use othello_explorer::symmetry::Symmetry;
 use othello_explorer::tui::testing::app::Msg;
 use othello_explorer::tui::testing::worker::{EventKind, Worker};
 use othello_explorer::{Position, Scoring, Size, Square};
@@ -63,7 +63,7 @@ fn what_is_proven_is_kept_and_a_twin_is_answered_from_the_store() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.redb");
     let position = fourteen_plies_in();
-    assert_ne!(othello_explorer::symmetry::canonical(&position).1, Symmetry::ALL[0]);
+    assert_ne!(othello_explorer::board::symmetry::canonical(&position).1, Symmetry::ALL[0]);
     assert!(position.legal_moves().count() > 1);
     let mut reference = Solver::new(options());
     let expected: HashMap<Square, i32> = reference
@@ -249,7 +249,7 @@ fn the_explorers_review_gives_the_marks_of_review_whatever_the_store_threads_and
     let (tx, rx) = channel();
     let options = SolverOptions { hash_mb: 16, threads: 2, ..SolverOptions::default() };
     let mut worker = Worker::spawn(options, Some(dir.path().join("store.redb")), tx).unwrap();
-    let line = othello_explorer::transcript::play(&Position::start(Size::Six), &text).unwrap();
+    let line = othello_explorer::notation::transcript::play(&Position::start(Size::Six), &text).unwrap();
     let mut m = Model::new(line.start, &line.moves, Config::default(), std::time::Instant::now());
     let key = |c: KeyCode| Msg::Key(KeyEvent::new(c, KeyModifiers::NONE));
     let mut effects = m.init();
@@ -281,7 +281,7 @@ fn the_explorers_review_gives_the_marks_of_review_whatever_the_store_threads_and
         .into_iter()
         .filter(|&id| matches!(m.tree.edge(id), Some(othello_explorer::tui::testing::tree::Edge::Move(_))))
         .map(|id| {
-            let mark = m.mark(id).map(|(mark, proven)| othello_explorer::review::mark_text(mark, proven));
+            let mark = m.mark(id).map(|(mark, proven)| othello_explorer::studies::review::mark_text(mark, proven));
             (m.tree.depth(id), mark)
         })
         .collect();

@@ -2,14 +2,14 @@
 //! and 120x40 on 4x4, 6x6 and 8x8. Lab results are injected as messages with fixed times, so
 //! every screen is deterministic; the lab's thread itself runs both halves and cancels.
 
-use othello_explorer::lab::outcome::{self, Budget, Outcome, OutcomeError};
-use othello_explorer::lab::{self, LabError, Method, Run};
-use othello_explorer::trace::{Topic, Value};
+use othello_explorer::studies::lab::outcome::{self, Budget, Outcome, OutcomeError};
+use othello_explorer::studies::lab::{self, LabError, Method, Run};
+use othello_explorer::studies::trace::{Topic, Value};
 use othello_explorer::tui::testing::app::{Config, Effect, Model, Msg, update};
 use othello_explorer::tui::testing::lab_worker::{LabEvent, LabResult, LabWorker};
 use othello_explorer::tui::testing::teach::{Lesson, lesson_trace};
 use othello_explorer::tui::testing::view;
-use othello_explorer::{Position, Scoring, Size, transcript};
+use othello_explorer::{Position, Scoring, Size, notation::transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -168,9 +168,10 @@ fn the_lab_thread_runs_both_halves_and_cancels() {
         assert_eq!(run.outcome, Outcome::Loss, "{}", run.method);
     }
     // FFO #40 (20 empty squares): the slow methods run long enough to be cancelled.
-    let ffo40 =
-        othello_explorer::obf::parse_board("O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X")
-            .unwrap();
+    let ffo40 = othello_explorer::notation::obf::parse_board(
+        "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    )
+    .unwrap();
     worker.run(8, ffo40);
     worker.cancel();
     let events: Vec<LabEvent> = (0..9).map(|_| lab_event(rx.recv().unwrap())).collect();

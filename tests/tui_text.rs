@@ -8,12 +8,12 @@
 //! and the test's names; a token on the screen that is not one of them but starts one (`explor`,
 //! `Ente`, `thin`) is a cut word.
 
-use othello_explorer::gamefile::{Format, Game, wthor};
+use othello_explorer::notation::gamefile::{Format, Game, wthor};
 use othello_explorer::solver::{ChildValue, Kind};
 use othello_explorer::tui::testing::app::{Config, Model, Msg, update};
 use othello_explorer::tui::testing::view;
 use othello_explorer::tui::testing::worker::{EventKind, SolverEvent};
-use othello_explorer::{Position, Size, transcript};
+use othello_explorer::{Position, Size, notation::transcript};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

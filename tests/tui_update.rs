@@ -10,7 +10,7 @@ use othello_explorer::solver::{
 use othello_explorer::tui::testing::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
 use othello_explorer::tui::testing::tree::Edge;
 use othello_explorer::tui::testing::worker::{EventKind, SolverEvent};
-use othello_explorer::{Position, Size, Square, transcript};
+use othello_explorer::{Position, Size, Square, notation::transcript};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::time::{Duration, Instant};
 
@@ -765,7 +765,7 @@ fn a_replaced_tree_comes_back_with_restore() {
 
 #[test]
 fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
-    use othello_explorer::reach::{self, Outcome, Refusal};
+    use othello_explorer::studies::reach::{self, Outcome, Refusal};
     let (mut m, _) = model(Size::Eight);
     let target = transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4").unwrap().end();
     command(&mut m, &format!("board {target}"));
@@ -813,7 +813,7 @@ fn reach_runs_off_the_ui_thread_and_loads_the_game_it_finds() {
 /// board (the reference rules' score), `unknown` where it does not (issue 97, item 8).
 #[test]
 fn the_list_of_a_files_games_shows_each_result() {
-    use othello_explorer::gamefile::{Format, Game, wthor};
+    use othello_explorer::notation::gamefile::{Format, Game, wthor};
     // A game to its end by the reference rules (the first legal move each time), and one cut.
     let mut b = reference::Board::start(8);
     let mut moves = Vec::new();
@@ -852,7 +852,7 @@ fn the_list_of_a_files_games_shows_each_result() {
 /// (issue 37, item 5).
 #[test]
 fn load_reads_wthor_databases_and_picks_a_game_by_number() {
-    use othello_explorer::gamefile::{Format, Game, wthor};
+    use othello_explorer::notation::gamefile::{Format, Game, wthor};
     let (mut m, _) = model(Size::Eight);
     assert_eq!(command(&mut m, "load games.wtb 2"), vec![Effect::Load { path: "games.wtb".into(), index: Some(2) }]);
     assert_eq!(command(&mut m, "load my games.wtb"), vec![Effect::Load { path: "my games.wtb".into(), index: None }]);
@@ -1074,7 +1074,7 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
     }
     assert!(m.status.as_ref().unwrap().text.starts_with("review done"), "{:?}", m.status);
     let ids = m.tree.line();
-    use othello_explorer::review::Mark;
+    use othello_explorer::studies::review::Mark;
     assert_eq!(m.mark(ids[1]), None, "a loss within the estimates' error is no mark");
     assert_eq!(m.mark(ids[2]), Some((Mark::Blunder, false)), "20 less the margin (6 at 28-34 empties, depth 12): 14");
     assert!(m.review_summary().contains("(1 from estimates)"), "{}", m.review_summary());

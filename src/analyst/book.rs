@@ -7,7 +7,10 @@ use super::{Analyst, Ask, Event};
 use crate::solver::{Limits, SearchMode, Solver, SolverOptions, Stopped, TableError};
 use crate::store::book::positions_by_ply;
 use crate::store::{Source, Store, StoreError, Stored};
-use crate::{Position, Scoring, Size};
+use crate::{
+    board::position::{Position, Scoring},
+    board::size::Size,
+};
 use rustc_hash::FxHashSet;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -134,7 +137,7 @@ pub fn build(
         let mut cost = StageCost { stage: "lines".into(), ..StageCost::default() };
         let mut queue = vec![Position::start(options.size)];
         let mut seen: FxHashSet<(u64, u64)> = FxHashSet::default();
-        seen.insert(crate::symmetry::canonical(&queue[0]).0);
+        seen.insert(crate::board::symmetry::canonical(&queue[0]).0);
         let mut done = 0;
         while let Some(position) = queue.pop() {
             let (children, skipped) = builder.expand(&position)?;
@@ -143,7 +146,7 @@ pub fn build(
             let best = children.iter().map(|c| c.1).max();
             for (child, score) in &children {
                 let on_line = Some(*score) == best;
-                if on_line && seen.insert(crate::symmetry::canonical(child).0) {
+                if on_line && seen.insert(crate::board::symmetry::canonical(child).0) {
                     queue.push(*child);
                 } else if !on_line && child.empty().count() <= options.near_empties {
                     // A near neighbour: one move off the line, its children scored too.

@@ -10,7 +10,10 @@
 
 use crate::solver::{ChildValue, Kind};
 use crate::store::{Source, Store, StoreError, Stored, book};
-use crate::{Position, Scoring, Square};
+use crate::{
+    board::position::{Position, Scoring},
+    board::square::Square,
+};
 use std::path::Path;
 
 /// Opens the store at `path` and merges the shipped 6x6 book into it (once per book version).

@@ -31,7 +31,10 @@ pub mod play;
 
 use crate::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, StopReason};
 use crate::store::{Source, Store, StoreError};
-use crate::{Position, Scoring, Square};
+use crate::{
+    board::position::{Position, Scoring},
+    board::square::Square,
+};
 
 /// When a call looks for the principal variation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@
 
 use super::{Analyst, Ask, Event, LineRule};
 use crate::solver::{ChildValue, Limits, SearchMode};
-use crate::{Position, Size, Square};
+use crate::{board::position::Position, board::size::Size, board::square::Square};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! how many games reached it, and for each next move its games, black's wins, draws and losses,
 //! the mean final score and the players who chose it.
 //!
-//! Positions are keyed by their **canonical form** ([`crate::symmetry::canonical`]) and the side
+//! Positions are keyed by their **canonical form** ([`crate::board::symmetry::canonical`]) and the side
 //! to move, so transpositions and the eight symmetric images of a position meet; every move is
 //! given back in the asking position's own coordinates.
 //!
@@ -44,10 +44,14 @@ mod writer;
 pub use sources::{SOURCE_LIMIT, SourceError, read_source};
 pub use writer::Writer;
 
-use crate::gamefile::{GameResult, How};
+use crate::board::symmetry::{Symmetry, canonical};
 use crate::notation::checksum::fnv1a;
-use crate::symmetry::{Symmetry, canonical};
-use crate::{Color, Position, Scoring, Size, Square};
+use crate::notation::gamefile::{GameResult, How};
+use crate::{
+    board::position::{Color, Position, Scoring},
+    board::size::Size,
+    board::square::Square,
+};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -180,7 +184,7 @@ impl GameRow {
     /// The result as the front ends write it: black's final score (`+12`, `-64 resigned`), or
     /// `unknown`.
     pub fn result_text(&self) -> String {
-        crate::gamefile::result_text(self.result())
+        crate::notation::gamefile::result_text(self.result())
     }
 }
 
@@ -677,11 +681,11 @@ impl Archive {
     }
 
     /// A game of the archive as a game file's game (for GGF).
-    pub fn as_game(&self, g: &GameRow) -> crate::gamefile::Game {
-        let mut game = crate::gamefile::Game::new(
+    pub fn as_game(&self, g: &GameRow) -> crate::notation::gamefile::Game {
+        let mut game = crate::notation::gamefile::Game::new(
             g.start,
             g.moves.iter().flatten().copied().collect(),
-            crate::gamefile::Format::Ggf,
+            crate::notation::gamefile::Format::Ggf,
         );
         game.black = g.black.and_then(|n| self.name(n)).map(str::to_string);
         game.white = g.white.and_then(|n| self.name(n)).map(str::to_string);
@@ -992,7 +996,7 @@ impl Cursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript;
+    use crate::notation::transcript;
 
     fn game(t: &str, black: &str) -> ArchivedGame {
         let start = Position::start(Size::Eight);
@@ -1136,7 +1140,7 @@ mod tests {
         assert_eq!(f5(&b), m);
         assert!(b.remove("y"));
         assert_eq!(f5(&b), m);
-        let ggf = crate::gamefile::ggf::write(&b.as_game(&b.games[0]), &[]);
+        let ggf = crate::notation::gamefile::ggf::write(&b.as_game(&b.games[0]), &[]);
         assert!(ggf.contains("RE[-64:r]"), "{ggf}");
         // A version-2 file has no such byte: its games read as before.
         let plain = {

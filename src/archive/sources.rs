@@ -9,8 +9,8 @@
 //! 26 bytes a tournament, each a name padded with zero bytes (Latin-1).
 
 use super::ArchivedGame;
-use crate::gamefile::{Format, ggf};
-use crate::{Position, Size, Square};
+use crate::notation::gamefile::{Format, ggf};
+use crate::{board::position::Position, board::size::Size, board::square::Square};
 use std::path::{Path, PathBuf};
 
 /// Why a source cannot be added: one line naming the file and, where there is one, the record.
@@ -66,7 +66,7 @@ fn beside(dir: &Path, name: &str) -> Option<PathBuf> {
 
 fn read_names(dir: &Path, file: &str, width: usize) -> Option<Vec<String>> {
     let path = beside(dir, file)?;
-    let bytes = crate::textfile::read_bytes(&path, 16 << 20).ok()?;
+    let bytes = crate::notation::textfile::read_bytes(&path, 16 << 20).ok()?;
     names(&bytes, width)
 }
 
@@ -97,7 +97,8 @@ fn wthor(path: &Path, bytes: &[u8]) -> Result<Vec<ArchivedGame>, SourceError> {
     };
     let mut out = Vec::with_capacity(count);
     for k in 0..count {
-        let game = crate::gamefile::wthor::read(bytes, k + 1).map_err(|e| err(format!("record {}: {e}", k + 1)))?;
+        let game =
+            crate::notation::gamefile::wthor::read(bytes, k + 1).map_err(|e| err(format!("record {}: {e}", k + 1)))?;
         let r = &bytes[16 + k * 68..16 + (k + 1) * 68];
         let field = |o: usize| u16::from_le_bytes([r[o], r[o + 1]]);
         let moves = explicit(game.start, &game.moves);
@@ -134,7 +135,7 @@ fn explicit(start: Position, moves: &[Square]) -> Vec<Option<Square>> {
 pub fn read_source(path: &Path, bytes: &[u8], size: Size) -> Result<Vec<ArchivedGame>, SourceError> {
     let err = |reason: String| SourceError { file: path.to_path_buf(), reason };
     let wthor_named = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("wtb"));
-    if wthor_named || crate::gamefile::wthor::looks_like(bytes) {
+    if wthor_named || crate::notation::gamefile::wthor::looks_like(bytes) {
         return wthor(path, bytes);
     }
     let text = std::str::from_utf8(bytes)
@@ -163,7 +164,7 @@ pub fn read_source(path: &Path, bytes: &[u8], size: Size) -> Result<Vec<Archived
         if t.is_empty() {
             continue;
         }
-        let g = crate::gamefile::read_text(t, size, None).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
+        let g = crate::notation::gamefile::read_text(t, size, None).map_err(|e| err(format!("line {}: {e}", i + 1)))?;
         if g.format != Format::Transcript && g.format != Format::BoardString {
             return Err(err(format!("line {}: not a transcript", i + 1)));
         }

@@ -44,7 +44,7 @@ impl Writer {
     /// program holds it, `waiting` is called once with the lock file's path, then this waits
     /// until that program is done.
     pub fn lock(path: &Path, waiting: impl FnOnce(&Path)) -> Result<Writer, ArchiveError> {
-        let target = crate::writefile::target(path).map_err(|e| ArchiveError::Io(e.to_string()))?;
+        let target = crate::notation::writefile::target(path).map_err(|e| ArchiveError::Io(e.to_string()))?;
         if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
         }

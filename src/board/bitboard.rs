@@ -1,6 +1,6 @@
 //! [`Bitboard`]: a set of squares of one board, whose formatting is the teaching display.
 
-use crate::{Size, Square};
+use crate::{board::size::Size, board::square::Square};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign};
 
@@ -104,7 +104,7 @@ impl Bitboard {
         (0..n)
             .map(|row| {
                 (0..n)
-                    .map(|col| if self.bits >> crate::geometry::bit(n, col, row) & 1 == 1 { '1' } else { '0' })
+                    .map(|col| if self.bits >> crate::board::geometry::bit(n, col, row) & 1 == 1 { '1' } else { '0' })
                     .collect()
             })
             .collect()
@@ -242,7 +242,7 @@ impl fmt::Debug for Bitboard {
 #[macro_export]
 macro_rules! bitboard {
     ($($t:tt)*) => {
-        $crate::bitboard::Bitboard::from_picture(stringify!($($t)*))
+        $crate::board::bitboard::Bitboard::from_picture(stringify!($($t)*))
             .expect("a bitboard picture has 16, 36 or 64 cells of X and .")
     };
 }

@@ -15,7 +15,7 @@
 /// The low `n*n` bits: every square of an `n x n` board.
 ///
 /// ```
-/// assert_eq!(othello_explorer::geometry::full_mask(6), 0xf_ffff_ffff);
+/// assert_eq!(othello_explorer::board::geometry::full_mask(6), 0xf_ffff_ffff);
 /// ```
 pub const fn full_mask(n: usize) -> u64 {
     if n * n == 64 { u64::MAX } else { (1u64 << (n * n)) - 1 }
@@ -51,7 +51,7 @@ pub(crate) const fn row_mask(n: usize, row: usize) -> u64 {
 /// Every square but the first and last columns: `0x6666` on 4x4, `0x7e7e7e7e7e7e7e7e` on 8x8.
 ///
 /// ```
-/// use othello_explorer::geometry::inner_columns;
+/// use othello_explorer::board::geometry::inner_columns;
 /// assert_eq!(inner_columns(4), 0x6666);
 /// assert_eq!(inner_columns(6), 0x79e79e79e);
 /// assert_eq!(inner_columns(8), 0x7e7e7e7e7e7e7e7e);
@@ -94,7 +94,7 @@ impl Direction {
     /// How far the bitboard shifts for one step on an `n x n` board: 1, `n-1`, `n` or `n+1`.
     ///
     /// ```
-    /// use othello_explorer::geometry::DIRECTIONS;
+    /// use othello_explorer::board::geometry::DIRECTIONS;
     /// let shifts: Vec<u32> = DIRECTIONS.iter().map(|d| d.shift(8)).collect();
     /// assert_eq!(shifts, [1, 7, 8, 9, 1, 7, 8, 9]);
     /// ```
@@ -136,7 +136,7 @@ pub const fn centre(n: usize) -> u64 {
 /// The squares next to `set` in any of the eight directions on an `n x n` board.
 ///
 /// ```
-/// use othello_explorer::geometry::neighbours;
+/// use othello_explorer::board::geometry::neighbours;
 /// // 4x4: around a1 (bit 15) are b1, a2 and b2 (bits 14, 11 and 10).
 /// assert_eq!(neighbours(4, 1 << 15), (1 << 14) | (1 << 11) | (1 << 10));
 /// ```

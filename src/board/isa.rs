@@ -127,13 +127,13 @@ pub unsafe trait Isa: Copy + Send + Sync + 'static {
         unsafe { Self::enter_unchecked(f) }
     }
 
-    /// The legal moves of `p` against `o` ([`crate::rules::legal_moves`]).
+    /// The legal moves of `p` against `o` ([`crate::board::rules::legal_moves`]).
     fn legal_moves<const N: usize>(self, p: u64, o: u64) -> u64;
 
-    /// The legal moves of four positions ([`crate::rules::legal_moves_x4`]).
+    /// The legal moves of four positions ([`crate::board::rules::legal_moves_x4`]).
     fn legal_moves_x4<const N: usize>(self, p: [u64; 4], o: [u64; 4]) -> [u64; 4];
 
-    /// The discs a move on `sq` flips ([`crate::rules::flips`]).
+    /// The discs a move on `sq` flips ([`crate::board::rules::flips`]).
     fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64;
 
     /// The bits of `x` under `mask`, packed into the low bits in order (BMI2's `pext`).
@@ -159,17 +159,17 @@ unsafe impl Isa for Plain {
 
     #[inline(always)]
     fn legal_moves<const N: usize>(self, p: u64, o: u64) -> u64 {
-        crate::rules::legal_moves_scalar::<N>(p, o)
+        crate::board::rules::legal_moves_scalar::<N>(p, o)
     }
 
     #[inline(always)]
     fn legal_moves_x4<const N: usize>(self, p: [u64; 4], o: [u64; 4]) -> [u64; 4] {
-        crate::rules::legal_moves_x4_scalar::<N>(p, o)
+        crate::board::rules::legal_moves_x4_scalar::<N>(p, o)
     }
 
     #[inline(always)]
     fn flips<const N: usize>(self, p: u64, o: u64, sq: u32) -> u64 {
-        crate::rules::flips_scalar::<N>(p, o, sq)
+        crate::board::rules::flips_scalar::<N>(p, o, sq)
     }
 
     #[inline(always)]
@@ -181,7 +181,7 @@ unsafe impl Isa for Plain {
 /// [`Isa::pext`] one mask bit at a time: the plain twin.
 ///
 /// ```
-/// use othello_explorer::isa::pext_scalar;
+/// use othello_explorer::board::isa::pext_scalar;
 /// assert_eq!(pext_scalar(0b1010_0110, 0b1111_0000), 0b1010);
 /// ```
 #[inline(always)]
@@ -204,7 +204,7 @@ pub use x86::{Avx2, Avx2Pext, Avx512};
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{Isa, Level, pext_scalar};
-    use crate::rules::simd;
+    use crate::board::rules::simd;
 
     /// Whether the CPU has what [`Avx2`] is compiled with.
     fn has_avx2() -> bool {
@@ -424,19 +424,19 @@ impl Cpu {
     }
 }
 
-/// Runs `$body` with `$isa` bound to the token held by the [`Cpu`](crate::isa::Cpu) `$cpu`: the
+/// Runs `$body` with `$isa` bound to the token held by the [`Cpu`](crate::board::isa::Cpu) `$cpu`: the
 /// body is compiled once per level, each copy for its own token type.
 #[macro_export]
 macro_rules! with_cpu {
     ($cpu:expr, $isa:ident => $body:expr) => {
         match $cpu {
-            $crate::isa::Cpu::Plain($isa) => $body,
+            $crate::board::isa::Cpu::Plain($isa) => $body,
             #[cfg(target_arch = "x86_64")]
-            $crate::isa::Cpu::Avx2($isa) => $body,
+            $crate::board::isa::Cpu::Avx2($isa) => $body,
             #[cfg(target_arch = "x86_64")]
-            $crate::isa::Cpu::Avx2Pext($isa) => $body,
+            $crate::board::isa::Cpu::Avx2Pext($isa) => $body,
             #[cfg(target_arch = "x86_64")]
-            $crate::isa::Cpu::Avx512($isa) => $body,
+            $crate::board::isa::Cpu::Avx512($isa) => $body,
         }
     };
 }

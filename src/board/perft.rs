@@ -4,13 +4,13 @@
 //! Convention (Aart Bik's table): a pass is a ply, and a game that ends before the depth counts as
 //! one leaf. The last ply is counted from the legal-move mask without playing it.
 
-use crate::isa::{Cpu, Isa};
-use crate::{Position, with_size};
+use crate::board::isa::{Cpu, Isa};
+use crate::{board::position::Position, with_size};
 
 /// Leaves at `depth` plies from `position`.
 ///
 /// ```
-/// use othello_explorer::{Position, Size, perft::perft};
+/// use othello_explorer::{Position, Size, board::perft::perft};
 /// let start = Position::start(Size::Eight);
 /// assert_eq!((1..=5).map(|d| perft(&start, d)).collect::<Vec<_>>(), [4, 12, 56, 244, 1396]);
 /// ```
@@ -91,13 +91,13 @@ fn perft_unbatched_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u
 /// call it.
 #[cfg(target_arch = "x86_64")]
 mod simd {
-    use crate::isa::Isa;
-    use crate::rules::simd::{lanes, legal_moves_x4};
+    use crate::board::isa::Isa;
+    use crate::board::rules::simd::{lanes, legal_moves_x4};
     use std::arch::x86_64::*;
 
     /// [`super::perft_on`] with the batch. `isa` must be a level with AVX2.
     pub(super) fn perft<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32) -> u64 {
-        debug_assert!(I::LEVEL >= crate::isa::Level::Avx2);
+        debug_assert!(I::LEVEL >= crate::board::isa::Level::Avx2);
         isa.enter(
             #[inline(always)]
             || {
@@ -222,7 +222,7 @@ mod simd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::full_mask;
+    use crate::board::geometry::full_mask;
 
     use crate::testing::Rng;
 
@@ -235,7 +235,7 @@ mod tests {
             let mine = rng.next();
             let (p, o) = (occupied & mine, occupied & !mine);
             for depth in 1..=4 {
-                let plain = perft_unbatched::<N, _>(crate::isa::Plain, p, o, depth);
+                let plain = perft_unbatched::<N, _>(crate::board::isa::Plain, p, o, depth);
                 for cpu in Cpu::available() {
                     assert_eq!(perft_on::<N>(cpu, p, o, depth), plain, "{cpu:?} {N}x{N} p={p:#x} o={o:#x}");
                 }

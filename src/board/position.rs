@@ -1,7 +1,7 @@
 //! [`Position`]: a legal arrangement of discs and the side to move, with the rules as methods.
 
-use crate::rules;
-use crate::{Bitboard, Size, Square, with_size};
+use crate::board::rules;
+use crate::{board::bitboard::Bitboard, board::size::Size, board::square::Square, with_size};
 use std::fmt;
 
 /// A side: black moves first.
@@ -142,7 +142,7 @@ impl Position {
     pub fn start(size: Size) -> Position {
         let n = size.n();
         let (lo, hi) = (n / 2 - 1, n / 2);
-        let b = |c, r| 1u64 << crate::geometry::bit(n, c, r);
+        let b = |c, r| 1u64 << crate::board::geometry::bit(n, c, r);
         let white = b(lo, lo) | b(hi, hi);
         let black = b(hi, lo) | b(lo, hi);
         Position { size, player: black, opponent: white, to_move: Color::Black }
@@ -362,7 +362,7 @@ impl Position {
 impl fmt::Display for Position {
     /// The board string: `N*N` characters `X`/`O`/`-` from `a1`, a space, the side to move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::obf::format_board(self))
+        f.write_str(&crate::notation::obf::format_board(self))
     }
 }
 

@@ -1,9 +1,9 @@
 //! The rules on raw bitboards, specialised per board size at compile time.
 //!
 //! Every function takes the side to move's discs `p` and the opponent's `o` as `u64` in the
-//! layout of [`crate::geometry`], and the board side `N` as a const parameter: each size gets its
+//! layout of [`crate::board::geometry`], and the board side `N` as a const parameter: each size gets its
 //! own machine code with its own masks and the exact number of propagation steps, so 4x4 and 6x6
-//! never pay for 8x8's longer runs. [`crate::Position`] is the checked, size-dynamic front door.
+//! never pay for 8x8's longer runs. [`crate::board::position::Position`] is the checked, size-dynamic front door.
 //!
 //! - [`legal_moves`]: shift-and-mask propagation along the eight directions, the run lengthened
 //!   by doubling (`pre = o & (o << s)`) once it is two long.
@@ -13,7 +13,7 @@
 //! - [`legal_moves_x4`]: four positions at once, one per vector lane.
 //!
 //! Each is the plain `u64` kernel, the reference the vector variants are tested against. The hot
-//! code (search, perft, evaluation) calls them through an [`crate::isa::Isa`] token instead, which
+//! code (search, perft, evaluation) calls them through an [`crate::board::isa::Isa`] token instead, which
 //! picks the variant for the CPU at run time: with AVX2, [`legal_moves`] runs the four shifts in
 //! the four lanes of one vector (`simd::legal_moves_avx2`, the Edax/Egaroucid layout); with
 //! AVX-512VL and AVX-512CD, [`flips`] does the four rays toward the high bits in one vector and the
@@ -23,15 +23,15 @@
 //! Unit tests check every variant the CPU has against its twin on random positions of every size.
 //! `docs/perft-notes.md` has the measured costs.
 
-use crate::geometry::{self, full_mask, inner_columns};
+use crate::board::geometry::{self, full_mask, inner_columns};
 
 /// The legal moves of the side with discs `p` against `o` on an `N x N` board.
 ///
-/// The plain kernel ([`legal_moves_scalar`]); hot code calls [`crate::isa::Isa::legal_moves`],
+/// The plain kernel ([`legal_moves_scalar`]); hot code calls [`crate::board::isa::Isa::legal_moves`],
 /// which returns the same mask with the fastest variant the CPU has.
 ///
 /// ```
-/// use othello_explorer::rules::legal_moves;
+/// use othello_explorer::board::rules::legal_moves;
 /// // 4x4 start: black may play b1, a2, d3 and c4.
 /// assert_eq!(legal_moves::<4>(0x0240, 0x0420), 0x4812);
 /// assert_eq!(legal_moves::<8>(0x0000000810000000, 0x0000001008000000), 0x0000102004080000);
@@ -44,11 +44,11 @@ pub fn legal_moves<const N: usize>(p: u64, o: u64) -> u64 {
 /// The discs that a move on bit `sq` flips, or 0 when it flips none (the move is then illegal,
 /// if the square was empty). `sq` must be empty.
 ///
-/// The plain kernel ([`flips_scalar`]); hot code calls [`crate::isa::Isa::flips`], which returns
+/// The plain kernel ([`flips_scalar`]); hot code calls [`crate::board::isa::Isa::flips`], which returns
 /// the same mask with the fastest variant the CPU has.
 ///
 /// ```
-/// use othello_explorer::rules::flips;
+/// use othello_explorer::board::rules::flips;
 /// // 4x4 start, black plays b1 (bit 14): flips b2 (bit 10).
 /// assert_eq!(flips::<4>(0x0240, 0x0420, 14), 0x0400);
 /// ```
@@ -84,7 +84,7 @@ fn fill<const N: usize>(p: u64, m: u64, s: u32) -> u64 {
 /// vector variants are tested against, and the code of the `plain` level.
 ///
 /// ```
-/// use othello_explorer::rules::legal_moves_scalar;
+/// use othello_explorer::board::rules::legal_moves_scalar;
 /// assert_eq!(legal_moves_scalar::<4>(0x0240, 0x0420), 0x4812);
 /// ```
 #[inline(always)]
@@ -103,7 +103,7 @@ pub fn legal_moves_scalar<const N: usize>(p: u64, o: u64) -> u64 {
 /// opponent discs), toward the low bits with one leading-zero count.
 ///
 /// ```
-/// use othello_explorer::rules::flips_scalar;
+/// use othello_explorer::board::rules::flips_scalar;
 /// assert_eq!(flips_scalar::<4>(0x0240, 0x0420, 14), 0x0400);
 /// ```
 #[inline(always)]
@@ -132,7 +132,7 @@ pub fn flips_scalar<const N: usize>(p: u64, o: u64, sq: u32) -> u64 {
 /// last ply of perft and mobility-based move ordering need. The plain kernel, as [`legal_moves`].
 ///
 /// ```
-/// use othello_explorer::rules::legal_moves_x4;
+/// use othello_explorer::board::rules::legal_moves_x4;
 /// let (p, o) = (0x0000000810000000, 0x0000001008000000);
 /// assert_eq!(legal_moves_x4::<8>([p, o, 0, p], [o, p, 0, 0]), [0x0000102004080000, 0x0000080420100000, 0, 0]);
 /// ```
@@ -149,10 +149,10 @@ pub(crate) fn legal_moves_x4_scalar<const N: usize>(p: [u64; 4], o: [u64; 4]) ->
 
 /// The vector kernels, always compiled. They are safe functions with `#[target_feature]`: calling
 /// them is `unsafe` only because the caller must guarantee the CPU has the features, which an
-/// [`crate::isa::Isa`] token proves. Their bodies use no pointers.
+/// [`crate::board::isa::Isa`] token proves. Their bodies use no pointers.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod simd {
-    use crate::geometry::{self, full_mask, inner_columns};
+    use crate::board::geometry::{self, full_mask, inner_columns};
     use std::arch::x86_64::*;
 
     /// The four lanes (low lane first), as a vector.
@@ -362,15 +362,15 @@ pub fn final_score<const N: usize>(p: u64, o: u64) -> i32 {
 macro_rules! with_size {
     ($size:expr, $n:ident => $body:expr) => {
         match $size {
-            $crate::Size::Four => {
+            $crate::board::size::Size::Four => {
                 const $n: usize = 4;
                 $body
             }
-            $crate::Size::Six => {
+            $crate::board::size::Size::Six => {
                 const $n: usize = 6;
                 $body
             }
-            $crate::Size::Eight => {
+            $crate::board::size::Size::Eight => {
                 const $n: usize = 8;
                 $body
             }
@@ -381,13 +381,13 @@ macro_rules! with_size {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::Isa;
+    use crate::board::isa::Isa;
 
     use crate::testing::random_positions;
 
     fn variants_agree<const N: usize>() {
         let positions = random_positions::<N>(20_000, 0x2545_f491_4f6c_dd1d);
-        for cpu in crate::isa::Cpu::available() {
+        for cpu in crate::board::isa::Cpu::available() {
             crate::with_cpu!(cpu, isa => isa.enter(#[inline(always)] || variants_agree_on::<N, _>(isa, &positions)));
         }
     }

@@ -35,7 +35,7 @@ impl Size {
 
     /// The mask of every square of the board: the low `N*N` bits.
     pub const fn full(self) -> u64 {
-        crate::geometry::full_mask(self.n())
+        crate::board::geometry::full_mask(self.n())
     }
 
     /// Hex digits needed to show a mask of this size: 4, 9 or 16.

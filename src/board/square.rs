@@ -1,7 +1,7 @@
 //! Squares and their names: columns `a..` left to right, rows `1..` top to bottom.
 
-use crate::Size;
-use crate::geometry;
+use crate::board::geometry;
+use crate::board::size::Size;
 use std::fmt;
 use std::str::FromStr;
 

@@ -4,8 +4,8 @@
 //! Each symmetry moves whole columns, rows or diagonals with one masked shift each, so it costs
 //! `O(N)` operations whatever the number of discs.
 
-use crate::geometry::{bit, column_mask, full_mask, row_mask};
-use crate::{Position, Size, Square};
+use crate::board::geometry::{bit, column_mask, full_mask, row_mask};
+use crate::{board::position::Position, board::size::Size, board::square::Square};
 
 /// One of the eight symmetries of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +58,7 @@ impl Symmetry {
     /// The image of a mask on a board of `size`.
     ///
     /// ```
-    /// use othello_explorer::{Size, symmetry::Symmetry};
+    /// use othello_explorer::{Size, board::symmetry::Symmetry};
     /// // a1 (bit 15 on 4x4) goes to d1 (bit 12) in the mirror, to a4 (bit 3) when flipped.
     /// assert_eq!(Symmetry::MirrorColumns.apply(Size::Four, 1 << 15), 1 << 12);
     /// assert_eq!(Symmetry::FlipRows.apply(Size::Four, 1 << 15), 1 << 3);
@@ -162,7 +162,7 @@ fn diagonal_mask(n: usize, k: i32) -> u64 {
 /// images, with the symmetry that gives it. Symmetric twins share the key.
 ///
 /// ```
-/// use othello_explorer::{Position, Size, symmetry::canonical};
+/// use othello_explorer::{Position, Size, board::symmetry::canonical};
 /// let a = Position::start(Size::Eight).play("f5".parse().unwrap()).unwrap();
 /// let b = Position::start(Size::Eight).play("c4".parse().unwrap()).unwrap();
 /// assert_eq!(canonical(&a).0, canonical(&b).0);

@@ -2,8 +2,8 @@
 
 use super::CliError;
 use clap::Args;
-use othello_explorer::transcript::{self, Line};
-use othello_explorer::{Position, Size, obf};
+use othello_explorer::notation::transcript::{self, Line};
+use othello_explorer::{Position, Size, notation::obf};
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct PositionArgs {

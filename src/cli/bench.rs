@@ -8,11 +8,11 @@ mod timed;
 
 use super::report::print_json;
 use super::{CliError, SolverArgs, out, outln, solver};
+use othello_explorer::notation::obf::{Problem, parse_problem};
 use othello_explorer::notation::printable::count;
-use othello_explorer::obf::{Problem, parse_problem};
+use othello_explorer::notation::textfile::{self, TEXT_LIMIT};
 use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions, outcome_letter, outcome_word};
 use othello_explorer::store::{Source, Store, Stored};
-use othello_explorer::textfile::{self, TEXT_LIMIT};
 use othello_explorer::{Position, Scoring, Size, Square};
 use serde::Serialize;
 use serde_json::json;
@@ -139,7 +139,7 @@ fn select<'a>(path: &str, problems: &'a [Problem], range: Option<&str>) -> Resul
 
 /// The instruction-set level the solver runs at (`src/board/isa.rs`): part of what a figure means.
 fn isa_level() -> &'static str {
-    othello_explorer::isa::Cpu::detect().level().name()
+    othello_explorer::board::isa::Cpu::detect().level().name()
 }
 
 /// What the store knows of `position`, if anything (a failing store is a note, then ignored).

@@ -1,15 +1,15 @@
 //! `explain`: the bitboard techniques step by step on a position, as text for a handout or as
-//! JSON. The steps come from [`othello_explorer::trace`]; `search` runs the [`othello_explorer::lab`]
-//! (exact scores), `search --outcome` its [`othello_explorer::lab::outcome`] half (win, loss or draw).
+//! JSON. The steps come from [`othello_explorer::studies::trace`]; `search` runs the [`othello_explorer::studies::lab`]
+//! (exact scores), `search --outcome` its [`othello_explorer::studies::lab::outcome`] half (win, loss or draw).
 
 use super::CliError;
 use super::args::Resolved;
 use super::report::{Report, print_json};
 use super::{outln, thousands};
-use othello_explorer::lab::outcome::{self, Budget, OutcomeError};
-use othello_explorer::lab::{self, LabError, Method, Run};
 use othello_explorer::notation::printable::count;
-use othello_explorer::trace::{self, Step, Topic, Trace, Value};
+use othello_explorer::studies::lab::outcome::{self, Budget, OutcomeError};
+use othello_explorer::studies::lab::{self, LabError, Method, Run};
+use othello_explorer::studies::trace::{self, Step, Topic, Trace, Value};
 use othello_explorer::{Bitboard, IllegalMove, Position, Scoring, Square};
 use serde::Serialize;
 use serde_json::json;
@@ -218,7 +218,7 @@ pub fn trace_text(t: &Trace) -> String {
             if let Value::Word { .. } = s.value {
                 out.push_str(&format!("  {:<name_w$}  {}\n", "", s.value.binary_rows().join("")));
             }
-            for l in othello_explorer::trace::wrap(&s.note, WIDTH - 6) {
+            for l in othello_explorer::studies::trace::wrap(&s.note, WIDTH - 6) {
                 out.push_str(&format!("      {l}\n"));
             }
         }

@@ -5,7 +5,7 @@ use super::{CliError, paths};
 use clap::{Args, ValueEnum};
 use othello_explorer::Color;
 use othello_explorer::Scoring;
-use othello_explorer::textfile::{self, ReadError};
+use othello_explorer::notation::textfile::{self, ReadError};
 use othello_explorer::tui::{self, Options, Session, Strength, TuiError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -21,13 +21,13 @@
 use super::CliError;
 use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
-use othello_explorer::analyst::Analyst;
-use othello_explorer::analyst::play::{Clock, MAX_LEVEL, Strength};
-use othello_explorer::solver::SolverOptions;
+use othello_explorer::analyst::play::{Choice, Clock, MAX_LEVEL, Strength};
+use othello_explorer::analyst::{Analyst, Event};
+use othello_explorer::solver::{Report, SolverOptions};
 use othello_explorer::store::Store;
-use othello_explorer::{Color, Scoring, Size, Square};
+use othello_explorer::{Color, Position, Scoring, Size, Square};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The options of `gtp`.
@@ -157,6 +157,19 @@ impl Engine {
         Ok(String::new())
     }
 
+    /// The analysis's choice at the engine's strength; a `quit` or a signal stops it, but only
+    /// after its first depth ([`protocol::after_first_depth`]): never an unsearched move.
+    fn choose(&mut self, p: &Position, clock: Option<Clock>, stop: &Arc<AtomicBool>) -> Choice {
+        let (analyst, strength) = (&mut self.analyst, self.strength);
+        protocol::after_first_depth(stop, |stop, ready| {
+            analyst.choose(p, strength, clock, Some(stop.clone()), &mut |e| {
+                if matches!(e, Event::Report(Report::DepthDone { .. })) {
+                    ready.store(true, Ordering::SeqCst);
+                }
+            })
+        })
+    }
+
     fn genmove(&mut self, color: Color, stop: &Arc<AtomicBool>) -> Result<String, String> {
         let p = self.line.now();
         if p.is_game_over() {
@@ -176,7 +189,7 @@ impl Engine {
         }
         // The time left, as the client said; a clock set but never updated: the settings'.
         let clock = clock_of(self.settings, self.left[usize::from(color == Color::White)]);
-        let choice = self.analyst.choose(&p, self.strength, clock, Some(stop.clone()), &mut |_| {});
+        let choice = self.choose(&p, clock, stop);
         match choice.square {
             Some(sq) => {
                 self.line.play(Some(sq))?;
@@ -198,7 +211,7 @@ impl Engine {
             return now.black_score(Scoring::Standard);
         }
         let p = now.after_forced_pass().0;
-        let choice = self.analyst.choose(&p, self.strength, None, Some(stop.clone()), &mut |_| {});
+        let choice = self.choose(&p, None, stop);
         let mover = choice.value().map_or(0, |v| v.score);
         if p.to_move() == Color::Black { mover } else { -mover }
     }
@@ -345,7 +358,7 @@ pub fn run(
         settings: None,
         left: [None; 2],
     };
-    protocol::serve(signalled, urgent, |line, stop| {
+    protocol::serve(signalled, urgent, protocol::Interrupt::Arriving, |line, stop| {
         // Comments and empty lines are skipped; control characters other than tabs are removed.
         let clean: String =
             line.split('#').next().unwrap_or("").chars().filter(|c| !c.is_control() || *c == '\t').collect();

@@ -9,7 +9,7 @@
 //! before the first is written, so a refusal writes nothing.
 
 use super::{CliError, outln, write_stdout};
-use othello_explorer::writefile;
+use othello_explorer::notation::writefile;
 use std::path::{Path, PathBuf};
 
 /// The program's name, as the pages and the completion scripts call it.

@@ -30,7 +30,7 @@ use super::protocol::vertex;
 use super::values;
 use clap::Args;
 use othello_explorer::notation::printable::{count, one_line};
-use othello_explorer::{Color, Position, Scoring, Size, Square, transcript};
+use othello_explorer::{Color, Position, Scoring, Size, Square, notation::transcript};
 use serde::Serialize;
 use std::io::{BufReader, IsTerminal, Write};
 use std::os::unix::process::CommandExt;
@@ -646,8 +646,9 @@ fn sprt_of(t: &Tally, elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Sprt {
 fn openings(args: &MatchArgs, size: Size) -> Result<Vec<Vec<Square>>, CliError> {
     let start = Position::start(size);
     if let Some(path) = &args.openings {
-        let text = othello_explorer::textfile::read_text(path, othello_explorer::textfile::TEXT_LIMIT)
-            .map_err(|e| CliError::Usage(format!("--openings {e}")))?;
+        let text =
+            othello_explorer::notation::textfile::read_text(path, othello_explorer::notation::textfile::TEXT_LIMIT)
+                .map_err(|e| CliError::Usage(format!("--openings {e}")))?;
         let mut out = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let t = line.split([';', '#']).next().unwrap_or("").trim();
@@ -689,7 +690,7 @@ fn openings(args: &MatchArgs, size: Size) -> Result<Vec<Vec<Square>>, CliError> 
             moves.push(m);
             p = p.play(m).expect("a legal move");
         }
-        if p.is_game_over() || !seen.insert((othello_explorer::symmetry::canonical(&p).0, p.to_move())) {
+        if p.is_game_over() || !seen.insert((othello_explorer::board::symmetry::canonical(&p).0, p.to_move())) {
             continue;
         }
         out.push(moves);
@@ -874,7 +875,8 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
     }
     let ggf = match &args.ggf {
         Some(p) => {
-            let target = othello_explorer::writefile::target(p).map_err(|e| CliError::Usage(format!("--ggf {e}")))?;
+            let target =
+                othello_explorer::notation::writefile::target(p).map_err(|e| CliError::Usage(format!("--ggf {e}")))?;
             // The file is rewritten after every game: an existing one (a previous match's games)
             // would be lost, so it is refused, not replaced.
             if std::fs::symlink_metadata(&target).is_ok() {
@@ -965,22 +967,22 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
                 start: after_opening,
                 played: moves[given..].iter().flatten().copied().collect(),
             };
-            let mut game = othello_explorer::gamefile::Game::new(
+            let mut game = othello_explorer::notation::gamefile::Game::new(
                 g.start,
                 g.played.clone(),
-                othello_explorer::gamefile::Format::Ggf,
+                othello_explorer::notation::gamefile::Format::Ggf,
             );
             game.black = Some(g.black.clone());
             game.white = Some(g.white.clone());
             // A forfeit is written as the loser's resignation (GGF has no other flag for it), with
             // the score the report counts.
             if g.forfeit.is_some() {
-                game.stated = Some(othello_explorer::gamefile::GameResult {
+                game.stated = Some(othello_explorer::notation::gamefile::GameResult {
                     black_score: g.black_score,
-                    how: Some(othello_explorer::gamefile::How::Resigned),
+                    how: Some(othello_explorer::notation::gamefile::How::Resigned),
                 });
             }
-            file.push_str(&othello_explorer::gamefile::ggf::write(&game, &[]));
+            file.push_str(&othello_explorer::notation::gamefile::ggf::write(&game, &[]));
             if terminal {
                 let elo =
                     tally.elo().map_or(String::new(), |(e, lo, hi)| format!(" · Elo {e:+.0} ({lo:+.0} to {hi:+.0})"));

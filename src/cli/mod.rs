@@ -344,7 +344,8 @@ impl SolverArgs {
     fn load_weights(&self) -> Result<(), CliError> {
         let Some(path) = &self.weights else { return Ok(()) };
         let usage = |e: String| CliError::Usage(format!("--weights {}: {e}", path.display()));
-        let bytes = othello_explorer::textfile::read_bytes(path, 64 << 20).map_err(|e| usage(e.to_string()))?;
+        let bytes =
+            othello_explorer::notation::textfile::read_bytes(path, 64 << 20).map_err(|e| usage(e.to_string()))?;
         if othello_explorer::eval::network::is_network_file(&bytes) {
             return othello_explorer::eval::network::use_instead(&bytes).map(|_| ()).map_err(usage);
         }
@@ -531,7 +532,7 @@ pub fn check_placement(matches: &clap::ArgMatches) -> Result<(), CliError> {
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     // The kernels are chosen at first use (`isa::Cpu::detect`); a level that names none is refused
     // here rather than ignored.
-    othello_explorer::isa::requested().map_err(|e| CliError::Usage(e.to_string()))?;
+    othello_explorer::board::isa::requested().map_err(|e| CliError::Usage(e.to_string()))?;
     match cli.command {
         Some(Command::Show { position, json }) => show::run(&position.resolve()?, json),
         Some(Command::Perft { depth, position, json }) => perft::run(&position.resolve()?, depth, json),

@@ -21,7 +21,7 @@ use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
 use othello_explorer::analyst::play::{MAX_LEVEL, Strength};
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
-use othello_explorer::gamefile::ggf;
+use othello_explorer::notation::gamefile::ggf;
 use othello_explorer::solver::{ChildValue, Kind, Limits, Report, SearchMode, SolverOptions};
 use othello_explorer::store::Store;
 use othello_explorer::{Size, Square};
@@ -308,7 +308,7 @@ pub fn run(
         line: Line::start(Size::Eight),
         strength: args.strength.strength(),
     };
-    protocol::serve(signalled, urgent, |line, stop| engine.command(line, stop));
+    protocol::serve(signalled, urgent, protocol::Interrupt::Waiting, |line, stop| engine.command(line, stop));
     Ok(())
 }
 

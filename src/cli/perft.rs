@@ -4,7 +4,7 @@ use super::CliError;
 use super::args::Resolved;
 use super::outln;
 use super::report::print_json;
-use othello_explorer::perft::perft;
+use othello_explorer::board::perft::perft;
 use serde::Serialize;
 use std::time::Instant;
 

@@ -53,6 +53,18 @@ pub enum Input {
     End,
 }
 
+/// Which searches an urgent line (or the end of the input) stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// The search under way when it arrives, and every search started while it waits its turn:
+    /// NBoard's `ping`, which a GUI sends to cancel the work it asked for before.
+    Waiting,
+    /// Only a search under way when it arrives: GTP's `quit`. Commands are answered in their
+    /// order, so a `genmove` a script sent before `quit` gets its whole budget however fast the
+    /// script's lines came; a `quit` sent while the engine thinks still ends the thinking.
+    Arriving,
+}
+
 /// The client's lines, read on a thread of its own. A line for which `urgent` says so raises
 /// the stop flag as it arrives, so a search in hand ends and the line is answered.
 pub struct Reader {
@@ -64,11 +76,12 @@ pub struct Reader {
     /// Urgent lines handed out by [`Reader::next`].
     urgent_taken: Cell<usize>,
     urgent: fn(&str) -> bool,
+    interrupt: Interrupt,
 }
 
 impl Reader {
     /// Starts reading stdin.
-    pub fn spawn(urgent: fn(&str) -> bool) -> Reader {
+    pub fn spawn(urgent: fn(&str) -> bool, interrupt: Interrupt) -> Reader {
         let (tx, lines) = sync_channel(QUEUED_LINES);
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -96,7 +109,7 @@ impl Reader {
                 }
             }
         });
-        Reader { lines, stop, urgent_read, urgent_taken: Cell::new(0), urgent }
+        Reader { lines, stop, urgent_read, urgent_taken: Cell::new(0), urgent, interrupt }
     }
 
     /// The next line, waiting; [`Input::End`] when a signal asked to stop (`signalled`) before
@@ -120,11 +133,12 @@ impl Reader {
         }
     }
 
-    /// Lowers the stop flag before a search, unless an urgent line has been read and waits its
-    /// turn: then the search returns at once and the line is answered.
+    /// Lowers the stop flag before a search; with [`Interrupt::Waiting`], not while an urgent
+    /// line has been read and waits its turn: then the search returns (after its first depth,
+    /// [`after_first_depth`]) and the line is answered.
     pub fn arm(&self) {
         let waiting = self.urgent_read.load(Ordering::SeqCst) > self.urgent_taken.get();
-        self.stop.store(waiting, Ordering::SeqCst);
+        self.stop.store(waiting && self.interrupt == Interrupt::Waiting, Ordering::SeqCst);
     }
 }
 
@@ -175,11 +189,16 @@ pub fn catch_signals() -> Arc<AtomicBool> {
 /// Serves a protocol: each line the client sends goes to `answer` with the stop flag (lowered
 /// before, unless an urgent line waits: see [`Reader::arm`]), until `answer` says to quit, the
 /// input ends, or SIGINT or SIGTERM comes (`signalled`, from [`catch_signals`]).
-pub fn serve(signalled: &AtomicBool, urgent: fn(&str) -> bool, mut answer: impl FnMut(&str, &Arc<AtomicBool>) -> bool) {
+pub fn serve(
+    signalled: &AtomicBool,
+    urgent: fn(&str) -> bool,
+    interrupt: Interrupt,
+    mut answer: impl FnMut(&str, &Arc<AtomicBool>) -> bool,
+) {
     if signalled.load(Ordering::SeqCst) {
         return;
     }
-    let reader = Reader::spawn(urgent);
+    let reader = Reader::spawn(urgent, interrupt);
     loop {
         let line = match reader.next(signalled) {
             Input::Line(line) => line,

@@ -11,11 +11,11 @@ use super::args::PositionArgs;
 use super::report::{Align, Report, Table};
 use super::{CliError, ScoringArg, solve};
 use clap::Args;
-use othello_explorer::gamefile::{self, Format, Game};
+use othello_explorer::notation::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
-use othello_explorer::review::{self, Examined, Judged, Mark, Reviewer, SideSummary};
+use othello_explorer::notation::textfile::{self, TEXT_LIMIT};
 use othello_explorer::solver::Kind;
-use othello_explorer::textfile::{self, TEXT_LIMIT};
+use othello_explorer::studies::review::{self, Examined, Judged, Mark, Reviewer, SideSummary};
 use othello_explorer::{Position, Scoring, Size, Square};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -300,9 +300,9 @@ fn examine_all(
 pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<ExitCode, CliError> {
     // Where the GGF goes is checked before the review runs: a device or a folder is refused.
     let ggf = match &args.ggf {
-        Some(path) => {
-            Some(othello_explorer::writefile::target(path).map_err(|e| CliError::Usage(format!("--ggf {e}")))?)
-        }
+        Some(path) => Some(
+            othello_explorer::notation::writefile::target(path).map_err(|e| CliError::Usage(format!("--ggf {e}")))?,
+        ),
         None => None,
     };
     let game = game_of(position, args)?;

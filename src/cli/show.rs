@@ -4,7 +4,7 @@ use super::CliError;
 use super::args::Resolved;
 use super::report::Report;
 use othello_explorer::notation::printable::count;
-use othello_explorer::{Bitboard, Position, Scoring, opening, transcript};
+use othello_explorer::{Bitboard, Position, Scoring, notation::opening, notation::transcript};
 use serde::Serialize;
 
 pub fn run(resolved: &Resolved, json: bool) -> Result<(), CliError> {

@@ -10,7 +10,7 @@ use othello_explorer::solver::{
     ChildValue, Kind, Limits, SearchMode, SolverOptions, ValueText, WLD_SPEEDUP, outcome_word, predicted_exact_seconds,
 };
 use othello_explorer::store::Store;
-use othello_explorer::{Scoring, Size, Square, transcript};
+use othello_explorer::{Scoring, Size, Square, notation::transcript};
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::Arc;

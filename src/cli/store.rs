@@ -6,9 +6,9 @@ use super::report::Report;
 use super::{CliError, outln};
 use clap::Subcommand;
 use othello_explorer::notation::printable::count;
+use othello_explorer::notation::textfile::{self, IMPORT_LIMIT};
 use othello_explorer::solver::SolverOptions;
 use othello_explorer::store::{ExportError, ImportCheck, ImportError, Selection, Source, Store, StoreError};
-use othello_explorer::textfile::{self, IMPORT_LIMIT};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -151,7 +151,7 @@ pub fn open_for_solving(args: &StoreArgs) -> Result<Option<Store>, CliError> {
     let Some(path) = args.path() else { return Ok(None) };
     // A path that is not a regular file (a device, a FIFO, a folder) is refused: never used, nor
     // written over.
-    othello_explorer::writefile::target(&path).map_err(|e| CliError::Usage(format!("--store {e}")))?;
+    othello_explorer::notation::writefile::target(&path).map_err(|e| CliError::Usage(format!("--store {e}")))?;
     Ok(open_store_or_note(&path))
 }
 
@@ -227,7 +227,8 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
                 CliError::Usage(format!("cannot write the export file {}: {text}", file.display()))
             };
             // A device, a FIFO or a folder is refused before anything is opened (a FIFO would block).
-            let target = othello_explorer::writefile::target(file).map_err(|e| CliError::Usage(e.to_string()))?;
+            let target =
+                othello_explorer::notation::writefile::target(file).map_err(|e| CliError::Usage(e.to_string()))?;
             let mut out = std::io::BufWriter::new(std::fs::File::create(target).map_err(cannot)?);
             let n = store.export(&mut out).map_err(|e| match e {
                 ExportError::Write(e) => cannot(e),

@@ -14,9 +14,9 @@
 //! discs, which cost half of an evaluation's time).
 
 #[cfg(test)]
-use crate::geometry::bit;
-use crate::geometry::{column_mask, full_mask};
-use crate::rules::legal_moves;
+use crate::board::geometry::bit;
+use crate::board::geometry::{column_mask, full_mask};
+use crate::board::rules::legal_moves;
 
 /// The number of scalar features.
 pub const SCALARS: usize = 7;

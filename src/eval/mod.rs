@@ -27,9 +27,9 @@ pub mod network;
 pub mod pattern;
 pub mod weights;
 
-use crate::geometry::{bit, full_mask};
-use crate::isa::{Cpu, Isa};
-use crate::rules::{final_score, legal_moves};
+use crate::board::geometry::{bit, full_mask};
+use crate::board::isa::{Cpu, Isa};
+use crate::board::rules::{final_score, legal_moves};
 use crate::with_cpu;
 use features::scalars_with_moves;
 pub use indexes::Indexes;
@@ -114,7 +114,7 @@ pub fn evaluate_with<const N: usize>(w: &Weights, p: u64, o: u64) -> i32 {
 /// rounded and [clamped](estimate_in_discs).
 #[inline(always)]
 fn in_discs<const N: usize>(p: u64, o: u64, fine: i32) -> i32 {
-    if crate::rules::is_game_over::<N>(p, o) { fine.div_euclid(SCALE) } else { estimate_in_discs::<N>(fine) }
+    if crate::board::rules::is_game_over::<N>(p, o) { fine.div_euclid(SCALE) } else { estimate_in_discs::<N>(fine) }
 }
 
 /// An estimate in 1/[`SCALE`] of a disc rounded to discs and clamped to one disc inside the
@@ -146,7 +146,7 @@ pub(crate) fn evaluate_fine_on<const N: usize, I: Isa>(isa: I, w: &Weights, p: u
     if pm | om == 0 {
         return final_score::<N>(p, o) * SCALE;
     }
-    if I::LEVEL < crate::isa::Level::Avx2Pext {
+    if I::LEVEL < crate::board::isa::Level::Avx2Pext {
         // Without a fast `pext`, the indexes as the search keeps them, summed from every disc.
         let own = indexes::Indexes::own_of(w.layout(), p, o);
         return evaluate_fine_indexed::<N>(w, &own, p, o, pm, om);
@@ -197,9 +197,9 @@ pub(crate) fn evaluate_fine_indexed<const N: usize>(w: &Weights, own: &Row, p: u
 pub fn evaluate_fine_plain(w: &Weights, p: u64, o: u64) -> i32 {
     let n = w.n();
     let (f, over) = match n {
-        4 => (features::scalars::<4>(p, o), crate::rules::is_game_over::<4>(p, o)),
-        6 => (features::scalars::<6>(p, o), crate::rules::is_game_over::<6>(p, o)),
-        _ => (features::scalars::<8>(p, o), crate::rules::is_game_over::<8>(p, o)),
+        4 => (features::scalars::<4>(p, o), crate::board::rules::is_game_over::<4>(p, o)),
+        6 => (features::scalars::<6>(p, o), crate::board::rules::is_game_over::<6>(p, o)),
+        _ => (features::scalars::<8>(p, o), crate::board::rules::is_game_over::<8>(p, o)),
     };
     if over {
         let (mp, mo) = (p.count_ones() as i32, o.count_ones() as i32);
@@ -284,7 +284,8 @@ mod tests {
         fn check<const N: usize>(rng: &mut Rng, w: &Weights) {
             let layout = pattern::Layout::of(N);
             for _ in 0..40 {
-                let (mut p, mut o) = crate::Position::start(crate::Size::from_n(N).unwrap()).raw();
+                let (mut p, mut o) =
+                    crate::board::position::Position::start(crate::board::size::Size::from_n(N).unwrap()).raw();
                 let mut ix = Indexes::new(layout, p, o);
                 loop {
                     let (pi, oi) = (images::<N>(p), images::<N>(o));
@@ -312,7 +313,7 @@ mod tests {
                     }
                     let moves: Vec<u32> = (0..64).filter(|&b| pm >> b & 1 != 0).collect();
                     let sq = moves[(rng.next() % moves.len() as u64) as usize];
-                    let f = crate::rules::flips::<N>(p, o, sq);
+                    let f = crate::board::rules::flips::<N>(p, o, sq);
                     for cpu in Cpu::available() {
                         let (next, own) = with_cpu!(cpu, isa => isa.enter(#[inline(always)] || {
                             let _ = isa;

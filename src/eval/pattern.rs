@@ -8,7 +8,7 @@
 //! (0 empty, 1 side to move, 2 opponent). Two steps make it from the bitboards:
 //!
 //! 1. **Gather**: `pext(p, M)` packs the `k` bits of `p` under `M` into the low `k` bits (one BMI2
-//!    instruction where the CPU has a fast one, [`crate::isa::Isa::pext`]; [`gather`] is its plain
+//!    instruction where the CPU has a fast one, [`crate::board::isa::Isa::pext`]; [`gather`] is its plain
 //!    twin), and the same for `o`.
 //! 2. **Binary to ternary**: [`TERNARY`] maps a `k`-bit number to the base-3 number with the same
 //!    digits, so `index = TERNARY[pext(p, M)] + 2 * TERNARY[pext(o, M)]` (`p` and `o` never share a
@@ -22,10 +22,10 @@
 //! left-right mirror) is read once; its table is kept symmetric instead ([`Layout::canon`]),
 //! which makes the evaluation of the eight images of a position exactly equal.
 
-use crate::Size;
-use crate::geometry::bit;
-use crate::isa::Isa;
-use crate::symmetry::Symmetry;
+use crate::board::geometry::bit;
+use crate::board::isa::Isa;
+use crate::board::size::Size;
+use crate::board::symmetry::Symmetry;
 use std::sync::OnceLock;
 
 /// A pattern: a name and its squares as `(column, row)` from `a1`, in the top-left orientation.
@@ -192,7 +192,7 @@ const fn ternary_table() -> [u16; 1 << MAX_SQUARES] {
 }
 
 /// The bits of `x` under `mask`, packed into the low bits in order: BMI2's `pext`, one mask bit
-/// at a time (the plain twin of [`crate::isa::Isa::pext`]).
+/// at a time (the plain twin of [`crate::board::isa::Isa::pext`]).
 ///
 /// ```
 /// use othello_explorer::eval::pattern::gather;
@@ -200,13 +200,13 @@ const fn ternary_table() -> [u16; 1 << MAX_SQUARES] {
 /// ```
 #[inline(always)]
 pub fn gather(x: u64, mask: u64) -> u64 {
-    crate::isa::pext_scalar(x, mask)
+    crate::board::isa::pext_scalar(x, mask)
 }
 
 /// The index of a pattern's contents: `p` and `o` under `mask`, as a base-3 number.
 #[inline(always)]
 pub fn ternary_index(p: u64, o: u64, mask: u64) -> usize {
-    ternary_index_on(crate::isa::Plain, p, o, mask)
+    ternary_index_on(crate::board::isa::Plain, p, o, mask)
 }
 
 /// [`ternary_index`] with the `pext` of `isa`.
@@ -225,7 +225,7 @@ impl<const N: usize> Masks<N> {
         let mut m = [0; 8];
         let mut r = 0;
         while r < N {
-            m[r] = crate::geometry::row_mask(N, r);
+            m[r] = crate::board::geometry::row_mask(N, r);
             r += 1;
         }
         m
@@ -234,7 +234,7 @@ impl<const N: usize> Masks<N> {
         let mut m = [0; 8];
         let mut c = 0;
         while c < N {
-            m[c] = crate::geometry::column_mask(N, c);
+            m[c] = crate::board::geometry::column_mask(N, c);
             c += 1;
         }
         m
@@ -473,13 +473,13 @@ fn from_digits(digits: &[u8]) -> usize {
 }
 
 /// Every placement's entry in the concatenated tables (canonical): what the evaluation reads.
-/// With the kernels of the level this CPU runs ([`crate::isa::Cpu::detect`]): the trainer reads
+/// With the kernels of the level this CPU runs ([`crate::board::isa::Cpu::detect`]): the trainer reads
 /// every position's entries again at each pass, and the software `pext` took four fifths of its
 /// time. So a level with a fast `pext` reads each placement through the images and `pext`, and
 /// one without (AMD before Zen 3, baseline x86-64) sums the rows of [`Layout::deltas`] of every
 /// disc instead, all placements at once, as the search keeps its indexes move by move.
 pub fn pattern_entries<const N: usize>(p: u64, o: u64, out: &mut Vec<u32>) {
-    crate::with_cpu!(crate::isa::Cpu::detect(), isa => isa.enter(
+    crate::with_cpu!(crate::board::isa::Cpu::detect(), isa => isa.enter(
         #[inline(always)]
         || pattern_entries_on::<N, _>(isa, p, o, out),
     ))
@@ -489,7 +489,7 @@ pub fn pattern_entries<const N: usize>(p: u64, o: u64, out: &mut Vec<u32>) {
 #[inline(always)]
 pub fn pattern_entries_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64, out: &mut Vec<u32>) {
     let layout = Layout::of(N);
-    if I::LEVEL < crate::isa::Level::Avx2Pext {
+    if I::LEVEL < crate::board::isa::Level::Avx2Pext {
         let own = super::indexes::Indexes::own_of(layout, p, o);
         let offsets = &layout.lane_offsets[..layout.instances.len()];
         out.extend(offsets.iter().zip(&own.0).map(|(&at, &index)| layout.canon[at as usize + index as usize]));
@@ -538,7 +538,7 @@ mod tests {
     use crate::testing::Rng;
 
     fn random_board(rng: &mut Rng, n: usize) -> (u64, u64) {
-        let full = crate::geometry::full_mask(n);
+        let full = crate::board::geometry::full_mask(n);
         let a = rng.next() & full;
         let b = rng.next() & full & !a;
         (a, b)
@@ -576,7 +576,7 @@ mod tests {
                 let (p, o) = random_board(&mut rng, n);
                 let mut plain = Vec::new();
                 pattern_entries_scalar(n, p, o, &mut plain);
-                for cpu in crate::isa::Cpu::available() {
+                for cpu in crate::board::isa::Cpu::available() {
                     let mut fast = Vec::new();
                     crate::with_cpu!(cpu, isa => isa.enter(#[inline(always)] || match n {
                         4 => pattern_entries_on::<4, _>(isa, p, o, &mut fast),

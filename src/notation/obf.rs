@@ -11,7 +11,11 @@
 //! characters on 8x8, Edax's `-d` and NBoard's copy). Anything else is refused in one line
 //! naming its column.
 
-use crate::{Color, Position, PositionError, Size, Square};
+use crate::{
+    board::position::{Color, Position, PositionError},
+    board::size::Size,
+    board::square::Square,
+};
 use std::fmt;
 
 /// Why a board string did not parse. Columns count characters from 1.
@@ -83,7 +87,7 @@ pub struct BoardLine<'a> {
 /// Parses a board string, allowing a `;` comment after it.
 ///
 /// ```
-/// use othello_explorer::obf::parse_board;
+/// use othello_explorer::notation::obf::parse_board;
 /// let p = parse_board("-----OX--XO----- X").unwrap();
 /// assert_eq!(p.black().bits(), 0x0240);
 /// assert_eq!(parse_board("-----OX--XO-----").unwrap_err().to_string(),
@@ -173,7 +177,7 @@ fn side_of(c: char) -> Option<Color> {
 ///
 /// ```
 /// use othello_explorer::{Position, Size};
-/// assert_eq!(othello_explorer::obf::format_board(&Position::start(Size::Four)), "-----OX--XO----- X");
+/// assert_eq!(othello_explorer::notation::obf::format_board(&Position::start(Size::Four)), "-----OX--XO----- X");
 /// ```
 pub fn format_board(position: &Position) -> String {
     let size = position.size();
@@ -245,7 +249,7 @@ impl std::error::Error for ProblemError {}
 /// opponent), and each score within ±N·N.
 ///
 /// ```
-/// use othello_explorer::obf::parse_problem;
+/// use othello_explorer::notation::obf::parse_problem;
 /// let line = "-----OX--XO----- X; C4:-2; D3:-2;";
 /// let p = parse_problem(line).unwrap();
 /// assert_eq!(p.scores.len(), 2);

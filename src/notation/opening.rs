@@ -20,7 +20,7 @@
 //! passes through, so the name stays after the game leaves the table, as players expect.
 //!
 //! ```
-//! use othello_explorer::{Position, Size, opening, transcript};
+//! use othello_explorer::{Position, Size, notation::opening, notation::transcript};
 //! let start = Position::start(Size::Eight);
 //! let tiger = transcript::play(&start, "f5d6c3d3c4").unwrap();
 //! assert_eq!(opening::name(&tiger.end()), Some("Tiger"));
@@ -33,9 +33,13 @@
 //! assert_eq!(opening::name_along(&start, &later.moves), Some("Tiger"));
 //! ```
 
-use crate::symmetry::canonical;
-use crate::transcript::{self, TranscriptError};
-use crate::{Color, Position, Size, Square};
+use crate::board::symmetry::canonical;
+use crate::notation::transcript::{self, TranscriptError};
+use crate::{
+    board::position::{Color, Position},
+    board::size::Size,
+    board::square::Square,
+};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;

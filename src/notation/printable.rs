@@ -160,6 +160,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 /// ```
 /// use othello_explorer::notation::printable::fit;
 /// assert_eq!(fit("Central Rose-Bill / Dead Draw", 20), "Central Rose-Bill…");
+/// assert_eq!(fit("    1  +8     60  Ann – Bob", 20), "    1  +8     60…");
 /// ```
 pub fn fit(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
@@ -167,6 +168,13 @@ pub fn fit(text: &str, width: usize) -> String {
     }
     if width == 0 {
         return String::new();
+    }
+    // Leading spaces (a right-aligned first column) are kept, so a cut line stays aligned with
+    // its heading.
+    let body = text.trim_start_matches(' ');
+    let lead = text.len() - body.len();
+    if lead > 0 && lead < width {
+        return format!("{}{}", &text[..lead], fit(body, width - lead));
     }
     let room = width - 1;
     let mut out = String::new();
@@ -202,6 +210,8 @@ mod tests {
         assert_eq!(fit("short", 20), "short");
         assert_eq!(fit("reviewing the line: 61 positions", 14), "reviewing the…");
         assert_eq!(fit("abcdefgh", 4), "abc…");
+        // A cut line keeps its leading spaces, so it stays under its heading.
+        assert_eq!(fit("   12  +8  Ann Lindqvist", 16), "   12  +8  Ann…");
         assert!(wrap("x y z", 1).iter().all(|l| l.chars().count() <= 1));
     }
 }

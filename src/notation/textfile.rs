@@ -10,7 +10,7 @@
 //!   number of the line that holds them.
 //!
 //! ```
-//! use othello_explorer::textfile::{read_text, ReadError, TEXT_LIMIT};
+//! use othello_explorer::notation::textfile::{read_text, ReadError, TEXT_LIMIT};
 //! let dir = tempfile::tempdir().unwrap();
 //! let path = dir.path().join("board.txt");
 //! std::fs::write(&path, "\u{feff}-----OX--XO----- X\n").unwrap();

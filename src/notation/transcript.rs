@@ -6,8 +6,12 @@
 //! When the side to move has no legal move, the next move in the transcript is the other side's:
 //! the pass is played before it without being written.
 
-use crate::position::IllegalMove;
-use crate::{ParseSquareError, Position, Size, Square};
+use crate::board::position::IllegalMove;
+use crate::{
+    board::position::Position,
+    board::size::Size,
+    board::square::{ParseSquareError, Square},
+};
 use std::fmt;
 
 /// Why a transcript could not be played. Columns count characters from 1; moves count from 1.
@@ -57,7 +61,7 @@ impl Line {
 /// the 8x8 grid; [`parse_squares_for`] names a smaller board's range).
 ///
 /// ```
-/// use othello_explorer::transcript::parse_squares;
+/// use othello_explorer::notation::transcript::parse_squares;
 /// let sq = parse_squares("F5 d6c3").unwrap();
 /// assert_eq!(sq.iter().map(|(s, _)| s.to_string()).collect::<Vec<_>>(), ["f5", "d6", "c3"]);
 /// assert_eq!(sq[1].1, 4);
@@ -70,7 +74,7 @@ pub fn parse_squares(text: &str) -> Result<Vec<(Square, usize)>, TranscriptError
 /// all is an error naming that board's range ([`Square::parse_for`]).
 ///
 /// ```
-/// use othello_explorer::{Size, transcript::parse_squares_for};
+/// use othello_explorer::{Size, notation::transcript::parse_squares_for};
 /// let e = parse_squares_for(Size::Six, "c2 i1").unwrap_err();
 /// assert_eq!(e.to_string(), "move 2 at column 4: bad column 'i': expected a letter a to f");
 /// ```
@@ -115,7 +119,7 @@ pub fn parse_squares_for(size: Size, text: &str) -> Result<Vec<(Square, usize)>,
 /// Plays `text` from `start`, passing where the side to move has no move.
 ///
 /// ```
-/// use othello_explorer::{Position, Size, transcript};
+/// use othello_explorer::{Position, Size, notation::transcript};
 /// let line = transcript::play(&Position::start(Size::Eight), "f5d6 C3").unwrap();
 /// assert_eq!(line.moves.len(), 3);
 /// let numbered = transcript::play(&Position::start(Size::Eight), "1. f5 d6 2. c3").unwrap();

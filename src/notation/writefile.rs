@@ -7,7 +7,7 @@
 //!   written through, the link kept; to anything else it is refused like the thing it points to.
 //!
 //! ```
-//! use othello_explorer::writefile::{target, WriteError};
+//! use othello_explorer::notation::writefile::{target, WriteError};
 //! let dir = tempfile::tempdir().unwrap();
 //! let file = dir.path().join("game.txt");
 //! assert_eq!(target(&file).unwrap(), file); // absent: written as named

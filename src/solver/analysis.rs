@@ -61,7 +61,7 @@ use super::settings::{
     UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
 };
 use super::{Limits, Selectivity, Solver, StopReason};
-use crate::{Position, Size, Square};
+use crate::{board::position::Position, board::size::Size, board::square::Square};
 use std::cmp::Reverse;
 use std::time::Duration;
 

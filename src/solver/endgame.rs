@@ -17,8 +17,8 @@ use super::masks::{Masks, corner_groups, odd_quadrants, weighted_mobility};
 use super::search::{Searcher, Window, bounds, raise, table_cutoff};
 use super::settings::{SHALLOW, SHALLOW_SORT, SMALL_LEGAL_FIRST};
 use super::table::{NO_MOVE, hash};
-use crate::geometry::full_mask;
-use crate::isa::Isa;
+use crate::board::geometry::full_mask;
+use crate::board::isa::Isa;
 
 // The node of SHALLOW empties sorts its moves, so that its table move can lead.
 const _: () = assert!(SHALLOW_SORT <= SHALLOW);

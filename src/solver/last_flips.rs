@@ -6,13 +6,13 @@
 //! flips along that line. A line shorter than 8 reads as a line padded with opponent discs past
 //! its end, which never bracket: so one table serves every board size.
 //!
-//! [`count_last_flips`] uses the lookups where the CPU has a fast `pext` ([`crate::isa`]) and
+//! [`count_last_flips`] uses the lookups where the CPU has a fast `pext` ([`crate::board::isa`]) and
 //! counts the flips otherwise; `rules::flips(..).count_ones()` is its plain twin, and the tests
 //! check the lookups (with the software `pext` too) and every level against it on every square
 //! of random full boards.
 
-use crate::geometry::{DIRECTIONS, bit};
-use crate::isa::{Isa, Level};
+use crate::board::geometry::{DIRECTIONS, bit};
+use crate::board::isa::{Isa, Level};
 
 /// `TABLE[pos][pattern]`: the discs flipped on an 8-long line when the player, whose discs on the
 /// line are the bits of `pattern`, plays at index `pos` (every other index holding an opponent
@@ -67,8 +67,8 @@ const fn lines(n: usize) -> [[(u64, u8); 4]; 64] {
             let b = bit(n, col, row);
             let mut axis = 0;
             while axis < 4 {
-                let line = crate::geometry::ray(n, col, row, &DIRECTIONS[axis])
-                    | crate::geometry::ray(n, col, row, &DIRECTIONS[axis + 4])
+                let line = crate::board::geometry::ray(n, col, row, &DIRECTIONS[axis])
+                    | crate::board::geometry::ray(n, col, row, &DIRECTIONS[axis + 4])
                     | 1u64 << b;
                 let below = (line & ((1u64 << b) - 1)).count_ones();
                 out[b as usize][axis] = (line, below as u8);
@@ -89,7 +89,7 @@ pub fn count_last_flips<const N: usize, I: Isa>(isa: I, p: u64, sq: u32) -> u32 
     if I::LEVEL >= Level::Avx2Pext {
         by_lines::<N, I>(isa, p, sq)
     } else {
-        let full = crate::geometry::full_mask(N);
+        let full = crate::board::geometry::full_mask(N);
         isa.flips::<N>(p, !p & full & !(1u64 << sq), sq).count_ones()
     }
 }
@@ -109,8 +109,8 @@ fn by_lines<const N: usize, I: Isa>(isa: I, p: u64, sq: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::full_mask;
-    use crate::rules::flips;
+    use crate::board::geometry::full_mask;
+    use crate::board::rules::flips;
 
     fn check<const N: usize>() {
         let mut rng = crate::testing::Rng(0x1234_5678_9abc_def0);
@@ -120,8 +120,8 @@ mod tests {
             let p = seed.rotate_left(17) & full_mask(N) & !(1 << sq);
             let o = !p & full_mask(N) & !(1 << sq);
             let expected = flips::<N>(p, o, sq).count_ones();
-            assert_eq!(by_lines::<N, _>(crate::isa::Plain, p, sq), expected, "lines p {p:x} sq {sq}");
-            for cpu in crate::isa::Cpu::available() {
+            assert_eq!(by_lines::<N, _>(crate::board::isa::Plain, p, sq), expected, "lines p {p:x} sq {sq}");
+            for cpu in crate::board::isa::Cpu::available() {
                 let count =
                     crate::with_cpu!(cpu, isa => isa.enter(#[inline(always)] || count_last_flips::<N, _>(isa, p, sq)));
                 assert_eq!(count, expected, "{cpu:?} p {p:x} sq {sq}");

@@ -2,9 +2,9 @@
 //! time: corners, the squares next to them, quadrants, each square's neighbours.
 //!
 //! Bits follow the project's convention (a1 the most significant used bit, see
-//! [`crate::geometry`]); every mask is within the `N x N` board.
+//! [`crate::board::geometry`]); every mask is within the `N x N` board.
 
-use crate::geometry::{bit, full_mask};
+use crate::board::geometry::{bit, full_mask};
 
 /// Per-size masks the move ordering uses, built at compile time.
 pub struct Masks<const N: usize>;
@@ -137,8 +137,8 @@ pub(super) fn odd_quadrants<const N: usize>(empty: u64) -> u64 {
 /// Squares next to any square of `m` (eight directions), within the board.
 #[inline(always)]
 pub(super) fn adjacent<const N: usize>(m: u64) -> u64 {
-    let not_first_col = full_mask(N) & !crate::geometry::column_mask(N, 0);
-    let not_last_col = full_mask(N) & !crate::geometry::column_mask(N, N - 1);
+    let not_first_col = full_mask(N) & !crate::board::geometry::column_mask(N, 0);
+    let not_last_col = full_mask(N) & !crate::board::geometry::column_mask(N, N - 1);
     let n = N as u32;
     // Shifting left moves toward column a: what lands in the last column wrapped.
     let l = m << 1 | m << (n + 1) | m >> (n - 1);

@@ -40,10 +40,10 @@ use super::masks::corners_first;
 use super::regime::{Estimate, Exact};
 use super::search::{Node, Searcher, Window, raise};
 use super::settings::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX};
+use crate::board::geometry::full_mask;
+use crate::board::isa::Isa;
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed, network_indexed};
-use crate::geometry::full_mask;
-use crate::isa::Isa;
 
 /// The empties up to which the principal-variation nodes of an estimate of depth `depth` are
 /// solved exactly: `depth` + [`PV_EXTENSION`], at most [`PV_EXTENSION_MAX`].

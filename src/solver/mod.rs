@@ -5,9 +5,13 @@
 //! [`Scoring`] the solver was built with. A search can be stopped at any moment through a shared
 //! flag or by node and time limits; a stopped search returns what it had proven, never a guess.
 
+use crate::board::isa::{Cpu, Isa, Level};
 pub use crate::eval::Evaluator;
-use crate::isa::{Cpu, Isa, Level};
-use crate::{Position, Scoring, Size, Square};
+use crate::{
+    board::position::{Position, Scoring},
+    board::size::Size,
+    board::square::Square,
+};
 use search::{Control, Searcher};
 use settings::THREAD_STACK;
 use std::sync::Arc;
@@ -160,37 +164,37 @@ impl std::fmt::Display for Stopped {
 impl std::error::Error for Stopped {}
 
 /// Runs `$body` with `N` (board side) and `D` (discs scoring) as consts matching `$size` and
-/// `$scoring`, and `$isa` the token of the [`Cpu`](crate::isa::Cpu) `$cpu`: the one place where
+/// `$scoring`, and `$isa` the token of the [`Cpu`](crate::board::isa::Cpu) `$cpu`: the one place where
 /// run-time settings become specialised code (six rule variants times the instruction-set levels).
 macro_rules! specialised {
     ($size:expr, $scoring:expr, $cpu:expr, $n:ident, $d:ident, $isa:ident => $body:expr) => {
         match ($size, $scoring) {
-            (crate::Size::Four, Scoring::Standard) => {
+            (crate::board::size::Size::Four, Scoring::Standard) => {
                 const $n: usize = 4;
                 const $d: bool = false;
                 crate::with_cpu!($cpu, $isa => $body)
             }
-            (crate::Size::Four, Scoring::Discs) => {
+            (crate::board::size::Size::Four, Scoring::Discs) => {
                 const $n: usize = 4;
                 const $d: bool = true;
                 crate::with_cpu!($cpu, $isa => $body)
             }
-            (crate::Size::Six, Scoring::Standard) => {
+            (crate::board::size::Size::Six, Scoring::Standard) => {
                 const $n: usize = 6;
                 const $d: bool = false;
                 crate::with_cpu!($cpu, $isa => $body)
             }
-            (crate::Size::Six, Scoring::Discs) => {
+            (crate::board::size::Size::Six, Scoring::Discs) => {
                 const $n: usize = 6;
                 const $d: bool = true;
                 crate::with_cpu!($cpu, $isa => $body)
             }
-            (crate::Size::Eight, Scoring::Standard) => {
+            (crate::board::size::Size::Eight, Scoring::Standard) => {
                 const $n: usize = 8;
                 const $d: bool = false;
                 crate::with_cpu!($cpu, $isa => $body)
             }
-            (crate::Size::Eight, Scoring::Discs) => {
+            (crate::board::size::Size::Eight, Scoring::Discs) => {
                 const $n: usize = 8;
                 const $d: bool = true;
                 crate::with_cpu!($cpu, $isa => $body)
@@ -256,7 +260,7 @@ impl Solver {
     }
 
     /// The same solver searching with the best instruction-set level the CPU has up to `level`
-    /// (the default is the best it has, see [`crate::isa`]): for tests and measurements.
+    /// (the default is the best it has, see [`crate::board::isa`]): for tests and measurements.
     pub fn with_level(mut self, level: Level) -> Solver {
         self.cpu = Cpu::at_most(level);
         self
@@ -635,7 +639,7 @@ pub(crate) fn twin_groups(position: &Position, moves: &[Square]) -> Vec<Vec<Squa
     let mut groups: Vec<((u64, u64), Vec<Square>)> = Vec::new();
     for &square in moves {
         let child = position.play(square).expect("a legal move");
-        let key = crate::symmetry::canonical(&child).0;
+        let key = crate::board::symmetry::canonical(&child).0;
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, group)) => group.push(square),
             None => groups.push((key, vec![square])),

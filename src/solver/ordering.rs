@@ -33,10 +33,10 @@ use super::settings::{
     SORT_SEARCH_MIN,
 };
 use super::table::{EXACT, hash};
+use crate::board::geometry::full_mask;
+use crate::board::isa::Isa;
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, SCALE, Weights, evaluate_fine_indexed};
-use crate::geometry::full_mask;
-use crate::isa::Isa;
 
 /// A rough evaluation for move ordering only (never a score): corner-weighted mobility,
 /// corners and potential mobility, from `p`'s side.

@@ -22,7 +22,7 @@ use super::ordering::Move;
 use super::regime::Regime;
 use super::search::{Node, Searcher};
 use super::settings::CHECK_EVERY;
-use crate::isa::Isa;
+use crate::board::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

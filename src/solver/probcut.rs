@@ -36,9 +36,9 @@ use super::settings::{
     PROOF_STEP, SELECTIVE_PASSES, SELECTIVE_TRIES, SOLVE_GUESS_DEPTH,
 };
 use super::table::FULL_WIDTH;
-use crate::Size;
+use crate::board::isa::Isa;
+use crate::board::size::Size;
 use crate::eval::Indexes;
-use crate::isa::Isa;
 use std::sync::OnceLock;
 
 /// How selective a search is: the confidence of its probable cutoffs (module documentation).
@@ -545,7 +545,7 @@ mod tests {
     fn stepped_windows_reach_the_value_from_any_guess() {
         let table = crate::solver::table::Table::new(1);
         let control = crate::solver::search::Control::new(&crate::solver::Limits::default());
-        let mut s = Searcher::<6, false, crate::isa::Plain>::new(crate::isa::Plain, &table, &control);
+        let mut s = Searcher::<6, false, crate::board::isa::Plain>::new(crate::board::isa::Plain, &table, &control);
         let outer = Window { alpha: -36, beta: 36 };
         for value in -40..=40 {
             for g in -38..=38 {

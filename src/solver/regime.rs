@@ -19,9 +19,9 @@ use super::ordering::Move;
 use super::search::{Node, Searcher, Window};
 use super::settings::{ETC_MIN, SHALLOW, SPLIT_ESTIMATE, SPLIT_NWS};
 use super::table::{EXACT, Entry, NO_MOVE};
+use crate::board::isa::Isa;
 use crate::eval::Indexes;
 use crate::eval::pattern::Layout;
-use crate::isa::Isa;
 
 /// What differs between the exact and the estimate search (module documentation).
 pub(super) trait Regime {

@@ -10,8 +10,8 @@ use super::search::{Control, Searcher, Window};
 use super::settings::ASPIRATION;
 use super::table::FULL_WIDTH;
 use super::{Scoring, Selectivity, Solver};
-use crate::Size;
-use crate::isa::Isa;
+use crate::board::isa::Isa;
+use crate::board::size::Size;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 

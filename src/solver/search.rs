@@ -24,7 +24,7 @@
 //! On more than one thread, a null-window node whose first move did not cut may share its other
 //! moves between the threads (a split point, `parallel.rs`); it opens and closes as any node.
 //!
-//! The searcher is generic over the instruction set ([`crate::isa`]): each recursive routine is a
+//! The searcher is generic over the instruction set ([`crate::board::isa`]): each recursive routine is a
 //! thin entry (`nws`) that runs its `#[inline(always)]` body (`nws_body`) through
 //! [`Isa::enter`], so the whole recursion is compiled for the CPU's level.
 //!
@@ -40,10 +40,10 @@ use super::regime::Regime;
 use super::settings::CHECK_EVERY;
 use super::table::{FULL_WIDTH, NO_MOVE, Table, hash, work};
 use super::{Limits, StopReason};
+use crate::board::geometry::full_mask;
+use crate::board::isa::Isa;
 use crate::eval::Weights;
 use crate::eval::pattern::Layout;
-use crate::geometry::full_mask;
-use crate::isa::Isa;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -400,7 +400,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The score of a finished game, from `p`'s side.
     #[inline(always)]
     pub fn final_score(p: u64, o: u64) -> i32 {
-        if DISCS { p.count_ones() as i32 - o.count_ones() as i32 } else { crate::rules::final_score::<N>(p, o) }
+        if DISCS { p.count_ones() as i32 - o.count_ones() as i32 } else { crate::board::rules::final_score::<N>(p, o) }
     }
 
     /// The first steps of every node (the module documentation's step 1), entered with window

@@ -412,11 +412,11 @@ pub const DEFAULT_HASH_MB: usize = 256;
 /// a table the search fills at random touches all of its memory, which the system must supply
 /// first: on a virtual machine that hands freed memory back to its host, 0.7 s of system time a
 /// process for 256 MiB, against 0.04 s for 64 (`docs/solver.md`, "The table sized to the board").
-pub const fn hash_mb_for(size: crate::Size) -> usize {
+pub const fn hash_mb_for(size: crate::board::size::Size) -> usize {
     match size {
-        crate::Size::Four => 16,
-        crate::Size::Six => 64,
-        crate::Size::Eight => DEFAULT_HASH_MB,
+        crate::board::size::Size::Four => 16,
+        crate::board::size::Size::Six => 64,
+        crate::board::size::Size::Eight => DEFAULT_HASH_MB,
     }
 }
 

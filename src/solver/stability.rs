@@ -6,7 +6,7 @@
 //! line is the board's edge or a stable disc of the same colour. Starting from none, the set
 //! grows to its fixed point (corners first, then the edges and lines they anchor).
 
-use crate::geometry::{DIRECTIONS, full_mask};
+use crate::board::geometry::{DIRECTIONS, full_mask};
 
 /// The squares from which `steps` steps in direction `d` lead off the board.
 const fn edge_toward(n: usize, d: usize, steps: i32) -> u64 {
@@ -18,7 +18,7 @@ const fn edge_toward(n: usize, d: usize, steps: i32) -> u64 {
         while col < n {
             let (c, r) = (col as i32 + steps * dir.dcol, row as i32 + steps * dir.drow);
             if c < 0 || r < 0 || c >= n as i32 || r >= n as i32 {
-                m |= 1u64 << crate::geometry::bit(n, col, row);
+                m |= 1u64 << crate::board::geometry::bit(n, col, row);
             }
             col += 1;
         }
@@ -140,10 +140,10 @@ pub fn stable_discs<const N: usize>(p: u64, o: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::bit;
-    use crate::rules::{flips_scalar, legal_moves_scalar};
+    use crate::board::geometry::bit;
+    use crate::board::rules::{flips_scalar, legal_moves_scalar};
     use crate::testing::{Rng, random_positions};
-    use crate::{Position, Size};
+    use crate::{board::position::Position, board::size::Size};
 
     /// The definition square by square: a disc of `p` is stable when along each of the four
     /// lines through it the line is full, or a neighbour on it is off the board or a stable disc

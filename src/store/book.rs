@@ -9,8 +9,11 @@
 
 use super::text;
 use super::{Entry, Key, Stored};
-use crate::symmetry::canonical;
-use crate::{Position, Scoring, Size};
+use crate::board::symmetry::canonical;
+use crate::{
+    board::position::{Position, Scoring},
+    board::size::Size,
+};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::OnceLock;
 

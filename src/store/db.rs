@@ -16,7 +16,11 @@
 use super::migrate;
 use super::text::{self, ParseEntryError};
 use super::{Entry, ImportCheck, Key, Merged, Source, Stored, merge};
-use crate::{Position, Scoring, Size, Square};
+use crate::{
+    board::position::{Position, Scoring},
+    board::size::Size,
+    board::square::Square,
+};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -262,7 +266,7 @@ impl Stats {
 /// let c4 = "c4".parse().unwrap();
 /// store.put_many(&[(start, Scoring::Standard, Stored::exact(-10, Some(c4), Source::Book))]).unwrap();
 /// // The mirror image finds the same entry, its best move mirrored (c4 becomes b4).
-/// let mirror = othello_explorer::symmetry::Symmetry::MirrorColumns.apply_position(&start);
+/// let mirror = othello_explorer::board::symmetry::Symmetry::MirrorColumns.apply_position(&start);
 /// let found = store.get(&mirror, Scoring::Standard).unwrap().unwrap();
 /// assert_eq!((found.lower, found.best), (-10, Some("b4".parse().unwrap())));
 /// // A second program (here a second connection) reads and writes the same file meanwhile.
@@ -304,7 +308,7 @@ pub(super) fn inspect(path: &Path) -> Result<Found, StoreError> {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => Err(StoreError::Io { path: path_buf.clone(), message: "it is a folder".into() }),
         // A device, a FIFO or a socket is never read as a store, nor replaced by one.
-        Ok(meta) if let Some(what) = crate::writefile::kind_of(&meta) => Err(StoreError::Io {
+        Ok(meta) if let Some(what) = crate::notation::writefile::kind_of(&meta) => Err(StoreError::Io {
             path: path_buf.clone(),
             message: format!("{what}, not a regular file: refusing to use it as a store"),
         }),
@@ -777,7 +781,7 @@ fn connect(path: &Path, flags: OpenFlags) -> Result<Connection, StoreError> {
 /// process created the store meanwhile, its file is kept. `replace` replaces an empty file.
 fn create(path: &Path, replace: bool) -> std::io::Result<()> {
     // Through a symbolic link to the file it names, the link kept.
-    let path = &crate::writefile::target(path).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let path = &crate::notation::writefile::target(path).map_err(|e| std::io::Error::other(e.to_string()))?;
     let temp = build_beside(path, &[], None)?;
     let published = if replace {
         std::fs::rename(&temp, path)

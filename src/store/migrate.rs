@@ -16,7 +16,7 @@
 
 use super::db::{self, Found, StoreError};
 use super::{Key, Stored};
-use crate::Size;
+use crate::board::size::Size;
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
 use std::path::{Path, PathBuf};
 
@@ -56,7 +56,7 @@ pub fn kept_name(path: &Path) -> PathBuf {
 /// kept beside it ([`kept_name`]). Does nothing when another program converted it meanwhile.
 pub(super) fn convert(path: &Path) -> Result<(), StoreError> {
     let io = |e: std::io::Error| StoreError::Io { path: path.to_path_buf(), message: e.to_string() };
-    let target = crate::writefile::target(path).map_err(|e| io(std::io::Error::other(e.to_string())))?;
+    let target = crate::notation::writefile::target(path).map_err(|e| io(std::io::Error::other(e.to_string())))?;
     // The folder is the lock (flock on it): nothing is left beside the store, and a converter that
     // waited looks at the store again once it has the lock.
     let folder = match target.parent() {

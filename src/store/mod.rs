@@ -2,7 +2,7 @@
 //!
 //! An entry says what was proven about one position under one [`Scoring`]: bounds on its exact
 //! score (`lower == upper` when exact), from the side to move, and a best move when one is known.
-//! Entries are keyed by the **canonical form** of the position ([`crate::symmetry::canonical`]):
+//! Entries are keyed by the **canonical form** of the position ([`crate::board::symmetry::canonical`]):
 //! the board size, the scoring, and the smallest `(player, opponent)` pair among the eight images,
 //! so a position and its seven symmetric twins share one entry. The side to move is not part of
 //! the key: the score from the side to move depends only on whose discs are whose. A best move is
@@ -33,8 +33,12 @@ pub use db::{
 pub use migrate::kept_name as format1_kept_name;
 pub use verify::{ImportCheck, Mismatch, Selection, VerifyReport, check_entries, check_entry, exact_score};
 
-use crate::symmetry::{Symmetry, canonical};
-use crate::{Color, Position, Scoring, Size, Square};
+use crate::board::symmetry::{Symmetry, canonical};
+use crate::{
+    board::position::{Color, Position, Scoring},
+    board::size::Size,
+    board::square::Square,
+};
 use std::fmt;
 
 /// Where an entry came from.

@@ -7,7 +7,7 @@
 //! --------------XO----OX-------------- X discs    -6..+2 -    explorer
 //! ```
 //!
-//! - the board string and side to move, as everywhere in the project ([`crate::obf`]);
+//! - the board string and side to move, as everywhere in the project ([`crate::notation::obf`]);
 //! - the scoring rule: `standard` (empties to the winner) or `discs`;
 //! - the score from the side to move: exact (`-4`, `+2`, `0`) or bounds `LOWER..UPPER`;
 //! - a move that reaches the exact score, or `-` when none is known (or the side must pass);
@@ -17,8 +17,8 @@
 //! [`LINE_LIMIT`] bytes: `store import` refuses a longer one.
 
 use super::{Entry, Source, Stored};
-use crate::obf::{self, BoardStringError};
-use crate::{Scoring, Square};
+use crate::notation::obf::{self, BoardStringError};
+use crate::{board::position::Scoring, board::square::Square};
 use std::fmt;
 
 /// The longest line `store import` reads, in bytes (its newline not counted): an entry takes

@@ -3,8 +3,8 @@
 use super::{Entry, Source, Stored};
 #[cfg(feature = "store")]
 use super::{Key, Store, StoreError};
+use crate::board::position::{Position, Scoring};
 use crate::solver::{Limits, Solver, SolverOptions, StopReason, Stopped};
-use crate::{Position, Scoring};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -13,7 +13,7 @@
 //! no disc in it can never join the rest).
 //!
 //! ```
-//! use othello_explorer::finals::draw_finals;
+//! use othello_explorer::studies::finals::draw_finals;
 //! use othello_explorer::Size;
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -23,7 +23,7 @@
 //! assert!(!boards.is_empty());
 //! ```
 
-use crate::{Size, geometry, with_size};
+use crate::{board::geometry, board::size::Size, with_size};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Calls `visit(black, white)` for every finished drawn board of `size` with `discs` discs (an

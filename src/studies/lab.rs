@@ -9,7 +9,7 @@
 //!    variation search, Edax's ordering, stability cut-offs, dedicated last-move solvers).
 //!
 //! The first three are written plainly here, generic over the board side like the engine, on the
-//! engine's own [`crate::rules::legal_moves`] and [`crate::rules::flips`]. Each counts its nodes
+//! engine's own [`crate::board::rules::legal_moves`] and [`crate::board::rules::flips`]. Each counts its nodes
 //! (positions visited, passes included) and looks at a stop flag every 4096 nodes. Plain negamax
 //! and unordered alpha-beta grow so fast with the number of empty squares that [`run`] refuses
 //! positions deeper than [`Method::max_empties`] with a clear message instead of running for hours.
@@ -19,7 +19,7 @@
 //! win/loss/draw search), after the comparison of Morita, Hashimoto and Kobayashi (GPW 2010).
 //!
 //! ```
-//! use othello_explorer::lab::{Method, run};
+//! use othello_explorer::studies::lab::{Method, run};
 //! use othello_explorer::{Position, Scoring, Size};
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -33,9 +33,12 @@
 
 pub mod outcome;
 
-use crate::rules::{final_score, flips, legal_moves};
+use crate::board::rules::{final_score, flips, legal_moves};
 use crate::solver::{Limits, Solver, SolverOptions};
-use crate::{Position, Scoring, with_size};
+use crate::{
+    board::position::{Position, Scoring},
+    with_size,
+};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

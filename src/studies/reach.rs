@@ -26,7 +26,7 @@
 //! a terminal, the explorer in its status line); the search knows nothing of how.
 //!
 //! ```
-//! use othello_explorer::reach::{reach, Limits, Outcome};
+//! use othello_explorer::studies::reach::{reach, Limits, Outcome};
 //! use othello_explorer::{Position, Size};
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -37,15 +37,20 @@
 //! assert_eq!(moves.len(), 2);
 //! ```
 
-use crate::geometry::{self, DIRECTIONS};
-use crate::rules::{flips, legal_moves};
-use crate::{Color, Position, Size, Square, with_size};
+use crate::board::geometry::{self, DIRECTIONS};
+use crate::board::rules::{flips, legal_moves};
+use crate::{
+    board::position::{Color, Position},
+    board::size::Size,
+    board::square::Square,
+    with_size,
+};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The fewest moves of a game that ends in a wipe-out, by board size: 8x8 9 moves (a published
-/// fact), 6x6 9 and 4x4 10, as [`crate::shortest`] finds them (its tests check all three against
+/// fact), 6x6 9 and 4x4 10, as [`crate::studies::shortest`] finds them (its tests check all three against
 /// a plain enumeration of every game).
 pub const fn least_wipeout_moves(size: Size) -> u32 {
     match size {
@@ -212,11 +217,11 @@ pub(crate) fn cheap_refusal(target: &Position) -> Option<Refusal> {
     let (black, white) = (target.black().bits(), target.white().bits());
     let occupied = black | white;
     let centre = geometry::centre(n);
-    if let Some(sq) = crate::Bitboard::new(size, centre & !occupied).reading_order().first() {
+    if let Some(sq) = crate::board::bitboard::Bitboard::new(size, centre & !occupied).reading_order().first() {
         return Some(Refusal::CentreEmpty(*sq));
     }
     let joined = geometry::spread(n, occupied, centre);
-    if let Some(sq) = crate::Bitboard::new(size, occupied & !joined).reading_order().first() {
+    if let Some(sq) = crate::board::bitboard::Bitboard::new(size, occupied & !joined).reading_order().first() {
         return Some(Refusal::NotConnected(*sq));
     }
     let moves = occupied.count_ones() - 4;

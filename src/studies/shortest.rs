@@ -22,7 +22,7 @@
 //! longest game they will look at ([`Limits::max_moves`], at most the board's empty squares).
 //!
 //! ```
-//! use othello_explorer::shortest::{shortest, Ending, Limits, Outcome};
+//! use othello_explorer::studies::shortest::{shortest, Ending, Limits, Outcome};
 //! use othello_explorer::Size;
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -31,11 +31,16 @@
 //! assert_eq!(found.moves, 9);
 //! ```
 
-use crate::reach;
-use crate::rules::{flips, legal_moves};
-use crate::symmetry::canonical;
-use crate::transcript::{self, TranscriptError};
-use crate::{Color, Position, Size, Square, with_size};
+use crate::board::rules::{flips, legal_moves};
+use crate::board::symmetry::canonical;
+use crate::notation::transcript::{self, TranscriptError};
+use crate::studies::reach;
+use crate::{
+    board::position::{Color, Position},
+    board::size::Size,
+    board::square::Square,
+    with_size,
+};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -191,8 +196,8 @@ fn is_over<const N: usize>(key: Key) -> bool {
 pub enum Method {
     /// Forward, one layer of positions per move (any ending).
     Layers,
-    /// Backward, for draws: every finished drawn board of each even length ([`crate::finals`]),
-    /// each handed to the game-record search ([`crate::reach`]), as Yamana (2024) does.
+    /// Backward, for draws: every finished drawn board of each even length ([`crate::studies::finals`]),
+    /// each handed to the game-record search ([`crate::studies::reach`]), as Yamana (2024) does.
     Finals,
 }
 
@@ -392,7 +397,7 @@ fn by_finals(size: Size, limits: &Limits, stop: &AtomicBool, progress: &mut dyn 
             max_nodes: reach_limits.max_nodes,
         };
         progress(&report(0, 0, 0));
-        let finished = crate::finals::draw_finals(size, moves + 4, stop, &mut |black, white| {
+        let finished = crate::studies::finals::draw_finals(size, moves + 4, stop, &mut |black, white| {
             candidates += 1;
             if undecided.is_some() {
                 return;

@@ -2,7 +2,7 @@
 //!
 //! `:save` writes the session format of [`super::session`] (the whole explored tree, the same
 //! file `--resume` reads). `:load` reads that format, and also the game files of
-//! [`crate::gamefile`]: a GGF record, or an optional board string (the root) then an optional
+//! [`crate::notation::gamefile`]: a GGF record, or an optional board string (the root) then an optional
 //! transcript from it (move numbers allowed); `:export` writes GGF:
 //!
 //! ```text
@@ -11,7 +11,7 @@
 //! f5d6c3
 //! ```
 
-use crate::{Position, Size, obf};
+use crate::{board::position::Position, board::size::Size, notation::obf};
 use std::fmt;
 
 /// A parsed command.
@@ -36,7 +36,7 @@ pub enum Command {
     Restore,
     /// A game against the engine: `Some(Some(color))` the user plays that colour,
     /// `Some(None)` the engine plays both sides, `None` the game ends (`off`).
-    Play(Option<Option<crate::Color>>),
+    Play(Option<Option<crate::board::position::Color>>),
     /// Start or end the drill (`None` toggles).
     Drill(Option<bool>),
     /// Open the board editor on the position on screen.
@@ -227,8 +227,8 @@ pub fn parse(input: &str) -> Result<Command, CommandError> {
         "play" => {
             let usage = "play black|white|both|off";
             match need("play")?.to_ascii_lowercase().as_str() {
-                "black" | "b" | "x" => Ok(Command::Play(Some(Some(crate::Color::Black)))),
-                "white" | "w" | "o" => Ok(Command::Play(Some(Some(crate::Color::White)))),
+                "black" | "b" | "x" => Ok(Command::Play(Some(Some(crate::board::position::Color::Black)))),
+                "white" | "w" | "o" => Ok(Command::Play(Some(Some(crate::board::position::Color::White)))),
                 "both" => Ok(Command::Play(Some(None))),
                 "off" => Ok(Command::Play(None)),
                 _ => Err(CommandError::BadChoice { command: "play", found: rest.to_string(), usage }),

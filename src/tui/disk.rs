@@ -12,7 +12,7 @@
 
 use super::app::Msg;
 use super::session;
-use crate::textfile;
+use crate::notation::textfile;
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -108,10 +108,10 @@ pub fn claim_session(path: &Path, resumed: bool) -> std::io::Result<Claimed> {
 /// Whether the explorer may write its session at `path`: the file and every kept copy it would
 /// rotate (`NAME.previous`, …) must be a regular file or absent, so that nothing else is renamed
 /// or replaced. The launcher refuses the path (exit 2) otherwise.
-pub fn check_session_path(path: &Path) -> Result<(), crate::writefile::WriteError> {
-    crate::writefile::target(path)?;
+pub fn check_session_path(path: &Path) -> Result<(), crate::notation::writefile::WriteError> {
+    crate::notation::writefile::target(path)?;
     for k in 1..=KEPT_SESSIONS {
-        crate::writefile::target(&kept_session(path, k))?;
+        crate::notation::writefile::target(&kept_session(path, k))?;
     }
     Ok(())
 }

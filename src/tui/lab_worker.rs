@@ -1,5 +1,5 @@
-//! The search lab's thread: the four methods of [`crate::lab`] run one after the other off the UI
-//! thread, then the five of [`crate::lab::outcome`] (win, loss or draw, without a budget, so
+//! The search lab's thread: the four methods of [`crate::studies::lab`] run one after the other off the UI
+//! thread, then the five of [`crate::studies::lab::outcome`] (win, loss or draw, without a budget, so
 //! positions too deep for a method are refused at once), each result sent as a [`LabEvent`] tagged
 //! with its job number and position as soon as it is known. [`LabWorker::run`] cancels the job
 //! before through its stop flag; [`LabWorker::cancel`] stops the running one (the methods left
@@ -7,9 +7,9 @@
 
 use super::app::Msg;
 use super::job::{Gone, JobThread};
-use crate::lab::outcome::{self, Budget, OutcomeError};
-use crate::lab::{self, LabError, Run};
-use crate::{Position, Scoring};
+use crate::board::position::{Position, Scoring};
+use crate::studies::lab::outcome::{self, Budget, OutcomeError};
+use crate::studies::lab::{self, LabError, Run};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -28,9 +28,9 @@ pub struct LabEvent {
 /// One method's result, from either half of the lab.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LabResult {
-    /// An exact score ([`crate::lab::run`]).
+    /// An exact score ([`crate::studies::lab::run`]).
     Exact(Result<Run, LabError>),
-    /// An outcome ([`crate::lab::outcome::run`]).
+    /// An outcome ([`crate::studies::lab::outcome::run`]).
     Outcome(Result<outcome::Run, OutcomeError>),
 }
 

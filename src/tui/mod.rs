@@ -110,7 +110,10 @@ pub mod testing {
 }
 
 use crate::solver::SolverOptions;
-use crate::{Position, Scoring, Square};
+use crate::{
+    board::position::{Position, Scoring},
+    board::square::Square,
+};
 use app::{Config, Effect, Model, Msg, update};
 use disk::{Claim, Claimed, Disk};
 use lab_worker::LabWorker;
@@ -174,7 +177,7 @@ pub struct Options {
     /// The deepest estimate, in plies, the explorer searches a position to (`None`: no limit).
     pub max_depth: Option<u32>,
     /// A game to start: `Some(Some(c))` the user plays `c`, `Some(None)` the engine plays both.
-    pub play: Option<Option<crate::Color>>,
+    pub play: Option<Option<crate::board::position::Color>>,
     /// How strongly the engine plays.
     pub strength: app::game::Strength,
     /// How selective the estimates are at the start (`%` changes it).

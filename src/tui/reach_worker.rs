@@ -1,12 +1,12 @@
-//! The reachability thread, a [`JobThread`]: `:reach` runs [`crate::reach::reach_with_progress`] here, off the UI
+//! The reachability thread, a [`JobThread`]: `:reach` runs [`crate::studies::reach::reach_with_progress`] here, off the UI
 //! thread. Each run is a job with its own stop flag; a new run or [`ReachWorker::cancel`] stops
 //! the one before. Its progress comes back as [`Msg::ReachProgress`] (at most every
 //! [`PROGRESS_INTERVAL`]) and the result as [`Msg::Reached`], both tagged with its job number.
 
 use super::app::Msg;
 use super::job::{Gone, JobThread};
-use crate::Position;
-use crate::reach::{self, Limits};
+use crate::board::position::Position;
+use crate::studies::reach::{self, Limits};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;

@@ -61,7 +61,7 @@
 //! ```
 
 use super::tree::{AttachError, Edge, NodeId, Tree};
-use crate::{Color, obf};
+use crate::{board::position::Color, notation::obf};
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
@@ -383,7 +383,7 @@ fn parse_play(side: &str) -> Option<Option<Color>> {
 /// file (or a link to one), and flushes it to disk. A crash mid-append can cut only the last line,
 /// which the reader leaves out.
 pub fn append(path: &Path, text: &str) -> io::Result<()> {
-    let target = crate::writefile::target(path).map_err(|e| io::Error::other(e.to_string()))?;
+    let target = crate::notation::writefile::target(path).map_err(|e| io::Error::other(e.to_string()))?;
     let mut file = std::fs::OpenOptions::new().append(true).open(target)?;
     file.write_all(text.as_bytes())?;
     file.sync_data()
@@ -394,7 +394,7 @@ pub fn append(path: &Path, text: &str) -> io::Result<()> {
 /// new one. Creates the directory if needed.
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
     // Never over a device, a FIFO or a folder; through a symbolic link to its file.
-    let path = &crate::writefile::target(path).map_err(|e| io::Error::other(e.to_string()))?;
+    let path = &crate::notation::writefile::target(path).map_err(|e| io::Error::other(e.to_string()))?;
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -425,7 +425,7 @@ pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Position, Size};
+    use crate::{board::position::Position, board::size::Size};
 
     fn sq(s: &str) -> Edge {
         Edge::Move(s.parse().unwrap())

@@ -1,12 +1,12 @@
 //! The teaching view's state: which lesson (a traced topic or the search lab) and which step is
 //! on screen, and the search lab's results. The traces themselves come from
-//! [`crate::trace`] on the position on screen each time they are drawn, so they always follow
+//! [`crate::studies::trace`] on the position on screen each time they are drawn, so they always follow
 //! the position and the cursor.
 
-use crate::lab::outcome::{self, OutcomeError};
-use crate::lab::{LabError, Method, Run};
-use crate::trace::{self, Topic, Trace, TraceError};
-use crate::{Position, Square};
+use crate::studies::lab::outcome::{self, OutcomeError};
+use crate::studies::lab::{LabError, Method, Run};
+use crate::studies::trace::{self, Topic, Trace, TraceError};
+use crate::{board::position::Position, board::square::Square};
 
 /// A page of the teaching view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,8 +5,11 @@
 //! [`Edge::Pass`]. Each node remembers which child was visited last (its *preferred* child): that is
 //! the line `forward` and `to_end` follow and the history view shows.
 
-use crate::transcript::{self, TranscriptError};
-use crate::{IllegalMove, Position, Square};
+use crate::notation::transcript::{self, TranscriptError};
+use crate::{
+    board::position::{IllegalMove, Position},
+    board::square::Square,
+};
 use std::fmt;
 
 /// A node of a [`Tree`].

@@ -55,7 +55,7 @@ pub struct Areas {
 
 /// Lays out a screen of `area` for a board of `size` (at least 80x24), the status line
 /// `status_rows` high (1, or 2 for a message that does not fit on one).
-pub fn areas(area: Rect, size: crate::Size, status_rows: u16) -> Areas {
+pub fn areas(area: Rect, size: crate::board::size::Size, status_rows: u16) -> Areas {
     let status_rows = status_rows.clamp(1, 2);
     let title = Rect::new(area.x, area.y, area.width, 1);
     let status = Rect::new(area.x, area.bottom() - 1 - status_rows, area.width, status_rows);

@@ -12,7 +12,7 @@
 //! never shows them anywhere else.
 //!
 //! A review's step ([`Worker::review`]) runs instead on the review's own solver
-//! ([`crate::review::Reviewer`], made at the first step), never on the analyst and its store, and
+//! ([`crate::studies::review::Reviewer`], made at the first step), never on the analyst and its store, and
 //! its values come as one [`EventKind::Reviewed`]: the marks are `review`'s.
 //!
 //! While a search runs, a small ticker thread reads the solver's live node counter
@@ -23,7 +23,7 @@ use super::app::Msg;
 use super::job::{Gone, JobThread};
 use crate::analyst::{Analyst, Ask, Event, LineRule, kept};
 use crate::solver::{ChildValue, Limits, Phase, Report, SearchMode, Selectivity, Solver, SolverOptions};
-use crate::{Position, Square};
+use crate::{board::position::Position, board::square::Square};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -83,7 +83,7 @@ pub enum EventKind {
         elapsed: Duration,
     },
     /// A review's step ended: every legal move's value as the review judges them
-    /// ([`crate::review::Reviewer::examine`]), for the move the line plays there. Sent only when
+    /// ([`crate::studies::review::Reviewer::examine`]), for the move the line plays there. Sent only when
     /// the step ran to its end; the job then ends with [`EventKind::Cancelled`].
     Reviewed {
         /// The move the line plays at the position (`None` at the line's end).
@@ -151,7 +151,7 @@ impl Worker {
                 }
             });
             let mut analyst = Analyst::new(solver, store);
-            // The review's own solver (`crate::review::Reviewer`), made at the first step.
+            // The review's own solver (`crate::studies::review::Reviewer`), made at the first step.
             let mut reviewer = None;
             move |job, input, stop: &Arc<AtomicBool>| match input {
                 Input::Analyse(position, selectivity) => {
@@ -177,7 +177,7 @@ impl Worker {
     }
 
     /// A review's step as job `job`: `position`, where the line plays `played`, examined for
-    /// the review's `budget` by the review's own solver ([`crate::review::Reviewer::examine`],
+    /// the review's `budget` by the review's own solver ([`crate::studies::review::Reviewer::examine`],
     /// as `review` on the command line does); its values come as one
     /// [`EventKind::Reviewed`], then the job ends with [`EventKind::Cancelled`].
     pub fn review(&mut self, job: u64, position: Position, played: Option<Square>, budget: Duration) {
@@ -195,8 +195,8 @@ impl Worker {
 /// [`EventKind::Reviewed`] when the step ran to its end, then [`EventKind::Cancelled`].
 #[allow(clippy::too_many_arguments)]
 fn review_job(
-    reviewer: &mut Option<crate::review::Reviewer>,
-    scoring: crate::Scoring,
+    reviewer: &mut Option<crate::studies::review::Reviewer>,
+    scoring: crate::board::position::Scoring,
     job: u64,
     position: Position,
     played: Option<Square>,
@@ -206,7 +206,7 @@ fn review_job(
 ) -> Result<(), Gone> {
     let send = |kind: EventKind| events.send(Msg::Solver(SolverEvent { job, position, kind })).map_err(|_| Gone);
     if reviewer.is_none() {
-        match crate::review::Reviewer::new(scoring) {
+        match crate::studies::review::Reviewer::new(scoring) {
             Ok(r) => *reviewer = Some(r),
             Err(e) => {
                 let text = format!("the review's solver: {e}");

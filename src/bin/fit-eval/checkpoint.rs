@@ -17,7 +17,7 @@
 //!   discs and Adam's two moments; in round two also the round-one weights, from which the labels
 //!   are made again. Round two without a state has not begun its epochs.
 //! - **Written whole or not at all**: to `FILE.part` beside it, synced, then renamed over `FILE`;
-//!   `FILE` must be a regular file or absent ([`othello_explorer::writefile`]).
+//!   `FILE` must be a regular file or absent ([`othello_explorer::notation::writefile`]).
 
 use crate::train::{Model, Sample, Settings};
 use flate2::Compression;
@@ -124,7 +124,7 @@ pub(crate) fn save(
     progress: Option<&Progress>,
     round_one: &[u8],
 ) -> Result<(), String> {
-    let target = othello_explorer::writefile::target(path).map_err(|e| e.to_string())?;
+    let target = othello_explorer::notation::writefile::target(path).map_err(|e| e.to_string())?;
     let mut z = ZlibEncoder::new(Vec::new(), Compression::fast());
     let io = |e: std::io::Error| format!("{}: {e}", target.display());
     let mut body = Vec::new();

@@ -29,7 +29,7 @@
 
 use crate::Rng;
 use crate::selfplay::{Settings, play_game};
-use othello_explorer::obf::{format_board, parse_problem};
+use othello_explorer::notation::obf::{format_board, parse_problem};
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Position, Square};
 use std::io::Write as _;

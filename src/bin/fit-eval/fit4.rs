@@ -8,7 +8,7 @@ use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
 use othello_explorer::eval::weights::StageWeights;
 use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_with};
-use othello_explorer::obf::format_board;
+use othello_explorer::notation::obf::format_board;
 use othello_explorer::{Color, Position, Size};
 use std::path::PathBuf;
 use std::time::Instant;

@@ -187,7 +187,7 @@ fn named_openings() -> &'static [Vec<Square>] {
             .lines()
             .filter_map(|line| line.split(';').next()?.split_whitespace().next())
             .filter_map(|word| {
-                let line = othello_explorer::transcript::play(&Position::start(Size::Eight), word).ok()?;
+                let line = othello_explorer::notation::transcript::play(&Position::start(Size::Eight), word).ok()?;
                 Some(line.moves.clone())
             })
             .filter(|moves| !moves.is_empty())
@@ -562,7 +562,9 @@ pub fn read_for_fit(path: &Path) -> Result<Vec<crate::selfplay::ReadGame>, Strin
     Ok(file
         .games
         .into_iter()
-        .map(|g| (run.clone(), g.index, g.opening, othello_explorer::transcript::format(&g.moves), g.black_score))
+        .map(|g| {
+            (run.clone(), g.index, g.opening, othello_explorer::notation::transcript::format(&g.moves), g.black_score)
+        })
         .collect())
 }
 

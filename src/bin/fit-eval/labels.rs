@@ -2,8 +2,8 @@
 //! weights being fitted at its leaves, and the worker threads that label many at once.
 
 use crate::play::{empties, play, squares};
+use othello_explorer::board::rules::legal_moves;
 use othello_explorer::eval::{Weights, evaluate_fine_with};
-use othello_explorer::rules::legal_moves;
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Color, Position, Size};
 

@@ -201,8 +201,8 @@ fn main() -> ExitCode {
                 }
                 Some(path) => {
                     let refused = |e: String| format!("--network {}: {e}", path.display());
-                    let bytes =
-                        othello_explorer::textfile::read_bytes(&path, 64 << 20).map_err(|e| refused(e.to_string()))?;
+                    let bytes = othello_explorer::notation::textfile::read_bytes(&path, 64 << 20)
+                        .map_err(|e| refused(e.to_string()))?;
                     othello_explorer::eval::network::use_instead(&bytes).map_err(refused)?;
                     Some(selfplay::fingerprint_of(&bytes))
                 }

@@ -1,6 +1,6 @@
 //! `margins`: how far the estimates overstate a move's loss, per board, stage and depth, measured
 //! against problem files that give every move's exact score; writes the table the review reads
-//! (`data/review-margins.txt`, see `othello_explorer::review::margins`).
+//! (`data/review-margins.txt`, see `othello_explorer::studies::review::margins`).
 //!
 //! Each position is analysed once, by estimates deepened to `--max-depth` (one thread, the shipped
 //! weights); at the end of each depth the children's values are taken as a review would see
@@ -8,7 +8,7 @@
 //! and whose value or the best's is an estimate, the error is that loss less the exact loss (the
 //! best exact score less the child's). A band's row gives the 95th percentile of the errors.
 
-use othello_explorer::obf::parse_problem;
+use othello_explorer::notation::obf::parse_problem;
 use othello_explorer::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, SolverOptions, rank};
 use othello_explorer::{Position, Square};
 use std::collections::{BTreeMap, HashMap};
@@ -126,8 +126,8 @@ pub(crate) fn run(m: &Margins) -> Result<(), String> {
         let margin = percentile_95(&mut errs);
         text.push_str(&format!("{side} {low} {high} {depth} {} {margin}\n", errs.len()));
     }
-    othello_explorer::review::margins::parse(&text).map_err(|e| format!("the table made: {e}"))?;
-    let out = othello_explorer::writefile::target(&m.out).map_err(|e| e.to_string())?;
+    othello_explorer::studies::review::margins::parse(&text).map_err(|e| format!("the table made: {e}"))?;
+    let out = othello_explorer::notation::writefile::target(&m.out).map_err(|e| e.to_string())?;
     std::fs::write(&out, text).map_err(|e| format!("{}: {e}", m.out.display()))?;
     eprintln!("wrote {}", m.out.display());
     Ok(())

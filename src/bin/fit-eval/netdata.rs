@@ -43,8 +43,8 @@ fn record(out: &mut Vec<u8>, layout: &Layout, position: &Position, label: i32, k
     for &index in &own.0[..layout.instances.len()] {
         out.extend_from_slice(&index.to_le_bytes());
     }
-    let pm = othello_explorer::rules::legal_moves::<8>(p, o);
-    let om = othello_explorer::rules::legal_moves::<8>(o, p);
+    let pm = othello_explorer::board::rules::legal_moves::<8>(p, o);
+    let om = othello_explorer::board::rules::legal_moves::<8>(o, p);
     for s in Network::scalars_of::<8>(p, o, pm, om) {
         out.push(s as u8);
     }

@@ -22,7 +22,7 @@ use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
 use othello_explorer::eval::weights::StageWeights;
 use othello_explorer::eval::{SCALE, Weights, evaluate_with};
-use othello_explorer::obf::format_board;
+use othello_explorer::notation::obf::format_board;
 use othello_explorer::solver::{Kind, Limits, Report, SearchMode, Solver, SolverOptions};
 use othello_explorer::store::book::positions_by_ply;
 use othello_explorer::{Position, Size};
@@ -112,7 +112,7 @@ fn parse_line(size: Size, line: &str) -> Option<(Position, f64)> {
     let mut words = line.split_whitespace();
     let _index: u64 = words.next()?.parse().ok()?;
     let board = format!("{} {}", words.next()?, words.next()?);
-    let position = othello_explorer::obf::parse_board(&board).ok()?;
+    let position = othello_explorer::notation::obf::parse_board(&board).ok()?;
     let y: f64 = words.next()?.parse().ok()?;
     (position.size() == size && words.next().is_none()).then_some((position, y))
 }

@@ -1,9 +1,9 @@
 //! Positions played for the fit: the seeded random stream every generator shares, moves on raw
 //! bitboards, randomised games from the start, and one position per stage from each game.
 
+use othello_explorer::board::geometry::full_mask;
+use othello_explorer::board::rules::{flips, legal_moves};
 use othello_explorer::eval::baseline;
-use othello_explorer::geometry::full_mask;
-use othello_explorer::rules::{flips, legal_moves};
 use othello_explorer::{Position, Size};
 use std::collections::HashSet;
 

@@ -31,7 +31,7 @@
 use crate::Rng;
 use crate::games::read;
 use crate::shards;
-use othello_explorer::obf::{format_board, parse_board};
+use othello_explorer::notation::obf::{format_board, parse_board};
 use othello_explorer::solver::{EXACT_MARGIN, Limits, Solver, SolverOptions, probcut::shallow_of};
 use othello_explorer::{Position, Size};
 use std::collections::BTreeMap;

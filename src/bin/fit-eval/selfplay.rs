@@ -23,7 +23,7 @@
 
 use crate::{Rng, shards};
 use othello_explorer::solver::{Limits, SearchMode, Solver, SolverOptions};
-use othello_explorer::{Position, Scoring, Size, Square, transcript};
+use othello_explorer::{Position, Scoring, Size, Square, notation::transcript};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -105,7 +105,7 @@ pub fn position(settings: &Settings, g: u64) -> (u64, u64) {
             (Play::Search, 6) => searched_game::<6>(&mut rng, e),
             (Play::Search, _) => searched_game::<8>(&mut rng, e),
         };
-        let full = othello_explorer::geometry::full_mask(settings.size.n());
+        let full = othello_explorer::board::geometry::full_mask(settings.size.n());
         if let Some(&(p, o)) = game.iter().find(|&&(p, o)| (full & !(p | o)).count_ones() as usize == e) {
             return (p, o);
         }
@@ -125,7 +125,7 @@ fn searched_game<const N: usize>(rng: &mut Rng, stop: usize) -> Vec<(u64, u64)> 
 /// A line's board string: `p` as X, X to move.
 pub fn board(size: Size, p: u64, o: u64) -> String {
     let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
-    othello_explorer::obf::format_board(&position)
+    othello_explorer::notation::obf::format_board(&position)
 }
 
 /// Parses a line's body: (side to move, opponent, score).
@@ -135,7 +135,7 @@ pub fn parse(size: Size, line: &str) -> Option<(u64, u64, i32)> {
     let board = words.next()?;
     let side = words.next()?;
     let score: i32 = words.next()?.parse().ok()?;
-    let position = othello_explorer::obf::parse_board(&format!("{board} {side}")).ok()?;
+    let position = othello_explorer::notation::obf::parse_board(&format!("{board} {side}")).ok()?;
     let (p, o) = position.raw();
     (words.next().is_none() && side == "X" && position.size() == size).then_some((p, o, score))
 }
@@ -209,7 +209,7 @@ impl FromGames {
     /// Game `g`'s position (side to move, opponent) of those `positions` of it that are in the
     /// range, each with a move to play; `None` if it has none.
     pub fn pick(&self, size: Size, g: u64, positions: &[(u64, u64, i32)]) -> Option<(u64, u64)> {
-        let full = othello_explorer::geometry::full_mask(size.n());
+        let full = othello_explorer::board::geometry::full_mask(size.n());
         let range = self.min_empties..=self.max_empties;
         let inside: Vec<(u64, u64)> = positions
             .iter()
@@ -246,7 +246,7 @@ pub fn run_from_games(
             games.iter().map(|g| (g.index, g)).collect();
         let make = |g: u64| {
             let game = by_index[&g];
-            let moves = othello_explorer::transcript::format(&game.moves);
+            let moves = othello_explorer::notation::transcript::format(&game.moves);
             let positions = crate::selfplay::labelled_positions(size, game.opening, &moves, game.black_score).ok()?;
             let Some((p, o)) = settings.pick(size, g, &positions) else { return Some("none".to_string()) };
             let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");

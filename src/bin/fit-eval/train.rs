@@ -29,12 +29,12 @@
 
 use crate::checkpoint::{self, Checkpoint, Progress};
 use crate::{selfplay, solved};
+use othello_explorer::board::geometry::full_mask;
+use othello_explorer::board::symmetry::Symmetry;
 use othello_explorer::eval::features::{SCALARS, scalars};
 use othello_explorer::eval::pattern::{Layout, pattern_entries};
 use othello_explorer::eval::weights::StageWeights;
 use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_fine_with, evaluate_with};
-use othello_explorer::geometry::full_mask;
-use othello_explorer::symmetry::Symmetry;
 use othello_explorer::{Position, Size, Square};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -497,7 +497,7 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
     }
     if let Some(path) = &settings.checkpoint {
         // Refused before any work: a folder or a device is never written over.
-        othello_explorer::writefile::target(path).map_err(|e| e.to_string())?;
+        othello_explorer::notation::writefile::target(path).map_err(|e| e.to_string())?;
     }
     let stage_at = |flag: &str, e: u32| {
         if !(e as usize).is_multiple_of(bucket) || e as usize > N * N - 4 {
@@ -799,7 +799,7 @@ fn read_exact<const N: usize>(files: &[PathBuf]) -> Result<Vec<(u64, u64, usize,
             if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
                 continue;
             }
-            let problem = othello_explorer::obf::parse_problem(line)
+            let problem = othello_explorer::notation::obf::parse_problem(line)
                 .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
             let (position, _) = problem.position.after_forced_pass();
             let (Some(value), true) = (problem.best_score(), position.size().n() == N) else {
@@ -879,7 +879,7 @@ pub fn check_lines<'a>(text: &'a str, path: &Path) -> Result<Vec<CheckLine<'a>>,
                 return Ok(CheckLine::Comment(line));
             }
             let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
-            othello_explorer::obf::parse_board(board)
+            othello_explorer::notation::obf::parse_board(board)
                 .map(|pos| CheckLine::Position { line, board, pos })
                 .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))
         })

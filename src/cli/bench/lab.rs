@@ -1,4 +1,4 @@
-//! `bench FILE --lab`: the outcome lab ([`othello_explorer::lab::outcome`]) over the positions of
+//! `bench FILE --lab`: the outcome lab ([`othello_explorer::studies::lab::outcome`]) over the positions of
 //! a problem file, in the shape of the tables of Morita, Hashimoto and Kobayashi (GPW 2010): per
 //! position the time of each method ("> LIMIT" when it ran out of its time, or was refused),
 //! then the nodes of each, then WPNS's total time and the time it spent selecting nodes. Each
@@ -8,7 +8,7 @@
 use super::{isa_level, read_problems, select};
 use crate::cli::{CliError, outln, thousands};
 use othello_explorer::Scoring;
-use othello_explorer::lab::outcome::{self, Budget, Method, Outcome, OutcomeError, Run};
+use othello_explorer::studies::lab::outcome::{self, Budget, Method, Outcome, OutcomeError, Run};
 use serde_json::json;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

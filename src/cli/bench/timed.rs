@@ -15,8 +15,8 @@
 use super::{isa_level, listed_scores, solver};
 use crate::cli::report::print_json;
 use crate::cli::{CliError, outln};
+use othello_explorer::notation::obf::Problem;
 use othello_explorer::notation::printable::count;
-use othello_explorer::obf::Problem;
 use othello_explorer::solver::{Kind, Limits, SearchMode, SolverOptions, ValueText};
 use serde::Serialize;
 use std::time::{Duration, Instant};

@@ -24,7 +24,7 @@
 //! weights' stages are.
 //!
 //! The kernels of steps 1 and 3 ([`kernels`]) have an AVX2 version, chosen with the search's
-//! instruction set ([`crate::isa`]), and a plain twin that the tests compare on random positions.
+//! instruction set ([`crate::board::isa`]), and a plain twin that the tests compare on random positions.
 //!
 //! # Why the first layer is summed at the leaf from the kept indexes
 //!
@@ -38,8 +38,8 @@ pub mod file;
 pub mod kernels;
 
 use super::pattern::{Layout, Row, placements};
-use crate::geometry::full_mask;
-use crate::isa::Isa;
+use crate::board::geometry::full_mask;
+use crate::board::isa::Isa;
 use std::sync::OnceLock;
 
 pub use file::{NetworkError, VERSION};
@@ -138,7 +138,7 @@ impl Network {
         let mut inputs = [0i16; INPUTS2];
         let (offsets, indexes) = (&self.layout.lane_offsets[..lanes], &own.0[..lanes]);
         #[cfg(target_arch = "x86_64")]
-        if I::LEVEL >= crate::isa::Level::Avx2 {
+        if I::LEVEL >= crate::board::isa::Level::Avx2 {
             // SAFETY: the token proves AVX2 (every level from `Avx2` up has it).
             unsafe { kernels::first_layer_avx2(&self.table, &self.bias1, offsets, indexes, &mut inputs) };
         } else {
@@ -149,7 +149,7 @@ impl Network {
         inputs[HIDDEN..HIDDEN + SCALARS].copy_from_slice(&Self::scalars_of::<N>(p, o, pm, om));
         let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
         let stack = &self.stacks[self.stage_of(empties)];
-        if I::LEVEL >= crate::isa::Level::Avx2 {
+        if I::LEVEL >= crate::board::isa::Level::Avx2 {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
             return unsafe { kernels::upper_layers_avx2(stack, &inputs) };
@@ -184,8 +184,8 @@ impl Network {
 
     /// The empties and the scalar inputs of `p` against `o`, from the plain move generator.
     fn plain_parts<const N: usize>(p: u64, o: u64) -> (usize, [i16; SCALARS]) {
-        let pm = crate::rules::legal_moves_scalar::<N>(p, o);
-        let om = crate::rules::legal_moves_scalar::<N>(o, p);
+        let pm = crate::board::rules::legal_moves_scalar::<N>(p, o);
+        let om = crate::board::rules::legal_moves_scalar::<N>(o, p);
         let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
         (empties, Self::scalars_of::<N>(p, o, pm, om))
     }
@@ -238,7 +238,7 @@ pub fn shipped_error() -> Option<&'static NetworkError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::isa::Cpu;
+    use crate::board::isa::Cpu;
     use crate::testing::Rng;
 
     /// A network of random weights (large enough to exercise the clamps).
@@ -257,7 +257,7 @@ mod tests {
         let layout = Layout::of(8);
         let mut checked = 0;
         for (p, o) in crate::testing::random_positions::<8>(6000, 0x7e57) {
-            if crate::rules::legal_moves::<8>(p, o) | crate::rules::legal_moves::<8>(o, p) == 0 {
+            if crate::board::rules::legal_moves::<8>(p, o) | crate::board::rules::legal_moves::<8>(o, p) == 0 {
                 continue;
             }
             let want = net.evaluate_fine_plain(p, o);

@@ -17,7 +17,11 @@
 //! plain text. A pass after the game's end (`B[PA]` on a full board) is read and changes nothing.
 
 use super::{Format, Game, GameFileError, GameResult, How};
-use crate::{Color, Position, Size, Square};
+use crate::{
+    board::position::{Color, Position},
+    board::size::Size,
+    board::square::Square,
+};
 
 /// Reads game `index` (from 1) of a text holding GGF records.
 pub fn read(text: &str, index: usize) -> Result<Game, GameFileError> {
@@ -368,14 +372,14 @@ mod tests {
         let g = read(&text, 1).unwrap();
         assert_eq!(g.black.as_deref(), Some("al]ice"));
         assert_eq!(g.white.as_deref(), Some("bob"));
-        assert_eq!(crate::transcript::format(&g.moves), "f5d6c3");
+        assert_eq!(crate::notation::transcript::format(&g.moves), "f5d6c3");
         assert_eq!(g.start, Position::start(Size::Eight));
         assert_eq!(g.format, Format::Ggf);
     }
 
     #[test]
     fn round_trip_and_several_games() {
-        let line = crate::transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap();
+        let line = crate::notation::transcript::play(&Position::start(Size::Six), "c2b2a2").unwrap();
         let game = Game { black: Some("b".into()), ..Game::new(line.start, line.moves.clone(), Format::Ggf) };
         let text = write(&game, &[Some(2), None, Some(-4)]);
         assert!(text.contains("B[c2/+2]W[b2]B[a2/-4]"), "{text}");
@@ -392,7 +396,7 @@ mod tests {
     fn a_pass_after_the_end_changes_nothing() {
         let moves = "B[c4]W[d2]B[c1]W[b4]B[a2]W[b1]B[a3]W[d1]B[a4]W[a1]B[d3]W[d4]";
         let g = read(&format!("(;GM[Othello]TY[4]{moves}B[pa];)"), 1).unwrap();
-        assert_eq!(crate::transcript::format(&g.moves), "c4d2c1b4a2b1a3d1a4a1d3d4");
+        assert_eq!(crate::notation::transcript::format(&g.moves), "c4d2c1b4a2b1a3d1a4a1d3d4");
         assert!(g.end().is_game_over() && g.end().empty_count() == 0);
         let e = read("(;GM[Othello]TY[4]B[c4]W[pa];)", 1).unwrap_err().to_string();
         assert!(e.contains("move 2 is illegal: white passes but has a move"), "{e}");
@@ -402,7 +406,7 @@ mod tests {
     /// is one line of plain text; they read back as those escapes.
     #[test]
     fn names_are_written_without_control_or_format_characters() {
-        let line = crate::transcript::play(&Position::start(Size::Four), "c4").unwrap();
+        let line = crate::notation::transcript::play(&Position::start(Size::Four), "c4").unwrap();
         let game = Game {
             black: Some("a\u{1b}[2Jb\n".into()),
             white: Some("c\u{202e}d\u{200b}".into()),
@@ -436,7 +440,7 @@ mod tests {
         // A finished 4x4 game keeps the board's score, not the one stated.
         let moves = "B[c4]W[d2]B[c1]W[b4]B[a2]W[b1]B[a3]W[d1]B[a4]W[a1]B[d3]W[d4]";
         let g = read(&format!("(;GM[Othello]TY[4]RE[+16:r]{moves};)"), 1).unwrap();
-        let board = g.end().black_score(crate::Scoring::Standard);
+        let board = g.end().black_score(crate::board::position::Scoring::Standard);
         assert_eq!(g.result(), Some(GameResult { black_score: board, how: None }));
     }
 

@@ -17,7 +17,7 @@ pub mod ggf;
 pub mod text;
 pub mod wthor;
 
-use crate::{Position, Size, Square};
+use crate::{board::position::Position, board::size::Size, board::square::Square};
 use std::fmt;
 
 /// The formats a game is read from.
@@ -137,7 +137,10 @@ impl Game {
     pub fn result(&self) -> Option<GameResult> {
         let end = self.end();
         if end.is_game_over() {
-            return Some(GameResult { black_score: end.black_score(crate::Scoring::Standard), how: None });
+            return Some(GameResult {
+                black_score: end.black_score(crate::board::position::Scoring::Standard),
+                how: None,
+            });
         }
         let squares = self.start.size().squares() as i32;
         self.stated.map(|r| GameResult { black_score: r.black_score.clamp(-squares, squares), how: r.how })

@@ -13,7 +13,7 @@
 //! follow the game, never the file (a 64 MiB file of moves is answered at once in a few MB).
 
 use super::{Format, Game, GameFileError};
-use crate::{Position, Size, Square, obf};
+use crate::{board::position::Position, board::size::Size, board::square::Square, notation::obf};
 
 /// A move and where it was written.
 struct Written {

@@ -15,7 +15,7 @@
 //! [`write`] writes such a file (the tests write their own small databases).
 
 use super::{Format, Game, GameFileError, GameResult, How};
-use crate::{Position, Size, Square};
+use crate::{board::position::Position, board::size::Size, board::square::Square};
 
 const HEADER: usize = 16;
 const RECORD: usize = 68;
@@ -147,8 +147,8 @@ mod tests {
 
     #[test]
     fn round_trip_of_a_small_database() {
-        let a = crate::transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4").unwrap();
-        let b = crate::transcript::play(&Position::start(Size::Eight), "e6f4").unwrap();
+        let a = crate::notation::transcript::play(&Position::start(Size::Eight), "f5d6c3d3c4").unwrap();
+        let b = crate::notation::transcript::play(&Position::start(Size::Eight), "e6f4").unwrap();
         let games =
             [Game::new(a.start, a.moves.clone(), Format::Wthor), Game::new(b.start, b.moves.clone(), Format::Wthor)];
         let bytes = write(&games, 2026).unwrap();
@@ -165,7 +165,7 @@ mod tests {
     /// 64: +16); a finished one the board's, whatever the byte says.
     #[test]
     fn a_game_that_stops_early_has_the_result_its_score_byte_records() {
-        let a = crate::transcript::play(&Position::start(Size::Eight), "f5d6c3").unwrap();
+        let a = crate::notation::transcript::play(&Position::start(Size::Eight), "f5d6c3").unwrap();
         let mut resigned = Game::new(a.start, a.moves.clone(), Format::Wthor);
         resigned.stated = Some(GameResult { black_score: 16, how: Some(How::Resigned) });
         let mut bytes = write(&[resigned], 2026).unwrap();
@@ -176,7 +176,7 @@ mod tests {
         bytes[16 + 6] = 200;
         assert_eq!(read(&bytes, 1).unwrap().result(), None, "no count of 64 squares");
         // A shortest game (nine moves, black wipes white out) keeps +64.
-        let wipe = crate::transcript::play(&Position::start(Size::Eight), "d3c3b3d2e1d6d7e3f4").unwrap();
+        let wipe = crate::notation::transcript::play(&Position::start(Size::Eight), "d3c3b3d2e1d6d7e3f4").unwrap();
         assert!(wipe.end().is_game_over());
         let mut bytes = write(&[Game::new(wipe.start, wipe.moves, Format::Wthor)], 2026).unwrap();
         bytes[16 + 6] = 10;
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn damaged_databases_name_the_byte() {
-        let a = crate::transcript::play(&Position::start(Size::Eight), "f5d6").unwrap();
+        let a = crate::notation::transcript::play(&Position::start(Size::Eight), "f5d6").unwrap();
         let mut bytes = write(&[Game::new(a.start, a.moves, Format::Wthor)], 2026).unwrap();
         bytes[16 + 9] = 99;
         assert_eq!(read(&bytes, 1).unwrap_err().to_string(), "byte 25: WTHOR: move 2: byte 99 is no square");

@@ -19,7 +19,7 @@
 //! Conventions: positions are `(player, opponent)` bitboards of an `N x N` board with `a1` the
 //! most significant used bit, the side to move first; a pass is a node; the outcome is the sign
 //! of the final disc difference from the side to move, which is the same whether the empty
-//! squares go to the winner or not, so no [`crate::Scoring`] is needed. Proof-number searches
+//! squares go to the winner or not, so no [`crate::board::position::Scoring`] is needed. Proof-number searches
 //! answer yes/no questions, so WPNS and the branching-threshold search ask "score > 0?" (a win)
 //! and, when the answer is no, "score >= 0?" (a draw rather than a loss): a draw is simply a
 //! "no" to the first and a "yes" to the second.
@@ -27,11 +27,11 @@
 //! Every method counts its nodes (positions visited, passes and the alpha-beta below WPNS
 //! included; the solver reports its own count) and looks at the stop flag and the [`Budget`]
 //! every 4096 nodes. Without a budget, [`run`] refuses positions deeper than
-//! [`Method::max_empties`], as [`crate::lab::run`] does, instead of running for hours; with one,
+//! [`Method::max_empties`], as [`crate::studies::lab::run`] does, instead of running for hours; with one,
 //! it runs anything until the budget is spent.
 //!
 //! ```
-//! use othello_explorer::lab::outcome::{Budget, Method, Outcome, run};
+//! use othello_explorer::studies::lab::outcome::{Budget, Method, Outcome, run};
 //! use othello_explorer::{Position, Size};
 //! use std::sync::atomic::AtomicBool;
 //!
@@ -49,9 +49,12 @@ pub mod wpns;
 
 pub use branching::Schedule;
 
-use crate::rules::final_score;
+use crate::board::rules::final_score;
 use crate::solver::{Limits, Solver, SolverOptions, StopReason};
-use crate::{Position, Scoring, with_size};
+use crate::{
+    board::position::{Position, Scoring},
+    with_size,
+};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,7 +154,7 @@ impl Outcome {
     /// The outcome a score's sign gives.
     ///
     /// ```
-    /// use othello_explorer::lab::outcome::Outcome;
+    /// use othello_explorer::studies::lab::outcome::Outcome;
     /// assert_eq!(Outcome::of_score(-12), Outcome::Loss);
     /// assert_eq!((Outcome::of_score(0).name(), Outcome::of_score(4).sign()), ("draw", 1));
     /// ```

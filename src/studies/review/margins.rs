@@ -19,7 +19,7 @@
 //! the deepest measured. A board with no figures (4x4, which is always solved) never gets a mark
 //! from an estimate.
 
-use crate::Size;
+use crate::board::size::Size;
 use std::sync::OnceLock;
 
 /// The table shipped with the program.

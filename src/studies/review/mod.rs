@@ -37,7 +37,11 @@ pub mod margins;
 use crate::solver::{
     ChildValue, Evaluator, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason, rank,
 };
-use crate::{Color, Position, Scoring, Size, Square};
+use crate::{
+    board::position::{Color, Position, Scoring},
+    board::size::Size,
+    board::square::Square,
+};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;

@@ -1,10 +1,10 @@
 //! Visiting each empty square by lowest-bit extraction: `x & x.wrapping_neg()` (that is `x & -x`
 //! in two's complement) isolates the lowest set bit, `x ^= lowest` clears it. The engine's
-//! [`crate::bitboard::Squares`] iterator and the solver's move loops walk masks this way, so the
+//! [`crate::board::bitboard::Squares`] iterator and the solver's move loops walk masks this way, so the
 //! squares come from the last square back toward `a1`.
 
 use super::{Step, Steps, Value};
-use crate::{Bitboard, Position, Square};
+use crate::{board::bitboard::Bitboard, board::position::Position, board::square::Square};
 
 /// The steps and the set of squares visited (the empty squares).
 pub fn trace(position: &Position) -> (Vec<Step>, Value) {

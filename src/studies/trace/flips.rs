@@ -1,12 +1,12 @@
-//! The flips of one move, ray by ray, exactly as [`crate::rules::flips_scalar`] computes them:
+//! The flips of one move, ray by ray, exactly as [`crate::board::rules::flips_scalar`] computes them:
 //! toward the high bits (west, north-east, north, north-west) one addition carries through the
 //! opponent's discs and stops at the first other square; toward the low bits one leading-zero
 //! count finds it. Each direction says where its run of opponent discs ends and why it flips or
 //! not.
 
 use super::{Step, Steps, Value, names};
-use crate::geometry::{DIRECTIONS, rays_of};
-use crate::{Bitboard, Position, Square};
+use crate::board::geometry::{DIRECTIONS, rays_of};
+use crate::{board::bitboard::Bitboard, board::position::Position, board::square::Square};
 
 /// Where the run from `square` along `ray` ends, in words: the squares of the ray are walked
 /// from the move outward.

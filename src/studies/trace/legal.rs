@@ -2,15 +2,15 @@
 //! mask, `t = (player << s) & (opponent & mask)`, the `N-3` propagation steps
 //! `t |= (t << s) & m`, the candidates `(t << s) & empty`, and the union of the eight.
 //!
-//! The directions, shifts and edge masks are [`crate::geometry`]'s, the ones
-//! [`crate::rules::legal_moves_scalar`] uses. The kernel lengthens a run by doubling once it is two
+//! The directions, shifts and edge masks are [`crate::board::geometry`]'s, the ones
+//! [`crate::board::rules::legal_moves_scalar`] uses. The kernel lengthens a run by doubling once it is two
 //! long (`pre = m & (m << s)`, then `t |= pre & (t << 2s)`), which reaches the same squares in
 //! fewer steps on 6x6 and 8x8; the trace shows the plain one-square-at-a-time form and the tests
-//! check its union against [`crate::rules::legal_moves`].
+//! check its union against [`crate::board::rules::legal_moves`].
 
 use super::{Step, Steps, Value, names};
-use crate::geometry::{DIRECTIONS, Direction, full_mask};
-use crate::{Bitboard, Position, with_size};
+use crate::board::geometry::{DIRECTIONS, Direction, full_mask};
+use crate::{board::bitboard::Bitboard, board::position::Position, with_size};
 
 /// Why a direction's opponent discs are masked as they are; `first` gives the full reason, later
 /// directions of the same kind a short reminder.
@@ -94,7 +94,7 @@ pub fn trace(position: &Position) -> (Vec<Step>, Value) {
         s.mask("moves", format!("(t {op} {sh}) & empty"), size, moves, note);
     }
     s.group("");
-    let legal = with_size!(size, N => crate::rules::legal_moves::<N>(player, opponent));
+    let legal = with_size!(size, N => crate::board::rules::legal_moves::<N>(player, opponent));
     debug_assert_eq!(union, legal);
     s.mask(
         "legal",

@@ -4,16 +4,16 @@
 //! A [`Trace`] is a list of [`Step`]s, each with a name, the expression in Rust syntax, its value
 //! (a mask of squares, a machine word, a number, a position or a key) and a note saying why. The
 //! steps are computed with the same operations the engine runs: the directions, shifts and edge
-//! masks of [`crate::geometry`], the rays and the carry / leading-zero tricks of
-//! [`crate::rules::flips_scalar`], the XOR update of [`Position::play_flips`], the symmetries of
-//! [`crate::symmetry`]. The tests check every trace's final value against the engine's own result
-//! ([`crate::rules::legal_moves`], [`Position::flips`], [`Position::play`], `count_ones`,
-//! [`crate::symmetry::canonical`]) on random positions of every size.
+//! masks of [`crate::board::geometry`], the rays and the carry / leading-zero tricks of
+//! [`crate::board::rules::flips_scalar`], the XOR update of [`Position::play_flips`], the symmetries of
+//! [`crate::board::symmetry`]. The tests check every trace's final value against the engine's own result
+//! ([`crate::board::rules::legal_moves`], [`Position::flips`], [`Position::play`], `count_ones`,
+//! [`crate::board::symmetry::canonical`]) on random positions of every size.
 //!
 //! One file per topic: [`legal`], [`flips`], [`play`], [`popcount`], [`empties`], [`symmetry`].
 //!
 //! ```
-//! use othello_explorer::trace::{Topic, trace};
+//! use othello_explorer::studies::trace::{Topic, trace};
 //! use othello_explorer::{Position, Size};
 //!
 //! let start = Position::start(Size::Four);
@@ -29,8 +29,13 @@ pub mod play;
 pub mod popcount;
 pub mod symmetry;
 
-use crate::symmetry::Symmetry;
-use crate::{Bitboard, IllegalMove, Position, Size, Square};
+use crate::board::symmetry::Symmetry;
+use crate::{
+    board::bitboard::Bitboard,
+    board::position::{IllegalMove, Position},
+    board::size::Size,
+    board::square::Square,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -171,7 +176,7 @@ impl Value {
 /// `width` characters ([`crate::notation::printable::wrap`]).
 ///
 /// ```
-/// assert_eq!(othello_explorer::trace::wrap("a bb ccc", 4), ["a bb", "ccc"]);
+/// assert_eq!(othello_explorer::studies::trace::wrap("a bb ccc", 4), ["a bb", "ccc"]);
 /// ```
 pub use crate::notation::printable::wrap;
 

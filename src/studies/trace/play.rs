@@ -2,7 +2,7 @@
 //! `opponent ^= flips`, then the sides swap; the same XOR again undoes it.
 
 use super::{Step, Steps, Value, names};
-use crate::{Bitboard, Position, Square};
+use crate::{board::bitboard::Bitboard, board::position::Position, board::square::Square};
 
 /// The steps and the position after the legal move `square`.
 pub fn trace(position: &Position, square: Square) -> (Vec<Step>, Value) {

@@ -4,12 +4,12 @@
 //! instruction) gives the same number, and is what the engine calls.
 //!
 //! ```
-//! use othello_explorer::trace::popcount::swar;
+//! use othello_explorer::studies::trace::popcount::swar;
 //! assert_eq!(swar(0x0240, 16).last().unwrap().1, 2);
 //! ```
 
 use super::{Step, Steps, Value};
-use crate::{Bitboard, Position};
+use crate::{board::bitboard::Bitboard, board::position::Position};
 
 /// The steps for a word of `width` bits: `(expression, value, field width)` after each addition,
 /// up to the field that covers `width` bits.

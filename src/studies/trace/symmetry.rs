@@ -1,5 +1,5 @@
 //! The eight images of the position under the symmetries of the square
-//! ([`crate::symmetry::Symmetry::apply`]) and the canonical key ([`crate::symmetry::canonical`]):
+//! ([`crate::board::symmetry::Symmetry::apply`]) and the canonical key ([`crate::board::symmetry::canonical`]):
 //! the smallest `(player, opponent)` pair among them, shared by all eight symmetric twins.
 //!
 //! First the three moves every symmetry is made of, with their masked shifts (the mirror of the
@@ -12,9 +12,9 @@
 //! they save.
 
 use super::{Step, Steps, Value};
-use crate::geometry::{column_mask, row_mask};
-use crate::symmetry::{Symmetry, canonical};
-use crate::{Bitboard, Position, Size, Square};
+use crate::board::geometry::{column_mask, row_mask};
+use crate::board::symmetry::{Symmetry, canonical};
+use crate::{board::bitboard::Bitboard, board::position::Position, board::size::Size, board::square::Square};
 
 /// `x >> s` or `x << -s` as Rust writes it.
 fn shifted(x: &str, s: i32) -> String {

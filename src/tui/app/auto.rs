@@ -2,7 +2,10 @@
 
 use super::super::tree::Edge;
 use super::{Effect, Known, LineKind, Model, Score, game_over_text, unproven_text};
-use crate::{Color, Position, Square};
+use crate::{
+    board::position::{Color, Position},
+    board::square::Square,
+};
 use std::collections::VecDeque;
 use std::time::Instant;
 

@@ -4,7 +4,7 @@
 
 use super::super::tree::Edge;
 use super::{Activity, Effect, Model, ScoreKind};
-use crate::{Position, Square};
+use crate::{board::position::Position, board::square::Square};
 
 /// How the drill has gone so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

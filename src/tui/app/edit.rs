@@ -5,7 +5,13 @@
 
 use super::super::tree::Tree;
 use super::{Activity, Editing, Effect, Model, Suspended};
-use crate::{Bitboard, Color, Position, Size, Square, geometry};
+use crate::{
+    board::bitboard::Bitboard,
+    board::geometry,
+    board::position::{Color, Position},
+    board::size::Size,
+    board::square::Square,
+};
 
 /// The board being edited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,7 +21,10 @@
 
 use super::super::tree::Edge;
 use super::{Activity, Effect, Known, Model, game_over_text, unproven_text};
-use crate::{Color, Position, Size};
+use crate::{
+    board::position::{Color, Position},
+    board::size::Size,
+};
 use std::time::{Duration, Instant};
 
 pub use crate::analyst::play::{Strength, exact_empties, think_budget};

@@ -2,7 +2,7 @@
 //! so far, the line, the proof), how sure a value is ([`ScoreKind`], [`Score`]), and whether the
 //! best move known is proven ([`Known`]).
 
-use crate::Square;
+use crate::board::square::Square;
 use crate::solver::{ChildValue, Selectivity};
 use std::time::Duration;
 

@@ -1,14 +1,14 @@
 //! The review of the line shown (`:review`): the solver thread examines every position along it
-//! in turn with the review's own solver ([`crate::review::Reviewer::examine`], for
+//! in turn with the review's own solver ([`crate::studies::review::Reviewer::examine`], for
 //! [`super::REVIEW_BUDGET`], `review`'s default budget), the one on screen first, so the marks of
 //! the history and the score graph fill in; it follows the line when it changes, and a position
 //! reviewed once is not reviewed again. The marks are judged on those values alone
 //! ([`Model::mark`]), never on what else the explorer found, so they are `review`'s marks.
 
 use super::{Effect, Model};
-use crate::Color;
+use crate::board::position::Color;
 use crate::notation::printable::count;
-use crate::review::Mark;
+use crate::studies::review::Mark;
 
 impl Model {
     /// `:review`: on (the line's positions are analysed in turn) or off.
@@ -24,8 +24,8 @@ impl Model {
                     "reviewing the line: {} to examine at review's budget ({:.0}s: depth {}, {} where a mark is in doubt) · marks in the history and the graph, ~ from estimates",
                     count(left as i64, "position", "positions"),
                     super::REVIEW_BUDGET.as_secs_f64(),
-                    crate::review::gate_depth(super::REVIEW_BUDGET),
-                    crate::review::verdict_depth(super::REVIEW_BUDGET),
+                    crate::studies::review::gate_depth(super::REVIEW_BUDGET),
+                    crate::studies::review::verdict_depth(super::REVIEW_BUDGET),
                 ));
             }
         } else {

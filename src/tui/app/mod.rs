@@ -54,7 +54,7 @@ pub use modes::{Activity, Editing, Overlay, Suspended};
 pub use msg::*;
 pub use queries::*;
 
-use crate::{Color, Position};
+use crate::board::position::{Color, Position};
 
 pub(crate) fn unproven_text(score: Score) -> String {
     match score.kind {

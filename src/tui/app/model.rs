@@ -9,7 +9,11 @@ use super::super::tree::{Edge, NodeId, Tree};
 use super::game::Strength;
 use super::{Activity, Effect, Overlay, PositionValues};
 use crate::solver::{ChildValue, Phase, Selectivity};
-use crate::{Color, Position, Scoring, Size, Square};
+use crate::{
+    board::position::{Color, Position, Scoring},
+    board::size::Size,
+    board::square::Square,
+};
 use ratatui::layout::{Position as Point, Rect};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -212,7 +216,7 @@ pub struct Model {
     /// The review's steps asked for, by position and the move the line plays there (each once,
     /// kept when the review is turned off and on again).
     pub(super) reviewed: HashSet<(Position, Option<Square>)>,
-    /// What the review's steps found ([`crate::review::Reviewer::examine`]), by position and the
+    /// What the review's steps found ([`crate::studies::review::Reviewer::examine`]), by position and the
     /// move the line plays there: every legal move's value, the only values the marks are judged
     /// on, so that they are `review`'s whatever else the explorer has analysed there.
     pub(super) verdicts: HashMap<(Position, Option<Square>), Vec<ChildValue>>,

@@ -14,7 +14,7 @@ use super::drill::Drill;
 use super::edit::Editor;
 use super::game::Game;
 use super::{Effect, Model};
-use crate::Color;
+use crate::board::position::Color;
 
 /// What the user is doing with the board: exactly one activity at a time.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 use super::super::lab_worker::LabEvent;
 use super::super::worker::SolverEvent;
 use crate::solver::Selectivity;
-use crate::{Position, Square};
+use crate::{board::position::Position, board::square::Square};
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 use std::time::{Duration, Instant};
 
@@ -47,14 +47,14 @@ pub enum Msg {
         /// The job.
         job: u64,
         /// What it found.
-        outcome: crate::reach::Outcome,
+        outcome: crate::studies::reach::Outcome,
     },
     /// How far `:reach`'s job `job` has got (sent a few times a second at most).
     ReachProgress {
         /// The job.
         job: u64,
         /// The positions searched, the bound, the depth.
-        progress: crate::reach::Progress,
+        progress: crate::studies::reach::Progress,
     },
     /// Something to tell the user from a background thread (the store opened with the book, or
     /// unusable).
@@ -81,7 +81,7 @@ pub enum Effect {
         selectivity: Selectivity,
     },
     /// Cancel any search and examine this position as job `job` for the review's `budget` (a
-    /// step of the review of the line, [`crate::review::Reviewer::examine`]: the review's own
+    /// step of the review of the line, [`crate::studies::review::Reviewer::examine`]: the review's own
     /// solver, whatever the explorer's settings).
     Review {
         /// The job number.

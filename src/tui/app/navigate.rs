@@ -3,7 +3,7 @@
 
 use super::super::tree::Edge;
 use super::{Effect, Job, Model, game_over_text};
-use crate::{Position, Square};
+use crate::{board::position::Position, board::square::Square};
 use std::time::Duration;
 
 impl Model {

@@ -4,8 +4,8 @@ use super::super::command::{self, Command};
 use super::super::session;
 use super::super::tree::Tree;
 use super::{Effect, Focus, Model, Overlay, REPLACED_TREES};
-use crate::Position;
-use crate::gamefile::{self, Format, Game};
+use crate::board::position::Position;
+use crate::notation::gamefile::{self, Format, Game};
 use crate::notation::printable::count;
 
 impl Model {

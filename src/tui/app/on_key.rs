@@ -59,7 +59,7 @@ impl Model {
             let col = (letter as u8 - b'a') as usize;
             return Some(match ch.to_digit(10).map(|d| d as usize) {
                 Some(row @ 1..) if row <= n => {
-                    let square = crate::Square::new(col, row - 1).expect("on the board");
+                    let square = crate::board::square::Square::new(col, row - 1).expect("on the board");
                     if p.legal_moves().contains(square) {
                         self.cursor = square;
                         self.status = None;
@@ -265,8 +265,8 @@ impl Model {
             Action::Choose => self.choose(self.cursor),
             Action::Edit => self.open_editor(),
             Action::Cycle => self.edit_cycle(self.cursor),
-            Action::PutBlack => self.edit_put(Some(crate::Color::Black)),
-            Action::PutWhite => self.edit_put(Some(crate::Color::White)),
+            Action::PutBlack => self.edit_put(Some(crate::board::position::Color::Black)),
+            Action::PutWhite => self.edit_put(Some(crate::board::position::Color::White)),
             Action::PutEmpty => self.edit_put(None),
             Action::SideToMove => self.edit_side(),
             Action::Clear => self.edit_clear(),

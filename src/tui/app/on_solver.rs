@@ -2,8 +2,8 @@
 
 use super::super::worker::{EventKind, SolverEvent};
 use super::{Effect, Model};
+use crate::notation::transcript;
 use crate::solver::ChildValue;
-use crate::transcript;
 
 impl Model {
     pub(super) fn solver(&mut self, ev: SolverEvent) -> Vec<Effect> {

@@ -3,7 +3,7 @@
 //! bytes are kept while the list is open, so the choice loads without reading the file again.
 
 use super::{Effect, Model, Overlay};
-use crate::gamefile::{self, Listed};
+use crate::notation::gamefile::{self, Listed};
 
 /// The most games the list shows; a longer file's others load by number (`:load FILE N`).
 pub const LIST_LIMIT: usize = 10_000;
@@ -14,7 +14,7 @@ enum Items {
     /// A file's bytes: game `k` is read from them.
     File(Vec<u8>),
     /// The games themselves (`:games`, from the archive).
-    Games(Vec<crate::gamefile::Game>),
+    Games(Vec<crate::notation::gamefile::Game>),
 }
 
 /// The list of a file's games (or of the archive's), open over the board.
@@ -54,7 +54,7 @@ fn line_of(listed: &Listed) -> String {
                 _ => String::new(),
             };
             let result = gamefile::result_text(g.result());
-            let first: String = crate::transcript::format(&g.moves[..g.moves.len().min(6)]);
+            let first: String = crate::notation::transcript::format(&g.moves[..g.moves.len().min(6)]);
             let more = if g.moves.len() > 6 { "…" } else { "" };
             format!("{:>5}  {result:<13} {:>5}  {players}{first}{more}", listed.index, g.moves.len())
         }
@@ -65,7 +65,7 @@ fn line_of(listed: &Listed) -> String {
 impl Picker {
     /// The list of the games of `bytes` (the file `path`) if it holds more than one; else the
     /// bytes back.
-    pub fn of(path: &str, bytes: Vec<u8>, size: crate::Size) -> Result<Picker, Vec<u8>> {
+    pub fn of(path: &str, bytes: Vec<u8>, size: crate::board::size::Size) -> Result<Picker, Vec<u8>> {
         let (lines, total) = match gamefile::list(&bytes, size, LIST_LIMIT) {
             Ok((listed, total)) if total >= 2 => (listed.iter().map(line_of).collect(), total),
             _ => return Err(bytes),
@@ -88,7 +88,7 @@ impl Picker {
         what: &str,
         title: String,
         header: &str,
-        games: Vec<crate::gamefile::Game>,
+        games: Vec<crate::notation::gamefile::Game>,
         lines: Vec<String>,
         total: usize,
     ) -> Picker {

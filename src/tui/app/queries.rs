@@ -7,7 +7,11 @@ use super::super::teach::{Lesson, lesson_trace};
 use super::super::tree::{Edge, NodeId};
 use super::{Activity, Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
 use crate::solver::{Phase, Selectivity};
-use crate::{Bitboard, Color, Position, Square};
+use crate::{
+    board::bitboard::Bitboard,
+    board::position::{Color, Position},
+    board::square::Square,
+};
 use std::time::Duration;
 
 /// A point of the score graph.
@@ -179,16 +183,16 @@ impl Model {
         }
     }
 
-    /// The review's mark on the move that reached `node`, judged ([`crate::review::judge`]) on
+    /// The review's mark on the move that reached `node`, judged ([`crate::studies::review::judge`]) on
     /// the values the review's step found at the position it was played in, and no others, so it
     /// is the mark `review` gives the same game for the same budget; and whether it is proven
     /// (false: from estimates, beyond their measured error). `None` until that step has run.
-    pub fn mark(&self, node: NodeId) -> Option<(crate::review::Mark, bool)> {
+    pub fn mark(&self, node: NodeId) -> Option<(crate::studies::review::Mark, bool)> {
         let Some(Edge::Move(square)) = self.tree.edge(node) else { return None };
         let parent = self.tree.parent(node)?;
         let p = self.tree.position_of(parent).after_forced_pass().0;
         let children = self.verdicts.get(&(p, Some(square)))?;
-        let judged = crate::review::judge(self.tree.depth(node), &p, square, children)?;
+        let judged = crate::studies::review::judge(self.tree.depth(node), &p, square, children)?;
         judged.mark.map(|m| (m, judged.proven))
     }
 
@@ -206,12 +210,12 @@ impl Model {
     }
 
     /// The name of the 8x8 opening the line to the position on screen last reached, if any (see
-    /// [`crate::opening`]).
+    /// [`crate::notation::opening`]).
     pub fn opening(&self) -> Option<&'static str> {
         if self.editor().is_some() {
-            return crate::opening::name(&self.position());
+            return crate::notation::opening::name(&self.position());
         }
-        crate::opening::name_along(&self.tree.position_of(self.tree.root()), &self.tree.moves())
+        crate::notation::opening::name_along(&self.tree.position_of(self.tree.root()), &self.tree.moves())
     }
 
     /// Why the values are hidden, for the panel that would show the line.

@@ -1,16 +1,16 @@
 //! `:reach`: a game from the start to the board on screen, found off the UI thread
-//! ([`crate::reach`]); while it runs the status line shows the depth, the positions searched and
+//! ([`crate::studies::reach`]); while it runs the status line shows the depth, the positions searched and
 //! the bound that stops it; when a game exists, it is loaded as a new tree (the old one kept for
 //! `:restore`) so its moves can be stepped through.
 
 use super::super::tree::Tree;
 use super::{Effect, Model};
-use crate::Position;
-use crate::reach::{Outcome, Progress};
+use crate::board::position::Position;
+use crate::studies::reach::{Outcome, Progress};
 
 /// What the status line says while a search runs.
 const LOOKING: &str = "reach: looking for a game from the start to this board";
-use crate::transcript;
+use crate::notation::transcript;
 
 impl Model {
     /// Starts looking for a game to the position on screen (a search already running stops).

@@ -75,8 +75,8 @@ impl Model {
             return Vec::new();
         };
         match ev.result {
-            LabResult::Exact(r) if lab.results.len() < crate::lab::Method::ALL.len() => lab.results.push(r),
-            LabResult::Outcome(r) if lab.outcomes.len() < crate::lab::outcome::Method::ALL.len() => {
+            LabResult::Exact(r) if lab.results.len() < crate::studies::lab::Method::ALL.len() => lab.results.push(r),
+            LabResult::Outcome(r) if lab.outcomes.len() < crate::studies::lab::outcome::Method::ALL.len() => {
                 lab.outcomes.push(r)
             }
             _ => {}

@@ -1,10 +1,10 @@
 //! The one-line bars (title, status, key bar) and the info panel under the board.
 
+use crate::board::position::{Color, Position};
 use crate::solver::{Kind, Phase};
 use crate::tui::app::{Model, Overlay, SolverState};
 use crate::tui::keys;
 use crate::tui::theme::Theme;
-use crate::{Color, Position};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -171,7 +171,7 @@ pub fn info(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) {
     let (state, details, exact) = if p.is_game_over() { (String::new(), Vec::new(), true) } else { solver_parts(m) };
     let style = if exact { t.exact() } else { t.unproven() };
     if !state.is_empty() {
-        for part in crate::trace::wrap(&format!("solver {state}"), inner.width as usize) {
+        for part in crate::studies::trace::wrap(&format!("solver {state}"), inner.width as usize) {
             lines.push(Line::from(Span::styled(part, style)));
         }
     }

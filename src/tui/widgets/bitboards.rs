@@ -4,7 +4,7 @@
 
 use crate::tui::app::{Mask, Model};
 use crate::tui::theme::Theme;
-use crate::{Bitboard, Size};
+use crate::{board::bitboard::Bitboard, board::size::Size};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Block, Borders, Widget};
@@ -122,7 +122,7 @@ impl BitboardsWidget<'_> {
                 if xx >= clip.right() {
                     break;
                 }
-                let sq = crate::Square::new(c, r).expect("on board");
+                let sq = crate::board::square::Square::new(c, r).expect("on board");
                 let style = if selected.contains(sq) {
                     t.bit_highlight()
                 } else if bit == '1' {

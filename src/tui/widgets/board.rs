@@ -24,7 +24,7 @@
 use crate::solver::Selectivity;
 use crate::tui::app::{BoardGeometry, Model, ScoreKind};
 use crate::tui::theme::Theme;
-use crate::{Size, Square};
+use crate::{board::size::Size, board::square::Square};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -134,7 +134,7 @@ impl BoardWidget<'_> {
         } else if p.must_pass() {
             format!(" {} must pass ", p.to_move())
         } else {
-            let disc = if p.to_move() == crate::Color::Black { '●' } else { '○' };
+            let disc = if p.to_move() == crate::board::position::Color::Black { '●' } else { '○' };
             let kinds = self.kinds_shown();
             let title = format!(" {disc} {} to move {kinds}", p.to_move());
             // The 4x4 board's narrow title keeps the values' kinds, without "to move".

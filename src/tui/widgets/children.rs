@@ -3,7 +3,7 @@
 //! outcome, `+12 @14` an estimate by a search 14 plies deep (plain italic; `+12 @14 95%` a
 //! selective one, the columns then narrowed around it), `?` nothing yet.
 
-use crate::Square;
+use crate::board::square::Square;
 use crate::solver::{ValueText, outcome_letter};
 use crate::tui::app::{Model, ScoreKind, SolverState};
 use crate::tui::theme::Theme;

@@ -58,7 +58,7 @@ pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, N
             let text = if step == 1 {
                 if proven { "?".to_string() } else { "~".to_string() }
             } else {
-                crate::review::mark_text(mark, proven).chars().take(step).collect()
+                crate::studies::review::mark_text(mark, proven).chars().take(step).collect()
             };
             let style = if proven { t.error() } else { t.dim() };
             buf.set_string(x, marks_y, text, style);

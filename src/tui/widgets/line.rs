@@ -4,7 +4,7 @@
 //! the move history from the root with the current node marked (`[3.c3]`, reversed), the moves
 //! ahead on the current line (dim), and the branches at the current node.
 
-use crate::transcript;
+use crate::notation::transcript;
 use crate::tui::app::{Focus, LineKind, Model, SolverState};
 use crate::tui::theme::Theme;
 use crate::tui::tree::{Edge, NodeId};
@@ -128,7 +128,7 @@ impl LineWidget<'_> {
             };
             // A move with other moves beside it: which branch of how many is shown.
             if let Some((mark, proven)) = m.mark(id).filter(|_| !m.values_hidden()) {
-                label.push_str(&crate::review::mark_text(mark, proven));
+                label.push_str(&crate::studies::review::mark_text(mark, proven));
             }
             let beside = m.tree.siblings(id);
             if beside.len() > 1
@@ -198,7 +198,7 @@ impl LineWidget<'_> {
     }
 }
 
-fn spaced(moves: &[crate::Square]) -> String {
+fn spaced(moves: &[crate::board::square::Square]) -> String {
     let t = transcript::format(moves);
     t.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect::<Vec<_>>().join(" ")
 }

@@ -3,14 +3,14 @@
 //! tables: the four methods with their scores, nodes and times, then the five outcome methods with
 //! their outcomes, nodes and times. The board beside it draws the step's mask.
 
-use crate::lab::outcome::{self, Outcome, OutcomeError};
-use crate::lab::{LabError, Method};
-use crate::trace::Value;
+use crate::studies::lab::outcome::{self, Outcome, OutcomeError};
+use crate::studies::lab::{LabError, Method};
+use crate::studies::trace::Value;
 use crate::tui::app::Model;
 use crate::tui::teach::{LabMethod, LabState, Lesson, lesson_trace};
 use crate::tui::theme::Theme;
 use crate::tui::widgets::bars::si;
-use crate::{Bitboard, Size};
+use crate::{board::bitboard::Bitboard, board::size::Size};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -94,7 +94,7 @@ impl TeachWidget<'_> {
                     ]));
                     // An input named by its expression (`player`) is written once.
                     if step.expression != step.name {
-                        for l in crate::trace::wrap(&step.expression, inner_w.max(10)) {
+                        for l in crate::studies::trace::wrap(&step.expression, inner_w.max(10)) {
                             lines.push(Line::from(Span::styled(l, t.exact())));
                         }
                     }
@@ -121,7 +121,7 @@ impl TeachWidget<'_> {
                             grids_side_by_side(t, &[("player", player), ("opponent", opponent)], &mut lines);
                         }
                     }
-                    for l in crate::trace::wrap(&step.note, inner_w.max(10)) {
+                    for l in crate::studies::trace::wrap(&step.note, inner_w.max(10)) {
                         lines.push(Line::from(Span::styled(l, t.info())));
                     }
                     // The steps around the current one, while there is room.
@@ -226,7 +226,7 @@ impl TeachWidget<'_> {
         let hint = if lab.running { "s cancels" } else { "s runs it again" };
         lines.push(Line::from(Span::styled(hint, t.dim())));
         for n in notes {
-            for l in crate::trace::wrap(&n, width.max(10)) {
+            for l in crate::studies::trace::wrap(&n, width.max(10)) {
                 lines.push(Line::from(Span::styled(l, t.dim())));
             }
         }

@@ -9,7 +9,7 @@
 //! (the opponent's replies), fewest first, ties in reading order.
 
 use super::{Counter, Question, final_sign};
-use crate::rules::{flips, legal_moves};
+use crate::board::rules::{flips, legal_moves};
 
 /// The children of `(p, o)` for the moves in `moves`, in reading order: `(child's player,
 /// child's opponent)`, written into `out`; returns how many.

@@ -40,7 +40,7 @@ pub const INF: u32 = u32::MAX;
 /// + k - 1)` with `k` the children whose `pn` is not 0.
 ///
 /// ```
-/// use othello_explorer::lab::outcome::wpns::{INF, weak_numbers};
+/// use othello_explorer::studies::lab::outcome::wpns::{INF, weak_numbers};
 /// // Three children: the node is as easy to prove as its easiest child is to refute, and as
 /// // hard to refute as its hardest child is to prove plus one for each other child.
 /// assert_eq!(weak_numbers(&[(2, 3), (5, 1), (1, 4)]), (1, 5 + 2));
