@@ -6,10 +6,11 @@
 //! database of the size of every WTHOR year, which it writes itself. See `docs/archive.md`.
 
 use super::args::PositionArgs;
-use super::{CliError, counted, paths};
+use super::common::{CliError, counted};
+use super::paths;
 use clap::{Args, Subcommand};
 use othello_explorer::archive::{self, Archive, Filter, PositionStats};
-use othello_explorer::{Position, Size, Square, transcript};
+use othello_explorer::{Position, Size, Square, notation::transcript};
 use serde::Serialize;
 use serde_json::json;
 use std::path::PathBuf;
@@ -186,7 +187,7 @@ fn show_json(position: &Position, s: &PositionStats) -> serde_json::Value {
         })
         .collect();
     json!({
-        "position": othello_explorer::obf::format_board(position),
+        "position": othello_explorer::notation::obf::format_board(position),
         "games": s.games,
         "ended_here": s.ended,
         "moves": moves,
@@ -196,7 +197,7 @@ fn show_json(position: &Position, s: &PositionStats) -> serde_json::Value {
 fn show_text(position: &Position, s: &PositionStats) -> String {
     let mut out = format!(
         "{}: {} reached it",
-        othello_explorer::obf::format_board(position),
+        othello_explorer::notation::obf::format_board(position),
         counted(u64::from(s.games), "game", "games")
     );
     if s.ended > 0 {
@@ -254,14 +255,14 @@ fn ending_at_once<T>(f: impl FnOnce() -> T) -> T {
 /// the last write, so two `add`s at once both count.
 fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Result<std::process::ExitCode, CliError> {
     let stop = Arc::new(AtomicBool::new(false));
-    let caught = super::solve::catch_signals(&stop);
+    let caught = super::signals::catch_signals(&stop);
     // Every file is read and checked before anything is written: a damaged one changes nothing.
     let mut sources = Vec::with_capacity(files.len());
     for f in files {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let bytes = othello_explorer::textfile::read_bytes(f, archive::SOURCE_LIMIT)
+        let bytes = othello_explorer::notation::textfile::read_bytes(f, archive::SOURCE_LIMIT)
             .map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         let games = archive::read_source(f, &bytes, size).map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         sources.push((f.display().to_string(), othello_explorer::notation::checksum::fnv1a(&bytes), games));
@@ -297,7 +298,7 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
             .iter()
             .map(|(n, r)| json!({"file": n, "games": r.games, "duplicates": r.duplicates, "already": r.already}))
             .collect();
-        super::outln!(
+        super::common::outln!(
             "{}",
             json!({"archive": path.display().to_string(), "files": files, "games": a.games.len(), "positions": a.positions(), "interrupted": stop.load(Ordering::SeqCst), "unread": unread})
         );
@@ -310,9 +311,9 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
             } else {
                 format!("{} added", counted(r.games as u64, "game", "games"))
             };
-            super::outln!("{}: {text}", othello_explorer::notation::printable::printable(n));
+            super::common::outln!("{}: {text}", othello_explorer::notation::printable::printable(n));
         }
-        super::outln!(
+        super::common::outln!(
             "{}: {} of {}, {}",
             path.display(),
             counted(a.games.len() as u64, "game", "games"),
@@ -320,7 +321,7 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
             counted(a.positions() as u64, "position", "positions")
         );
         if stop.load(Ordering::SeqCst) {
-            super::outln!(
+            super::common::outln!(
                 "interrupted: {} added, {} left out",
                 counted(rows.len() as u64, "file", "files"),
                 counted((files.len() - rows.len()) as u64, "file", "files")
@@ -434,26 +435,26 @@ fn bench(n: usize, json: bool) -> Result<(), CliError> {
     std::hint::black_box(filtered);
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     if json {
-        super::outln!(
+        super::common::outln!(
             "{}",
             json!({"games": n, "positions": a.positions(), "write_seconds": written.as_secs_f64(), "index_seconds": indexed.as_secs_f64(),
                 "archive_bytes": size, "open_ms": ms(opened), "lookups": positions.len(), "mean_lookup_ms": ms(mean),
                 "slowest_lookup_ms": ms(slowest), "filtered_start_ms": ms(filter_time)})
         );
     } else {
-        super::outln!(
+        super::common::outln!(
             "synthetic WTHOR database: {} written in {:.2}s",
             counted(n as u64, "game", "games"),
             written.as_secs_f64()
         );
-        super::outln!(
+        super::common::outln!(
             "indexed: {} in {:.2}s (read, replay, sort, write); the archive file {:.1} MB",
             counted(a.positions() as u64, "position", "positions"),
             indexed.as_secs_f64(),
             size as f64 / 1e6
         );
-        super::outln!("opened in {:.1} ms", ms(opened));
-        super::outln!(
+        super::common::outln!("opened in {:.1} ms", ms(opened));
+        super::common::outln!(
             "{} looked up: mean {:.3} ms, slowest {:.3} ms; the start filtered by a player: {:.1} ms",
             counted(positions.len() as u64, "position", "positions"),
             ms(mean),
@@ -481,12 +482,12 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
                     .iter()
                     .map(|s| json!({"file": s.name, "hash": format!("{:016x}", s.hash), "games": s.games}))
                     .collect();
-                super::outln!(
+                super::common::outln!(
                     "{}",
                     json!({"archive": path.display().to_string(), "bytes": bytes, "games": a.games.len(), "positions": a.positions(), "files": files})
                 );
             } else {
-                super::outln!(
+                super::common::outln!(
                     "{}: {}, {}, {} ({:.1} MB)",
                     path.display(),
                     counted(a.sources.len() as u64, "file", "files"),
@@ -495,10 +496,10 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
                     bytes as f64 / 1e6
                 );
                 for s in &a.sources {
-                    super::outln!(
-                        "  {:016x}  {:>7} games  {}",
+                    super::common::outln!(
+                        "  {:016x}  {:>13}  {}",
                         s.hash,
-                        s.games,
+                        counted(u64::from(s.games), "game", "games"),
                         othello_explorer::notation::printable::printable(&s.name)
                     );
                 }
@@ -516,7 +517,11 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
             }
             save(&writer, &a, &path)?;
             drop(writer);
-            super::outln!("removed {}: the archive holds {}", file, counted(a.games.len() as u64, "game", "games"));
+            super::common::outln!(
+                "removed {}: the archive holds {}",
+                file,
+                counted(a.games.len() as u64, "game", "games")
+            );
             Ok(ExitCode::SUCCESS)
         }
         ArchiveCommand::Show { position, filter, json } => {
@@ -524,17 +529,18 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
             let p = position_of(position)?;
             let s = a.stats(&p, &filter.filter()?);
             if *json {
-                super::outln!("{}", show_json(&p, &s));
+                super::common::outln!("{}", show_json(&p, &s));
             } else {
-                super::out!("{}", show_text(&p, &s));
+                super::common::out!("{}", show_text(&p, &s));
             }
             Ok(ExitCode::SUCCESS)
         }
         ArchiveCommand::Games { position, filter, limit, ggf, json } => {
             let target = match ggf {
-                Some(g) => {
-                    Some(othello_explorer::writefile::target(g).map_err(|e| CliError::Usage(format!("--ggf {e}")))?)
-                }
+                Some(g) => Some(
+                    othello_explorer::notation::writefile::target(g)
+                        .map_err(|e| CliError::Usage(format!("--ggf {e}")))?,
+                ),
                 None => None,
             };
             let a = open(&path_of(paths)?)?;
@@ -542,8 +548,10 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
             let games = a.games_through(&p, &filter.filter()?, *limit);
             let name = |n: Option<u32>| n.and_then(|n| a.name(n)).unwrap_or("?").to_string();
             if let Some(t) = &target {
-                let text: String =
-                    games.iter().map(|g| othello_explorer::gamefile::ggf::write(&a.as_game(g), &[])).collect();
+                let text: String = games
+                    .iter()
+                    .map(|g| othello_explorer::notation::gamefile::ggf::write(&a.as_game(g), &[]))
+                    .collect();
                 std::fs::write(t, text).map_err(|e| CliError::Usage(format!("--ggf {}: {e}", t.display())))?;
             }
             if *json {
@@ -555,15 +563,15 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
                             "source": a.sources.get(g.source as usize).map(|s| s.name.clone()), "index": g.index})
                     })
                     .collect();
-                super::outln!("{}", json!({"games": list}));
+                super::common::outln!("{}", json!({"games": list}));
             } else {
                 if !games.is_empty() {
-                    super::outln!("{}", archive::GAME_HEADER);
+                    super::common::outln!("{}", archive::GAME_HEADER);
                 }
                 for g in &games {
-                    super::outln!("{}", archive::game_line(&a, g));
+                    super::common::outln!("{}", archive::game_line(&a, g));
                 }
-                super::outln!("{}", counted(games.len() as u64, "game", "games"));
+                super::common::outln!("{}", counted(games.len() as u64, "game", "games"));
             }
             Ok(ExitCode::SUCCESS)
         }

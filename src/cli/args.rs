@@ -1,6 +1,6 @@
 //! The position options every subcommand shares: `--size`, `--moves`, `--board`.
 
-use super::CliError;
+use super::common::CliError;
 use clap::Args;
 use othello_explorer::notation::transcript::{self, Line};
 use othello_explorer::{Position, Size, notation::obf};

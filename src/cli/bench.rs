@@ -6,8 +6,8 @@
 pub mod lab;
 mod timed;
 
+use super::common::{CliError, SolverArgs, out, outln, solver};
 use super::report::print_json;
-use super::{CliError, SolverArgs, out, outln, solver};
 use othello_explorer::notation::obf::{Problem, parse_problem};
 use othello_explorer::notation::printable::count;
 use othello_explorer::notation::textfile::{self, TEXT_LIMIT};

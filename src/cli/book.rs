@@ -1,9 +1,9 @@
 //! `book`: solve the positions of the first plies (and optionally the perfect lines) into the
 //! store, so the explorer shows their scores at once.
 
+use super::common::{CliError, SolverArgs};
 use super::paths::StoreArgs;
 use super::report::{Align, Report, Table};
-use super::{CliError, SolverArgs};
 use othello_explorer::Size;
 use othello_explorer::analyst::book::{self, BookError, BookOptions};
 use othello_explorer::notation::printable::count;
@@ -27,7 +27,7 @@ pub fn run(
     // SIGINT and SIGTERM stop the search in hand; what was solved before is kept, and the store
     // is closed cleanly.
     let stop = Arc::new(AtomicBool::new(false));
-    let caught = super::solve::catch_signals(&stop);
+    let caught = super::signals::catch_signals(&stop);
     let limits = Limits { stop: Some(stop), ..Limits::default() };
     let options = BookOptions { size, plies, lines, near_empties, solver: solver.options()?, limits };
     eprintln!(

@@ -2,10 +2,10 @@
 //! JSON. The steps come from [`othello_explorer::studies::trace`]; `search` runs the [`othello_explorer::studies::lab`]
 //! (exact scores), `search --outcome` its [`othello_explorer::studies::lab::outcome`] half (win, loss or draw).
 
-use super::CliError;
 use super::args::Resolved;
+use super::common::CliError;
+use super::common::{outln, thousands};
 use super::report::{Report, print_json};
-use super::{outln, thousands};
 use othello_explorer::notation::printable::count;
 use othello_explorer::studies::lab::outcome::{self, Budget, OutcomeError};
 use othello_explorer::studies::lab::{self, LabError, Method, Run};

@@ -1,7 +1,8 @@
 //! The explorer's own options and its start: no subcommand opens the terminal app.
 
 use super::args::PositionArgs;
-use super::{CliError, paths};
+use super::common::CliError;
+use super::paths;
 use clap::{Args, ValueEnum};
 use othello_explorer::Color;
 use othello_explorer::Scoring;

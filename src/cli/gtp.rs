@@ -18,7 +18,7 @@
 //! client's clock (`time_settings`, `time_left`). Nothing but answers goes to stdout; a `quit`
 //! that arrives while a move is being chosen stops the search.
 
-use super::CliError;
+use super::common::CliError;
 use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
 use othello_explorer::analyst::play::{Choice, Clock, MAX_LEVEL, Strength};

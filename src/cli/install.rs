@@ -8,7 +8,7 @@
 //! Every page's path must be a regular file or absent ([`writefile`]): all of them are checked
 //! before the first is written, so a refusal writes nothing.
 
-use super::{CliError, outln, write_stdout};
+use super::common::{CliError, outln, write_stdout};
 use othello_explorer::notation::writefile;
 use std::path::{Path, PathBuf};
 
@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 const NAME: &str = "othello-explorer";
 
 /// Prints the completion script for `shell`.
-pub fn completions(shell: clap_complete::Shell) -> Result<(), CliError> {
+pub fn completions(mut command: clap::Command, shell: clap_complete::Shell) -> Result<(), CliError> {
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut super::documented_command(), NAME, &mut script);
+    clap_complete::generate(shell, &mut command, NAME, &mut script);
     let mut script = String::from_utf8_lossy(&script).into_owned();
     if shell == clap_complete::Shell::Bash {
         script = mend_bash(&script);
@@ -37,8 +37,8 @@ fn mend_bash(script: &str) -> String {
 }
 
 /// Prints the main manual page, or writes every page into `out`, printing each path written.
-pub fn man(out: Option<&Path>) -> Result<(), CliError> {
-    let pages = pages().map_err(|e| CliError::Failed(format!("cannot make the manual pages: {e}")))?;
+pub fn man(command: clap::Command, out: Option<&Path>) -> Result<(), CliError> {
+    let pages = pages(command).map_err(|e| CliError::Failed(format!("cannot make the manual pages: {e}")))?;
     let Some(dir) = out else {
         let (_, main) = pages.first().expect("the command's own page");
         write_stdout(&String::from_utf8_lossy(main));
@@ -72,9 +72,9 @@ pub fn man(out: Option<&Path>) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Every manual page, the command's own first, each with its file name.
-fn pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
-    let mut command = super::documented_command().disable_help_subcommand(true);
+/// Every manual page of `command`, its own first, each with its file name.
+fn pages(command: clap::Command) -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    let mut command = command.disable_help_subcommand(true);
     // Built, each subcommand has its display name (`othello-explorer-solve`), which names its page.
     command.build();
     let mut pages = Vec::new();

@@ -25,7 +25,7 @@
 //! chose, so `review`, the explorer's `:review` and the archive judge and count those alone; the
 //! report lists each game's opening (`opening_moves`) and its whole transcript (`moves`).
 
-use super::CliError;
+use super::common::CliError;
 use super::protocol::vertex;
 use super::values;
 use clap::Args;
@@ -1033,9 +1033,9 @@ pub fn run(args: &MatchArgs, json: bool) -> Result<ExitCode, CliError> {
         played,
     };
     if json {
-        super::outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+        super::common::outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        super::out!("{report}");
+        super::common::out!("{report}");
     }
     if interrupted {
         let sig = caught.load(Ordering::SeqCst);

@@ -16,7 +16,7 @@
 //! no field of an answer is ever empty; a line the engine does not understand is ignored, as
 //! the protocol says.
 
-use super::CliError;
+use super::common::CliError;
 use super::protocol::{self, Line, StrengthArgs};
 use clap::Args;
 use othello_explorer::analyst::play::{MAX_LEVEL, Strength};

@@ -1,8 +1,8 @@
 //! `perft`: leaf counts per depth with time and leaves per second.
 
-use super::CliError;
 use super::args::Resolved;
-use super::outln;
+use super::common::CliError;
+use super::common::outln;
 use super::report::print_json;
 use othello_explorer::board::perft::perft;
 use serde::Serialize;

@@ -171,8 +171,8 @@ pub fn after_first_depth<T>(stop: &Arc<AtomicBool>, search: impl FnOnce(&Arc<Ato
 pub fn analyst(
     options: othello_explorer::solver::SolverOptions,
     store: Option<othello_explorer::store::Store>,
-) -> Result<othello_explorer::analyst::Analyst, super::CliError> {
-    let solver = super::solver(options)?;
+) -> Result<othello_explorer::analyst::Analyst, super::common::CliError> {
+    let solver = super::common::solver(options)?;
     Ok(othello_explorer::analyst::Analyst::new(solver, store))
 }
 
@@ -182,7 +182,7 @@ pub fn analyst(
 /// that stops it at any time sees the same end.
 pub fn catch_signals() -> Arc<AtomicBool> {
     let signalled = Arc::new(AtomicBool::new(false));
-    super::solve::catch_signals(&signalled);
+    super::signals::catch_signals(&signalled);
     signalled
 }
 

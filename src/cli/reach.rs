@@ -2,9 +2,9 @@
 //! spinner on standard error shows the depth, the positions searched and `--max-nodes`.
 
 use super::args::PositionArgs;
+use super::common::{CliError, counted, thousands};
 use super::progress;
 use super::report::Report;
-use super::{CliError, counted, thousands};
 use othello_explorer::notation::printable::count;
 use othello_explorer::notation::transcript;
 use othello_explorer::studies::reach::{self, Limits, Outcome};
@@ -26,7 +26,7 @@ pub struct ReachArgs {
 pub fn run(position: &PositionArgs, args: &ReachArgs, json: bool) -> Result<ExitCode, CliError> {
     let target = position.resolve()?.position;
     let stop = Arc::new(AtomicBool::new(false));
-    let _caught = super::solve::catch_signals(&stop);
+    let _caught = super::signals::catch_signals(&stop);
     let limits = Limits { max_nodes: args.max_nodes, ..Limits::default() };
     let clock = Instant::now();
     // On a terminal, how far the search has got and the bound that stops it.

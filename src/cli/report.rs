@@ -1,7 +1,7 @@
 //! What a command prints: a report value that is written as text (`Display`) or as JSON (serde),
 //! so the two cannot disagree, and the one table printer the text forms use.
 
-use super::outln;
+use super::common::outln;
 use serde::Serialize;
 use std::fmt::{self, Display, Write as _};
 
@@ -12,7 +12,7 @@ pub trait Report: Display + Serialize {
         if json {
             print_json(self);
         } else {
-            super::out!("{self}");
+            super::common::out!("{self}");
         }
     }
 }

@@ -8,8 +8,9 @@
 //! a pass has its row.
 
 use super::args::PositionArgs;
+use super::common::{CliError, ScoringArg};
 use super::report::{Align, Report, Table};
-use super::{CliError, ScoringArg, solve};
+use super::solve;
 use clap::Args;
 use othello_explorer::notation::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
@@ -307,13 +308,13 @@ pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<Exi
     };
     let game = game_of(position, args)?;
     let time = args.time.unwrap_or(Duration::from_secs(1));
-    let threads = args.threads.map_or_else(super::cores, |t| t as usize);
+    let threads = args.threads.map_or_else(super::common::cores, |t| t as usize);
     let scoring = match args.scoring {
         ScoringArg::Standard => Scoring::Standard,
         ScoringArg::Discs => Scoring::Discs,
     };
     let stop = Arc::new(AtomicBool::new(false));
-    let caught = solve::catch_signals(&stop);
+    let caught = super::signals::catch_signals(&stop);
     let total = game.moves.len();
     let plies = review::plies(&game.start, &game.moves);
     // The position before each move, after a forced pass.

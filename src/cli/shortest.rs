@@ -3,9 +3,9 @@
 //! the bounds that stop the search (`--max-moves`, `--max-positions`, the game-record search's
 //! node limit).
 
+use super::common::{CliError, counted, outln, thousands};
 use super::progress;
 use super::report::Report;
-use super::{CliError, counted, outln, thousands};
 use othello_explorer::notation::printable::{count, one_line};
 use othello_explorer::notation::textfile::{self, TEXT_LIMIT};
 use othello_explorer::studies::shortest::{self, Ending, Limits, Method, Outcome, Progress};
@@ -84,7 +84,7 @@ pub fn run(args: &ShortestArgs, json: bool) -> Result<ExitCode, CliError> {
         return verify(size, ending, moves as usize, file, json);
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let _caught = super::solve::catch_signals(&stop);
+    let _caught = super::signals::catch_signals(&stop);
     let limits =
         Limits { max_moves: args.max_moves.unwrap_or(size.squares() as u32 - 4), max_positions: args.max_positions };
     let method = match args.method {

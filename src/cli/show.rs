@@ -1,7 +1,7 @@
 //! `show`: a position with its masks and every legal move's flip mask.
 
-use super::CliError;
 use super::args::Resolved;
+use super::common::CliError;
 use super::report::Report;
 use othello_explorer::notation::printable::count;
 use othello_explorer::{Bitboard, Position, Scoring, notation::opening, notation::transcript};

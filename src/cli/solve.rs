@@ -1,8 +1,8 @@
 //! `solve`: every child's value (an exact score, a proven win/loss/draw, or an estimate at a
 //! depth), the best moves and a principal variation.
 
-use super::CliError;
 use super::args::Resolved;
+use super::common::CliError;
 use super::report::Report;
 use othello_explorer::analyst::{Analyst, Ask, Event, LineRule};
 use othello_explorer::notation::printable::count;
@@ -14,7 +14,7 @@ use othello_explorer::{Scoring, Size, Square, notation::transcript};
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How deep and how long `solve` searches, and what it proves.
@@ -86,20 +86,6 @@ pub(super) fn selectivity_of(kind: Kind) -> Option<u32> {
     kind.selectivity().map(|s| s.percent())
 }
 
-/// SIGINT and SIGTERM set the search's stop flag and record which signal came; a second one
-/// ends the program at once.
-pub(super) fn catch_signals(stop: &Arc<AtomicBool>) -> Arc<AtomicUsize> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let caught = Arc::new(AtomicUsize::new(0));
-    for signal in [SIGINT, SIGTERM] {
-        // In this order: the shutdown checks the flag before the first signal sets it.
-        let _ = signal_hook::flag::register_conditional_shutdown(signal, 128 + signal, stop.clone());
-        let _ = signal_hook::flag::register_usize(signal, caught.clone(), signal as usize);
-        let _ = signal_hook::flag::register(signal, stop.clone());
-    }
-    caught
-}
-
 pub fn run(
     resolved: &Resolved,
     search: &SearchArgs,
@@ -127,7 +113,7 @@ pub fn run(
         (SearchMode::Estimate, None, None) => Some(DEFAULT_ESTIMATE_DEPTH),
         (_, depth, _) => depth,
     };
-    let solver = super::solver(options.clone())?;
+    let solver = super::common::solver(options.clone())?;
     let empties = position.empty_count();
     let store_path = store.as_ref().map(|s| s.path().display().to_string());
     let mut analyst = Analyst::new(solver, store);
@@ -171,7 +157,7 @@ pub fn run(
         }
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let caught = catch_signals(&stop);
+    let caught = super::signals::catch_signals(&stop);
     let limits = Limits { max_time, stop: Some(stop.clone()), ..Limits::default() };
     let start = Instant::now();
     let ask = Ask { mode, max_depth, limits, line: LineRule::Best };

@@ -1,9 +1,9 @@
 //! `store stats|verify|export|import`: what the store of solved positions holds, a re-check of a
 //! sample against the solver, and its text form for sharing.
 
+use super::common::{CliError, outln};
 use super::paths::StoreArgs;
 use super::report::Report;
-use super::{CliError, outln};
 use clap::Subcommand;
 use othello_explorer::notation::printable::count;
 use othello_explorer::notation::textfile::{self, IMPORT_LIMIT};
@@ -43,7 +43,7 @@ impl CheckArgs {
     fn options(&self) -> SolverOptions {
         SolverOptions {
             hash_mb: self.hash_mb as usize,
-            threads: self.threads.map(|t| t as usize).unwrap_or_else(super::cores),
+            threads: self.threads.map(|t| t as usize).unwrap_or_else(super::common::cores),
             ..SolverOptions::default()
         }
     }
@@ -181,7 +181,7 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
             let seed = check.seed();
             let selection = Selection { count: if *all { None } else { Some(*sample) }, source: *source, seed };
             let stop = Arc::new(AtomicBool::new(false));
-            let caught = super::solve::catch_signals(&stop);
+            let caught = super::signals::catch_signals(&stop);
             let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
             let found = store
                 .verify(&selection, &options, Some(check.check_nodes), Some(stop), &mut |done, total| {
@@ -256,7 +256,7 @@ pub fn run(command: &StoreCommand, args: &StoreArgs) -> Result<(), CliError> {
 fn export_to_stdout(store: &Store) -> Result<(), CliError> {
     let mut text = Vec::new();
     store.export(&mut text).map_err(|e| CliError::Usage(e.to_string()))?;
-    super::write_stdout(&String::from_utf8_lossy(&text));
+    super::common::write_stdout(&String::from_utf8_lossy(&text));
     Ok(())
 }
 
@@ -266,7 +266,7 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>, json: bool) -
     let bytes = textfile::read_bytes(file, IMPORT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let text = textfile::decode(file, bytes).map_err(|e| CliError::Usage(e.to_string()))?;
     let stop = Arc::new(AtomicBool::new(false));
-    let caught = super::solve::catch_signals(&stop);
+    let caught = super::signals::catch_signals(&stop);
     let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let result = store
         .import_checked(&mut text.as_bytes(), check, Some(stop), &mut |done, total| {
@@ -336,7 +336,7 @@ fn import(store: &Store, file: &Path, check: Option<&ImportCheck>, json: bool) -
 
 /// Why an entry was skipped: its check needs more than `nodes`.
 fn over(nodes: u64) -> String {
-    format!("its check needs more than {}", super::counted(nodes, "node", "nodes"))
+    format!("its check needs more than {}", super::common::counted(nodes, "node", "nodes"))
 }
 
 /// An entry named in a report: its line in the imported file (none for a stored entry), the
@@ -402,7 +402,7 @@ impl std::fmt::Display for VerifyReport {
             self.seed,
             count(self.mismatches.len() as i64, "mismatch", "mismatches"),
             self.skipped.len(),
-            super::counted(self.check_nodes, "node", "nodes"),
+            super::common::counted(self.check_nodes, "node", "nodes"),
             count(self.nodes as i64, "node", "nodes")
         )
     }
@@ -459,7 +459,7 @@ impl std::fmt::Display for ImportReport {
                 c.sampled,
                 c.wrong,
                 c.skipped,
-                super::counted(c.check_nodes.unwrap_or(0), "node", "nodes")
+                super::common::counted(c.check_nodes.unwrap_or(0), "node", "nodes")
             )?;
         }
         for r in &self.refused {

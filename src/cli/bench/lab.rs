@@ -6,7 +6,7 @@
 //! the best score the file lists; a difference exits 1.
 
 use super::{isa_level, read_problems, select};
-use crate::cli::{CliError, outln, thousands};
+use crate::cli::common::{CliError, outln, thousands};
 use othello_explorer::Scoring;
 use othello_explorer::studies::lab::outcome::{self, Budget, Method, Outcome, OutcomeError, Run};
 use serde_json::json;

@@ -13,8 +13,8 @@
 //! (docs/eval.md, "Measures"), on one thread with `--threads 1`.
 
 use super::{isa_level, listed_scores, solver};
+use crate::cli::common::{CliError, outln};
 use crate::cli::report::print_json;
-use crate::cli::{CliError, outln};
 use othello_explorer::notation::obf::Problem;
 use othello_explorer::notation::printable::count;
 use othello_explorer::solver::{Kind, Limits, SearchMode, SolverOptions, ValueText};
