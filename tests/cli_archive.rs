@@ -34,24 +34,17 @@ fn name(n: usize, i: usize) -> String {
 /// two, so that games share their openings): each as its moves (cell indexes, passes left out)
 /// and its final score from black's side.
 fn games(count: usize, mut seed: u64) -> Vec<(Vec<usize>, i32)> {
+    let pick =
+        |played: usize, legal: usize, r: u64| if played < 6 { r as usize % legal.min(2) } else { r as usize % legal };
     let mut out = Vec::new();
     for _ in 0..count {
-        let mut b = Board::start(8);
-        let mut moves = Vec::new();
-        while !b.game_over() {
-            if b.must_pass() {
-                b = b.pass();
-                continue;
-            }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let legal = b.moves();
-            let pick = if moves.len() < 6 { seed as usize % legal.len().min(2) } else { seed as usize % legal.len() };
-            moves.push(legal[pick]);
-            b = b.play(legal[pick]);
-        }
+        let game = reference::xorshift_game(8, seed, pick);
+        let moves: Vec<usize> = game.iter().map(|(_, m)| *m).collect();
+        let (last, m) = game.last().expect("a move");
+        let b = last.play(*m);
         out.push((moves, b.for_black(b.final_score())));
+        // The next game goes on from where this one's sequence stopped.
+        seed = reference::xorshift_after(seed, game.len());
     }
     out
 }

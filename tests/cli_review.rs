@@ -18,26 +18,11 @@ fn name(n: usize, i: usize) -> String {
     format!("{}{}", (b'a' + (i % n) as u8) as char, i / n + 1)
 }
 
-/// A 4x4 game picking moves by a fixed xorshift sequence, as a transcript.
-fn random_game(mut seed: u64) -> (String, Vec<Board>) {
-    let mut b = Board::start(4);
-    let mut text = String::new();
-    let mut before = Vec::new();
-    while !b.game_over() {
-        if b.must_pass() {
-            b = b.pass();
-            continue;
-        }
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let moves = b.moves();
-        let m = moves[(seed % moves.len() as u64) as usize];
-        text.push_str(&name(4, m));
-        before.push(b.clone());
-        b = b.play(m);
-    }
-    (text, before)
+/// A 4x4 game picking moves by a fixed xorshift sequence, as a transcript, and the board before
+/// each move.
+fn random_game(seed: u64) -> (String, Vec<Board>) {
+    let game = reference::xorshift_uniform(4, seed);
+    (game.iter().map(|(_, m)| name(4, *m)).collect(), game.into_iter().map(|(b, _)| b).collect())
 }
 
 fn review_json(args: &[&str]) -> Value {
@@ -355,27 +340,10 @@ fn marks_of_8x8_endgames_match_the_published_ffo_scores() {
 
 /// A 6x6 game by the xorshift sequence, and the reference board before each of its last moves
 /// (from `empties` empty squares on), as a transcript of the whole game.
-fn six_by_six_game(mut seed: u64, empties: i32) -> (String, Vec<Board>) {
-    let mut b = Board::start(6);
-    let mut text = String::new();
-    let mut late = Vec::new();
-    while !b.game_over() {
-        if b.must_pass() {
-            b = b.pass();
-            continue;
-        }
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let moves = b.moves();
-        let m = moves[(seed % moves.len() as u64) as usize];
-        text.push_str(&name(6, m));
-        if b.empties() <= empties {
-            late.push(b.clone());
-        }
-        b = b.play(m);
-    }
-    (text, late)
+fn six_by_six_game(seed: u64, empties: i32) -> (String, Vec<Board>) {
+    let game = reference::xorshift_uniform(6, seed);
+    let text = game.iter().map(|(_, m)| name(6, *m)).collect();
+    (text, game.into_iter().map(|(b, _)| b).filter(|b| b.empties() <= empties).collect())
 }
 
 #[test]

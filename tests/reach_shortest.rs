@@ -608,8 +608,7 @@ fn on_a_terminal_reach_and_shortest_show_their_progress() {
         return;
     }
     let tmux = tmux::Tmux { socket: format!("oe-progress-test-{}", std::process::id()) };
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "200", "-y", "30", "sh"]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start_sized("sh", 200, 30);
     let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
 
     // reach on a scattered full board runs for minutes: the line shows the depth out of the 60

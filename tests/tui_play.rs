@@ -9,19 +9,6 @@ mod tmux;
 use std::time::{Duration, Instant};
 use tmux::{Tmux, tmux_available};
 
-fn start(tmux: &Tmux, command: &str) {
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
-}
-
-fn wait_gone(tmux: &Tmux) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while tmux.run(&["has-session", "-t", "t"]).status.success() {
-        assert!(Instant::now() < deadline, "the explorer did not quit");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// The ply in the header.
 fn ply(screen: &str) -> Option<u32> {
     let at = screen.find("· ply ")? + "· ply ".len();
@@ -37,7 +24,7 @@ fn explorer(name: &str, args: &str) -> Option<(Tmux, tempfile::TempDir)> {
     let data = tempfile::tempdir().unwrap();
     let dir = data.path().display().to_string();
     let tmux = Tmux { socket: format!("oe-play-{name}-{}", std::process::id()) };
-    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' {args}"));
+    tmux.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' {args}"));
     Some((tmux, data))
 }
 
@@ -56,7 +43,7 @@ fn b_and_p_on_the_8x8_start_play_an_estimated_line() {
     tmux.keys(&["p"]);
     tmux.wait_text("auto-play off");
     tmux.keys(&["q"]);
-    wait_gone(&tmux);
+    tmux.wait_gone();
 }
 
 #[test]
@@ -66,7 +53,7 @@ fn play_white_on_4x4_has_the_engine_open_at_once() {
         s.contains("black (engine) played") && ply(s) == Some(1) && s.contains("your move")
     });
     tmux.keys(&["q"]);
-    wait_gone(&tmux);
+    tmux.wait_gone();
 }
 
 #[test]
@@ -98,7 +85,7 @@ fn the_engine_as_white_beats_random_moves_of_ours() {
     let screen = tmux.wait_for("the verdict", |s| s.contains("won by") || s.contains("a draw"));
     assert!(screen.contains("the engine won by"), "{screen}");
     tmux.keys(&["q"]);
-    wait_gone(&tmux);
+    tmux.wait_gone();
 }
 
 #[test]
@@ -117,12 +104,12 @@ fn a_sigkill_during_a_game_resumes_it() {
     }
     let pid = tmux.display("#{pane_pid}");
     assert!(std::process::Command::new("kill").args(["-9", &pid]).status().unwrap().success());
-    wait_gone(&tmux);
+    tmux.wait_gone();
     // --resume: the same game, the user's move, the values still hidden.
     let bin = env!("CARGO_BIN_EXE_othello-explorer");
     let dir = data.path().display().to_string();
     let tmux = Tmux { socket: format!("oe-play-kill-2-{}", std::process::id()) };
-    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
+    tmux.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
     tmux.wait_for("the game resumed at ply 2 with our move", |s| {
         s.contains("resumed the session")
             && s.contains("you play black")
@@ -130,5 +117,5 @@ fn a_sigkill_during_a_game_resumes_it() {
             && s.contains("your move")
     });
     tmux.keys(&["q"]);
-    wait_gone(&tmux);
+    tmux.wait_gone();
 }

@@ -40,11 +40,6 @@ fn leaves(tree: &Tree) -> Vec<String> {
     out
 }
 
-fn start(tmux: &Tmux, command: &str) {
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", command]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
-}
-
 #[test]
 fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     if !tmux_available() {
@@ -57,7 +52,7 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     // The default session file: session.txt in the program's data directory.
     let file = data.path().join("othello-explorer").join("session.txt");
     let tmux = Tmux { socket: format!("oe-session-test-{}", std::process::id()) };
-    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6"));
+    tmux.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6"));
     tmux.wait_text("6x6");
     // Two branches at ply 2, then back to ply 2 on the second one.
     tmux.keys(&[":", "moves c2b2a2", "Enter"]);
@@ -75,11 +70,11 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     let after_kill = session::parse(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(session::to_text(&after_kill), session::to_text(&saved));
     // `kill` returns before the process is gone: until it is, its session file is held.
-    wait_gone(&tmux);
+    tmux.wait_gone();
 
     // --resume: the same tree, the same node, on screen.
     let tmux = Tmux { socket: format!("oe-session-test-2-{}", std::process::id()) };
-    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
+    tmux.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
     // d2, the second of two branches.
     tmux.wait_all(&["resumed the session: 4 positions explored, at ply 2", "ply 2", "1.c2 [2.d2(2/2)]"]);
     // Stepping back and forward follows the resumed line and is saved again.
@@ -89,11 +84,11 @@ fn a_killed_explorer_resumes_with_the_same_tree_and_node() {
     assert_eq!(leaves(&resumed), ["c2b2a2", "c2d2"]);
     tmux.keys(&["q"]);
     // Gone, and its session file free again (a second explorer meanwhile would get a spare).
-    wait_gone(&tmux);
+    tmux.wait_gone();
 
     // A fresh start keeps the last session beside the new one.
     let tmux = Tmux { socket: format!("oe-session-test-3-{}", std::process::id()) };
-    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 4"));
+    tmux.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 4"));
     tmux.wait_text("4x4");
     let fresh = wait_session(&file, "the new 4x4 tree", |t| t.len() == 1);
     assert_eq!(fresh.position_of(fresh.root()).size(), othello_explorer::Size::Four);
@@ -155,15 +150,6 @@ fn a_cut_last_line_is_said_on_resuming() {
     assert!(!resume(whole).contains("was cut"));
 }
 
-/// Waits until the tmux server's pane has exited (the explorer was `exec`ed as its command).
-fn wait_gone(tmux: &Tmux) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while tmux.run(&["has-session", "-t", "t"]).status.success() {
-        assert!(Instant::now() < deadline, "the explorer did not quit");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn two_explorers_on_one_data_directory_keep_both_sessions() {
     if !tmux_available() {
@@ -181,7 +167,7 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
     std::fs::write(home.join("session.txt"), session::to_text(&older)).unwrap();
 
     let a = Tmux { socket: format!("oe-two-a-{}", std::process::id()) };
-    start(&a, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6"));
+    a.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6"));
     a.wait_text("6x6");
     a.keys(&[":", "moves c2b2", "Enter"]);
     a.wait_text("ply 2");
@@ -189,7 +175,7 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
 
     // The second explorer: its own session file, and the screen says so.
     let b = Tmux { socket: format!("oe-two-b-{}", std::process::id()) };
-    start(&b, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 4"));
+    b.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 4"));
     b.wait_text("session.txt is open in another explorer: this one keeps its session in session-2.txt");
     b.keys(&[":", "moves b1", "Enter"]);
     b.wait_text("ply 1");
@@ -199,9 +185,9 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
     wait_session(&home.join("session.txt"), "the first explorer's third move", |t| t.transcript() == "c2b2a2");
     wait_session(&home.join("session-2.txt"), "the second explorer's move", |t| t.transcript() == "b1");
     b.keys(&["q"]);
-    wait_gone(&b);
+    b.wait_gone();
     a.keys(&["q"]);
-    wait_gone(&a);
+    a.wait_gone();
 
     let read = |name: &str| session::parse(&std::fs::read_to_string(home.join(name)).unwrap()).unwrap();
     assert_eq!(leaves(&read("session.txt")), ["c2b2a2"]);
@@ -211,18 +197,18 @@ fn two_explorers_on_one_data_directory_keep_both_sessions() {
 
     // Both resume.
     let a = Tmux { socket: format!("oe-two-a2-{}", std::process::id()) };
-    start(&a, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
+    a.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume"));
     a.wait_all(&["resumed the session: 3 positions explored, at ply 3", "6x6"]);
     let second = home.join("session-2.txt").display().to_string();
     let b = Tmux { socket: format!("oe-two-b2-{}", std::process::id()) };
-    start(&b, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume --session '{second}'"));
+    b.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --resume --session '{second}'"));
     let screen = b.wait_all(&["resumed the session: 1 position explored, at ply 1", "4x4"]);
     // Resuming the first's session does not make it a spare, nor move the files.
     assert!(!screen.contains("another explorer"), "{screen}");
     a.keys(&["q"]);
     b.keys(&["q"]);
-    wait_gone(&a);
-    wait_gone(&b);
+    a.wait_gone();
+    b.wait_gone();
     assert_eq!(leaves(&read("session.txt")), ["c2b2a2"]);
     assert_eq!(leaves(&read("session-2.txt")), ["b1"]);
 }
@@ -324,7 +310,7 @@ fn replaced_trees_are_kept_beside_the_session_and_said_on_quitting_without_one()
     let folder = data.path().join("othello-explorer");
     let file = folder.join("session.txt");
     let tmux = Tmux { socket: format!("oe-replaced-{}", std::process::id()) };
-    start(&tmux, &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6 --no-store"));
+    tmux.start(&format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' exec '{bin}' --size 6 --no-store"));
     tmux.wait_text("6x6");
     tmux.keys(&[":", "moves c2b2a2", "Enter"]);
     tmux.wait_text("ply 3");
@@ -340,7 +326,7 @@ fn replaced_trees_are_kept_beside_the_session_and_said_on_quitting_without_one()
     tmux.keys(&[":", "new", "Enter"]);
     tmux.wait_text("session.txt.previous");
     tmux.keys(&["q"]);
-    wait_gone(&tmux);
+    tmux.wait_gone();
     let read = |name: &str| session::parse(&std::fs::read_to_string(folder.join(name)).unwrap()).unwrap();
     assert_eq!(leaves(&read("session.txt.previous.2")), ["c2b2a2"]);
     let four = read("session.txt.previous");
@@ -350,8 +336,7 @@ fn replaced_trees_are_kept_beside_the_session_and_said_on_quitting_without_one()
 
     // Without a session file: said on quitting, after the terminal is back.
     let tmux = Tmux { socket: format!("oe-replaced-2-{}", std::process::id()) };
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "sh"]);
-    assert!(started.status.success());
+    tmux.start("sh");
     tmux.keys(&[
         &format!("NO_COLOR=1 XDG_DATA_HOME='{dir}' '{bin}' --size 4 --no-session --no-store; echo EXIT=$?"),
         "Enter",

@@ -20,8 +20,7 @@ fn signal_quits_and_restores(name: &str, number: i32) {
     let pid_file = data.path().join("pid");
     let session_file = data.path().join("othello-explorer").join("session.txt");
     let tmux = Tmux { socket: format!("oe-signal-{name}-{}", std::process::id()) };
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "sh"]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start("sh");
     let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
     // `exec` keeps the pid written to the file: the explorer's own, not a shell's.
     tmux.keys(&[
@@ -96,8 +95,7 @@ fn a_terminal_that_hangs_up_ends_the_explorer() {
     let data = tempfile::tempdir().unwrap();
     let tmux = Tmux { socket: format!("oe-hangup-{}", std::process::id()) };
     let command = format!("NO_COLOR=1 XDG_DATA_HOME='{}' exec '{bin}' --no-session", data.path().display());
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", &command]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start(&command);
     tmux.wait_for("an estimate on screen", |s| s.contains(" @"));
     let pid = tmux.display("#{pane_pid}");
     assert!(!pid.is_empty());
@@ -157,20 +155,7 @@ fn suspend_gives_the_terminal_back_and_fg_takes_it_again() {
     let dir = data.path().display().to_string();
     let pid_file = data.path().join("pid");
     let tmux = Tmux { socket: format!("oe-suspend-{}", std::process::id()) };
-    let started = tmux.run(&[
-        "-f",
-        "/dev/null",
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "/bin/bash --norc --noprofile -i",
-    ]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start("/bin/bash --norc --noprofile -i");
     let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
     tmux.keys(&[
         &format!(

@@ -17,8 +17,7 @@ fn the_explorer_runs_in_a_real_terminal_and_restores_it() {
     }
     let bin = env!("CARGO_BIN_EXE_othello-explorer");
     let tmux = Tmux { socket: format!("oe-tui-test-{}", std::process::id()) };
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "sh"]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start("sh");
     let _ = tmux.run(&["set-option", "-t", "t", "status", "off"]);
     // The shell marks the start and, after the explorer, prints the terminal modes.
     // The session file goes to a data directory of the test's own.
@@ -91,8 +90,7 @@ fn the_8x8_start_shows_an_estimate_for_every_move_and_they_deepen() {
     let tmux = Tmux { socket: format!("oe-tui-est-{}", std::process::id()) };
     let data = tempfile::tempdir().unwrap();
     let command = format!("NO_COLOR=1 XDG_DATA_HOME='{}' exec '{bin}' --no-session", data.path().display());
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", &command]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start(&command);
     // The children table: each of the four moves with an estimate `+n @d`, never an exact score.
     let row = |screen: &str, mv: &str| -> Option<u32> {
         let line = screen.lines().find(|l| l.contains(&format!("│ {mv} ")) && l.contains(" @"))?;
@@ -144,8 +142,7 @@ fn a_long_paste_and_a_key_burst_are_read_whole() {
         "NO_COLOR=1 XDG_DATA_HOME='{}' exec '{bin}' --size 4 --threads 1 --no-store --no-session",
         data.path().display()
     );
-    let started = tmux.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", &command]);
-    assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    tmux.start(&command);
     tmux.wait_text("moves · exact");
 
     let paste = data.path().join("paste.txt");

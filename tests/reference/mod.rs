@@ -333,6 +333,46 @@ pub fn random_game(start: &Board, rng: &mut Rng, max_plies: usize) -> (Vec<Ply>,
     (plies, board)
 }
 
+/// A game from the start of the `n x n` board to its end, each move chosen by the xorshift64
+/// sequence from `seed`: `pick(moves played, legal moves, the next number)` gives the index
+/// among the legal moves (the tests' games that share their openings pick among the first two
+/// early on). Passes are played when forced and left out of the result: each move with the board
+/// before it.
+pub fn xorshift_game(n: usize, mut seed: u64, pick: impl Fn(usize, usize, u64) -> usize) -> Vec<(Board, usize)> {
+    let mut b = Board::start(n);
+    let mut out = Vec::new();
+    while !b.game_over() {
+        if b.must_pass() {
+            b = b.pass();
+            continue;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let legal = b.moves();
+        let m = legal[pick(out.len(), legal.len(), seed)];
+        out.push((b.clone(), m));
+        b = b.play(m);
+    }
+    out
+}
+
+/// The xorshift64 sequence's state `steps` numbers after `seed` (where the next game of a series
+/// picks up: [`xorshift_game`] draws one number a move).
+pub fn xorshift_after(mut seed: u64, steps: usize) -> u64 {
+    for _ in 0..steps {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+    }
+    seed
+}
+
+/// [`xorshift_game`] with every legal move equally likely.
+pub fn xorshift_uniform(n: usize, seed: u64) -> Vec<(Board, usize)> {
+    xorshift_game(n, seed, |_, count, r| (r % count as u64) as usize)
+}
+
 /// A random arrangement of discs (not necessarily reachable in a game): each cell is empty,
 /// black or white, with the empty share chosen at random too.
 pub fn random_board(n: usize, rng: &mut Rng) -> Board {

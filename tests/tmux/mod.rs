@@ -11,6 +11,27 @@ pub struct Tmux {
 }
 
 impl Tmux {
+    /// Starts `command` in a 120x40 window `t` of this server.
+    pub fn start(&self, command: &str) {
+        self.start_sized(command, 120, 40);
+    }
+
+    /// Starts `command` in a window `t` of `width` x `height`.
+    pub fn start_sized(&self, command: &str, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        let started = self.run(&["-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", &w, "-y", &h, command]);
+        assert!(started.status.success(), "{}", String::from_utf8_lossy(&started.stderr));
+    }
+
+    /// Waits until the pane has exited (the program was `exec`ed as its command).
+    pub fn wait_gone(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.run(&["has-session", "-t", "t"]).status.success() {
+            assert!(Instant::now() < deadline, "the program did not quit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs")
     }
