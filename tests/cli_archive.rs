@@ -576,12 +576,14 @@ fn an_archive_that_is_no_regular_file_or_too_large_is_refused_at_once() {
     // A sparse file of 3 GiB: its size says it all, no byte is read.
     std::fs::File::create(&huge).unwrap().set_len(3 << 30).unwrap();
     let link = dir.path().join("link.oxar");
-    let mut cases =
-        vec![(huge.clone(), "larger than the 2048 MiB limit"), (dir.path().to_path_buf(), "not a regular file")];
+    let mut cases = vec![
+        (huge.clone(), "larger than the 2048 MiB limit"),
+        (dir.path().to_path_buf(), "a folder, not a regular file"),
+    ];
     if status.is_ok_and(|s| s.success()) {
         std::os::unix::fs::symlink(&fifo, &link).unwrap();
-        cases.push((fifo.clone(), "not a regular file"));
-        cases.push((link.clone(), "not a regular file"));
+        cases.push((fifo.clone(), "a FIFO, not a regular file"));
+        cases.push((link.clone(), "a FIFO, not a regular file"));
     }
     for (path, says) in cases {
         {

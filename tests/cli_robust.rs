@@ -94,8 +94,10 @@ fn file_with(dir: &Path, name: &str, bytes: &[u8]) -> String {
 fn endless_and_special_files_are_refused_without_reading_them() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().to_str().unwrap();
-    for special in ["/dev/zero", "/dev/urandom", folder] {
-        let want = format!("not a regular file: {special}");
+    for (special, what) in
+        [("/dev/zero", "a character device"), ("/dev/urandom", "a character device"), (folder, "a folder")]
+    {
+        let want = format!("{special}: {what}, not a regular file");
         refused(&["bench", special], &[&want]);
         let store = dir.path().join("s.redb");
         let out = bin().arg("--store").arg(&store).args(["store", "import", special]).output().unwrap();
@@ -106,7 +108,7 @@ fn endless_and_special_files_are_refused_without_reading_them() {
     // A FIFO would block a reader forever: refused before it is opened.
     let fifo = dir.path().join("fifo");
     if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
-        refused(&["bench", fifo.to_str().unwrap()], &["not a regular file"]);
+        refused(&["bench", fifo.to_str().unwrap()], &["a FIFO, not a regular file"]);
     }
     // A file past the 64 MiB limit (sparse: no disk used).
     let big = dir.path().join("big.obf");
@@ -358,11 +360,11 @@ fn explorer_load_of_dev_zero_is_refused_and_reported() {
     let disk = Disk::spawn(None, tx).unwrap();
     disk.load(path, None);
     let reply = rx.recv().expect("a reply");
-    assert!(matches!(&reply, Msg::Loaded { result: Err(e), .. } if e == "not a regular file"));
+    assert!(matches!(&reply, Msg::Loaded { result: Err(e), .. } if e == "a character device, not a regular file"));
     update(&mut m, reply);
     let status = m.status.clone().expect("a status");
     assert!(status.error);
-    assert_eq!(status.text, "load /dev/zero: not a regular file");
+    assert_eq!(status.text, "load /dev/zero: a character device, not a regular file");
 }
 
 #[test]

@@ -61,26 +61,21 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
-/// [`printable`] of at most the first [`EXCERPT_CHARS`] characters of `text`, saying how long it
-/// was when it was cut.
+/// [`one_line`] at [`EXCERPT_CHARS`]: how an error quotes what it found.
 pub fn excerpt(text: &str) -> String {
-    let count = text.chars().count();
-    if count <= EXCERPT_CHARS {
-        return printable(text);
-    }
-    let head: String = text.chars().take(EXCERPT_CHARS).collect();
-    format!("{}… ({count} characters)", printable(&head))
+    one_line(text, EXCERPT_CHARS)
 }
 
-/// A message made one line of bounded length: [`printable`], cut after `max` characters.
+/// A text made one line of bounded length: [`printable`] of at most its first `max` characters,
+/// saying how long it was when it was cut (`abc… (5000000 characters)`). The one cut of the
+/// project's messages.
 pub fn one_line(message: &str, max: usize) -> String {
-    let text = printable(message);
-    let count = text.chars().count();
+    let count = message.chars().count();
     if count <= max {
-        return text;
+        return printable(message);
     }
-    let head: String = text.chars().take(max).collect();
-    format!("{head}… ({} more characters)", count - max)
+    let head: String = message.chars().take(max).collect();
+    format!("{}… ({count} characters)", printable(&head))
 }
 
 /// `n` and the noun that agrees with it: `1 move`, `2 moves`, `0 moves`.

@@ -40,6 +40,8 @@ pub enum ReadError {
     NotRegular {
         /// The file.
         path: PathBuf,
+        /// What it is instead ([`crate::notation::writefile::kind_of`]: "a FIFO", "a folder").
+        what: &'static str,
     },
     /// More bytes than the limit.
     TooLarge {
@@ -69,7 +71,7 @@ impl ReadError {
     pub fn reason(&self) -> String {
         match self {
             ReadError::NotFound { .. } => "no such file".into(),
-            ReadError::NotRegular { .. } => "not a regular file".into(),
+            ReadError::NotRegular { what, .. } => format!("{what}, not a regular file"),
             ReadError::TooLarge { limit, .. } => format!("larger than the {} MiB limit", limit / (1024 * 1024)),
             ReadError::NotUtf8 { line, .. } => format!("line {line}: not UTF-8 text"),
             ReadError::Io { message, .. } => message.clone(),
@@ -81,7 +83,7 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::NotFound { path } => write!(f, "cannot read {}: no such file", path.display()),
-            ReadError::NotRegular { path } => write!(f, "not a regular file: {}", path.display()),
+            ReadError::NotRegular { path, what } => write!(f, "{}: {what}, not a regular file", path.display()),
             ReadError::TooLarge { path, limit } => {
                 write!(f, "{}: larger than the {} MiB limit", path.display(), limit / (1024 * 1024))
             }
@@ -107,12 +109,20 @@ fn io_error(path: &Path, e: std::io::Error) -> ReadError {
     ReadError::Io { path: path.to_path_buf(), message }
 }
 
+/// A refusal of `path` unless `meta` is a regular file's, saying what it is: the one check of
+/// readers and writers alike ([`kind_of`](crate::notation::writefile::kind_of)).
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), ReadError> {
+    match crate::notation::writefile::kind_of(meta) {
+        None => Ok(()),
+        Some(what) => Err(ReadError::NotRegular { path: path.to_path_buf(), what }),
+    }
+}
+
 /// Whether `path` may be read later: a regular file (or a link to one), or nothing yet. A device,
 /// a folder or a FIFO is refused now, without opening it, so a reader never waits on it.
 pub fn regular_or_missing(path: &Path) -> Result<(), ReadError> {
     match std::fs::metadata(path) {
-        Ok(meta) if meta.is_file() => Ok(()),
-        Ok(_) => Err(ReadError::NotRegular { path: path.to_path_buf() }),
+        Ok(meta) => not_regular(path, &meta),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(io_error(path, e)),
     }
@@ -122,17 +132,14 @@ pub fn regular_or_missing(path: &Path) -> Result<(), ReadError> {
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     // Checked before opening: opening a FIFO would wait for a writer.
     let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
-    if !meta.is_file() {
-        return Err(ReadError::NotRegular { path: path.to_path_buf() });
-    }
+    not_regular(path, &meta)?;
     if meta.len() > limit {
         return Err(ReadError::TooLarge { path: path.to_path_buf(), limit });
     }
     let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
     // Swapped for something else between the two looks: refused too.
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Err(ReadError::NotRegular { path: path.to_path_buf() });
-    }
+    let now = file.metadata().map_err(|e| io_error(path, e))?;
+    not_regular(path, &now)?;
     // The file may have been swapped or may grow meanwhile: never read past the limit.
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| io_error(path, e))?;
@@ -171,7 +178,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(
             read_text(Path::new("/dev/zero"), TEXT_LIMIT),
-            Err(ReadError::NotRegular { path: "/dev/zero".into() })
+            Err(ReadError::NotRegular { path: "/dev/zero".into(), what: "a character device" })
         );
         assert!(matches!(read_text(dir.path(), TEXT_LIMIT), Err(ReadError::NotRegular { .. })));
         assert!(matches!(regular_or_missing(dir.path()), Err(ReadError::NotRegular { .. })));
