@@ -230,7 +230,7 @@ impl std::fmt::Display for ReviewReport {
         write!(f, "{}", t.table)?;
         writeln!(f, "{}", t.black)?;
         writeln!(f, "{}", t.white)?;
-        writeln!(f, "{}", review::LEGEND)?;
+        writeln!(f, "{}", review::legend())?;
         if t.judged < t.total && !t.interrupted {
             writeln!(
                 f,

@@ -81,11 +81,23 @@ impl Mark {
 
     /// The mark of a loss in discs.
     pub const fn of_loss(loss: i32) -> Option<Mark> {
-        match loss {
-            i32::MIN..=1 => None,
-            2..=5 => Some(Mark::Inaccuracy),
-            6..=11 => Some(Mark::Mistake),
-            _ => Some(Mark::Blunder),
+        if loss >= Mark::Blunder.from() {
+            Some(Mark::Blunder)
+        } else if loss >= Mark::Mistake.from() {
+            Some(Mark::Mistake)
+        } else if loss >= Mark::Inaccuracy.from() {
+            Some(Mark::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// The smallest loss, in discs, that earns the mark: the thresholds, written once.
+    pub const fn from(self) -> i32 {
+        match self {
+            Mark::Inaccuracy => 2,
+            Mark::Mistake => 6,
+            Mark::Blunder => 12,
         }
     }
 }
@@ -136,8 +148,22 @@ pub fn mark_text(mark: Mark, proven: bool) -> String {
     if proven { mark.symbol().to_string() } else { format!("~{}", mark.symbol()) }
 }
 
-/// The legend of the marks, one line, as `review` and the explorer's help write it.
-pub const LEGEND: &str = "marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (or a proven outcome thrown away); ~ before a mark: from estimates, the loss less their measured error";
+/// The legend of the marks, one line, as `review` writes it, made from the thresholds
+/// ([`Mark::from`]): `marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (…)`.
+pub fn legend() -> String {
+    let (i, m, b) = (Mark::Inaccuracy, Mark::Mistake, Mark::Blunder);
+    format!(
+        "marks: {} lost {}-{} discs, {} {}-{}, {} {} or more (or a proven outcome thrown away); ~ before a mark: from estimates, the loss less their measured error",
+        i.symbol(),
+        i.from(),
+        m.from() - 1,
+        m.symbol(),
+        m.from(),
+        b.from() - 1,
+        b.symbol(),
+        b.from()
+    )
+}
 
 /// Judges `played` among `children` (every legal move's value at `position`, from the mover's
 /// side), `ply` being the move's number. `None` when the played move has no value.
@@ -439,6 +465,18 @@ pub struct Examined {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The legend says what `of_loss` does, at every loss around the thresholds.
+    #[test]
+    fn the_legend_is_made_from_the_thresholds() {
+        assert_eq!(
+            legend(),
+            "marks: ?! lost 2-5 discs, ? 6-11, ?? 12 or more (or a proven outcome thrown away); ~ before a mark: from estimates, the loss less their measured error"
+        );
+        let marks: Vec<Option<Mark>> = (0..14).map(Mark::of_loss).collect();
+        let (i, m, b) = (Some(Mark::Inaccuracy), Some(Mark::Mistake), Some(Mark::Blunder));
+        assert_eq!(marks, [None, None, i, i, i, i, m, m, m, m, m, m, b, b]);
+    }
 
     fn cv(s: &str, score: i32, kind: Kind) -> ChildValue {
         ChildValue { square: s.parse().unwrap(), score, kind }
