@@ -8,11 +8,11 @@
 use super::args::PositionArgs;
 use super::common::{CliError, counted};
 use super::paths;
+use super::report::Report;
 use clap::{Args, Subcommand};
 use othello_explorer::archive::{self, Archive, Filter, PositionStats};
 use othello_explorer::{Position, Size, Square, notation::transcript};
 use serde::Serialize;
-use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -152,9 +152,9 @@ fn position_of(p: &PositionArgs) -> Result<Position, CliError> {
     Ok(p.resolve()?.position.after_forced_pass().0)
 }
 
-/// `show`'s JSON: the shape.
+/// One next move in `show`'s report.
 #[derive(Serialize)]
-struct MoveJson {
+struct MoveRow {
     #[serde(rename = "move")]
     square: String,
     games: u32,
@@ -162,74 +162,270 @@ struct MoveJson {
     black_wins: u32,
     draws: u32,
     white_wins: u32,
-    /// Games that do not end on the board: counted in `games`, not in the results.
+    /// Games with no result (not finished, none stated): counted in `games`, not in the results.
     result_unknown: u32,
     /// The mean final score from black's side of the games with a result (`null`: none has).
     mean_score: Option<f64>,
     players: Vec<String>,
+    /// How often each player chose it (the text's `(3)`).
+    #[serde(skip)]
+    counts: Vec<u32>,
 }
 
-fn show_json(position: &Position, s: &PositionStats) -> serde_json::Value {
-    let total = s.games.max(1);
-    let moves: Vec<MoveJson> = s
-        .moves
-        .iter()
-        .map(|m| MoveJson {
-            square: m.square.map_or("pass".into(), |q| q.to_string()),
-            games: m.games,
-            share: (f64::from(m.games) / f64::from(total) * 1000.0).round() / 1000.0,
-            black_wins: m.black_wins,
-            draws: m.draws,
-            white_wins: m.white_wins,
-            result_unknown: m.unknown(),
-            mean_score: m.mean_score().map(|v| (v * 100.0).round() / 100.0),
-            players: m.players.iter().map(|(n, _)| n.clone()).collect(),
-        })
-        .collect();
-    json!({
-        "position": othello_explorer::notation::obf::format_board(position),
-        "games": s.games,
-        "ended_here": s.ended,
-        "moves": moves,
-    })
+/// `show`'s report: the position, its games, and each next move's counts.
+#[derive(Serialize)]
+struct ShowReport {
+    position: String,
+    games: u32,
+    ended_here: u32,
+    moves: Vec<MoveRow>,
 }
 
-fn show_text(position: &Position, s: &PositionStats) -> String {
-    let mut out = format!(
-        "{}: {} reached it",
-        othello_explorer::notation::obf::format_board(position),
-        counted(u64::from(s.games), "game", "games")
-    );
-    if s.ended > 0 {
-        out.push_str(&format!(" ({} ended here)", s.ended));
-    }
-    out.push('\n');
-    if s.moves.is_empty() {
-        return out;
-    }
-    out.push_str(" move   games  share   black  draw  white  unknown   mean  players\n");
-    let total = f64::from(s.games.max(1));
-    for m in &s.moves {
-        let players: Vec<String> = m
-            .players
+impl ShowReport {
+    fn of(position: &Position, s: &PositionStats) -> ShowReport {
+        let total = s.games.max(1);
+        let moves = s
+            .moves
             .iter()
-            .map(|(n, c)| format!("{} ({c})", othello_explorer::notation::printable::printable(n)))
+            .map(|m| MoveRow {
+                square: m.square.map_or("pass".into(), |q| q.to_string()),
+                games: m.games,
+                share: (f64::from(m.games) / f64::from(total) * 1000.0).round() / 1000.0,
+                black_wins: m.black_wins,
+                draws: m.draws,
+                white_wins: m.white_wins,
+                result_unknown: m.unknown(),
+                mean_score: m.mean_score().map(|v| (v * 100.0).round() / 100.0),
+                players: m.players.iter().map(|(n, _)| n.clone()).collect(),
+                counts: m.players.iter().map(|(_, c)| *c).collect(),
+            })
             .collect();
-        out.push_str(&format!(
-            " {:<5} {:>6} {:>5.1}% {:>7} {:>5} {:>6} {:>8} {:>6}  {}\n",
-            m.square.map_or("pass".into(), |q| q.to_string()),
-            m.games,
-            f64::from(m.games) / total * 100.0,
-            m.black_wins,
-            m.draws,
-            m.white_wins,
-            m.unknown(),
-            m.mean_score().map_or("-".to_string(), |v| format!("{v:+.1}")),
-            players.join(", ")
-        ));
+        ShowReport {
+            position: othello_explorer::notation::obf::format_board(position),
+            games: s.games,
+            ended_here: s.ended,
+            moves,
+        }
     }
-    out.push_str("black/draw/white: the games' results; unknown: games that do not end on the board, left out of the results and the mean; mean: the final disc difference from black's side\n");
-    out
+}
+
+impl std::fmt::Display for ShowReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {} reached it", self.position, counted(u64::from(self.games), "game", "games"))?;
+        if self.ended_here > 0 {
+            write!(f, " ({} ended here)", self.ended_here)?;
+        }
+        writeln!(f)?;
+        if self.moves.is_empty() {
+            return Ok(());
+        }
+        writeln!(f, " move   games  share   black  draw  white  unknown   mean  players")?;
+        let total = f64::from(self.games.max(1));
+        for m in &self.moves {
+            let players: Vec<String> = m
+                .players
+                .iter()
+                .zip(&m.counts)
+                .map(|(n, c)| format!("{} ({c})", othello_explorer::notation::printable::printable(n)))
+                .collect();
+            writeln!(
+                f,
+                " {:<5} {:>6} {:>5.1}% {:>7} {:>5} {:>6} {:>8} {:>6}  {}",
+                m.square,
+                m.games,
+                f64::from(m.games) / total * 100.0,
+                m.black_wins,
+                m.draws,
+                m.white_wins,
+                m.result_unknown,
+                m.mean_score.map_or("-".to_string(), |v| format!("{v:+.1}")),
+                players.join(", ")
+            )?;
+        }
+        writeln!(
+            f,
+            "black/draw/white: the games' results; unknown: games with no result (not finished, none stated), left out of the results and the mean; mean: the final disc difference from black's side"
+        )
+    }
+}
+
+/// One file of `add`'s report.
+#[derive(Serialize)]
+struct AddedRow {
+    file: String,
+    games: usize,
+    duplicates: usize,
+    already: bool,
+}
+
+/// `add`'s report: what each file added, and the archive after.
+#[derive(Serialize)]
+struct AddReport {
+    archive: String,
+    files: Vec<AddedRow>,
+    games: usize,
+    positions: usize,
+    interrupted: bool,
+    unread: usize,
+    /// The files in the archive after.
+    #[serde(skip)]
+    sources: usize,
+    /// The files given but not added (unread, or read when the interruption came).
+    #[serde(skip)]
+    left_out: usize,
+}
+
+impl std::fmt::Display for AddReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for r in &self.files {
+            let text = if r.already {
+                "already in the archive: nothing added".to_string()
+            } else if r.duplicates > 0 {
+                format!("{} added, {} the archive had", counted(r.games as u64, "game", "games"), r.duplicates)
+            } else {
+                format!("{} added", counted(r.games as u64, "game", "games"))
+            };
+            writeln!(f, "{}: {text}", othello_explorer::notation::printable::printable(&r.file))?;
+        }
+        writeln!(
+            f,
+            "{}: {} of {}, {}",
+            self.archive,
+            counted(self.games as u64, "game", "games"),
+            counted(self.sources as u64, "file", "files"),
+            counted(self.positions as u64, "position", "positions")
+        )?;
+        if self.interrupted {
+            writeln!(
+                f,
+                "interrupted: {} added, {} left out",
+                counted(self.files.len() as u64, "file", "files"),
+                counted(self.left_out as u64, "file", "files")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One file of `stats`'s report.
+#[derive(Serialize)]
+struct SourceJson {
+    file: String,
+    hash: String,
+    games: u32,
+}
+
+/// `stats`'s report: the archive's size and its files.
+#[derive(Serialize)]
+struct StatsReport {
+    archive: String,
+    bytes: u64,
+    games: usize,
+    positions: usize,
+    files: Vec<SourceJson>,
+}
+
+impl std::fmt::Display for StatsReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}: {}, {}, {} ({:.1} MB)",
+            self.archive,
+            counted(self.files.len() as u64, "file", "files"),
+            counted(self.games as u64, "game", "games"),
+            counted(self.positions as u64, "position", "positions"),
+            self.bytes as f64 / 1e6
+        )?;
+        for s in &self.files {
+            writeln!(
+                f,
+                "  {}  {:>13}  {}",
+                s.hash,
+                counted(u64::from(s.games), "game", "games"),
+                othello_explorer::notation::printable::printable(&s.file)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One game of `games`'s report.
+#[derive(Serialize)]
+struct GameJson {
+    black: String,
+    white: String,
+    year: Option<u16>,
+    tournament: String,
+    black_score: Option<i8>,
+    result_known: bool,
+    /// How a game that stopped early was decided (`resigned`, `time`, `agreed`, `stated`).
+    decided: Option<&'static str>,
+    moves: String,
+    source: Option<String>,
+    index: u32,
+    /// The list's line ([`archive::game_line`]).
+    #[serde(skip)]
+    line: String,
+}
+
+/// `games`'s report: the games through the position.
+#[derive(Serialize)]
+struct GamesReport {
+    games: Vec<GameJson>,
+}
+
+impl std::fmt::Display for GamesReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.games.is_empty() {
+            writeln!(f, "{}", archive::GAME_HEADER)?;
+        }
+        for g in &self.games {
+            writeln!(f, "{}", g.line)?;
+        }
+        writeln!(f, "{}", counted(self.games.len() as u64, "game", "games"))
+    }
+}
+
+/// `bench`'s report: indexing and lookups on the synthetic database.
+#[derive(Serialize)]
+struct BenchReport {
+    games: usize,
+    positions: usize,
+    write_seconds: f64,
+    index_seconds: f64,
+    archive_bytes: u64,
+    open_ms: f64,
+    lookups: usize,
+    mean_lookup_ms: f64,
+    slowest_lookup_ms: f64,
+    filtered_start_ms: f64,
+}
+
+impl std::fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "synthetic WTHOR database: {} written in {:.2}s",
+            counted(self.games as u64, "game", "games"),
+            self.write_seconds
+        )?;
+        writeln!(
+            f,
+            "indexed: {} in {:.2}s (read, replay, sort, write); the archive file {:.1} MB",
+            counted(self.positions as u64, "position", "positions"),
+            self.index_seconds,
+            self.archive_bytes as f64 / 1e6
+        )?;
+        writeln!(f, "opened in {:.1} ms", self.open_ms)?;
+        writeln!(
+            f,
+            "{} looked up: mean {:.3} ms, slowest {:.3} ms; the start filtered by a player: {:.1} ms",
+            counted(self.lookups as u64, "position", "positions"),
+            self.mean_lookup_ms,
+            self.slowest_lookup_ms,
+            self.filtered_start_ms
+        )
+    }
 }
 
 /// Runs `f` with SIGINT and SIGTERM ending the program at once (exit 128 + the signal): for a
@@ -293,41 +489,20 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
         save(&writer, &a, path)?;
     }
     drop(writer);
-    if json {
-        let files: Vec<serde_json::Value> = rows
+    AddReport {
+        archive: path.display().to_string(),
+        files: rows
             .iter()
-            .map(|(n, r)| json!({"file": n, "games": r.games, "duplicates": r.duplicates, "already": r.already}))
-            .collect();
-        super::common::outln!(
-            "{}",
-            json!({"archive": path.display().to_string(), "files": files, "games": a.games.len(), "positions": a.positions(), "interrupted": stop.load(Ordering::SeqCst), "unread": unread})
-        );
-    } else {
-        for (n, r) in &rows {
-            let text = if r.already {
-                "already in the archive: nothing added".to_string()
-            } else if r.duplicates > 0 {
-                format!("{} added, {} the archive had", counted(r.games as u64, "game", "games"), r.duplicates)
-            } else {
-                format!("{} added", counted(r.games as u64, "game", "games"))
-            };
-            super::common::outln!("{}: {text}", othello_explorer::notation::printable::printable(n));
-        }
-        super::common::outln!(
-            "{}: {} of {}, {}",
-            path.display(),
-            counted(a.games.len() as u64, "game", "games"),
-            counted(a.sources.len() as u64, "file", "files"),
-            counted(a.positions() as u64, "position", "positions")
-        );
-        if stop.load(Ordering::SeqCst) {
-            super::common::outln!(
-                "interrupted: {} added, {} left out",
-                counted(rows.len() as u64, "file", "files"),
-                counted((files.len() - rows.len()) as u64, "file", "files")
-            );
-        }
+            .map(|(n, r)| AddedRow { file: n.clone(), games: r.games, duplicates: r.duplicates, already: r.already })
+            .collect(),
+        games: a.games.len(),
+        positions: a.positions(),
+        interrupted: stop.load(Ordering::SeqCst),
+        unread,
+        sources: a.sources.len(),
+        left_out: files.len() - rows.len(),
     }
+    .print(json);
     if stop.load(Ordering::SeqCst) {
         let sig = caught.load(Ordering::SeqCst);
         return Ok(std::process::ExitCode::from(128 + if sig == 0 { 2 } else { sig as u8 }));
@@ -434,34 +609,19 @@ fn bench(n: usize, json: bool) -> Result<(), CliError> {
     let filter_time = t.elapsed();
     std::hint::black_box(filtered);
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    if json {
-        super::common::outln!(
-            "{}",
-            json!({"games": n, "positions": a.positions(), "write_seconds": written.as_secs_f64(), "index_seconds": indexed.as_secs_f64(),
-                "archive_bytes": size, "open_ms": ms(opened), "lookups": positions.len(), "mean_lookup_ms": ms(mean),
-                "slowest_lookup_ms": ms(slowest), "filtered_start_ms": ms(filter_time)})
-        );
-    } else {
-        super::common::outln!(
-            "synthetic WTHOR database: {} written in {:.2}s",
-            counted(n as u64, "game", "games"),
-            written.as_secs_f64()
-        );
-        super::common::outln!(
-            "indexed: {} in {:.2}s (read, replay, sort, write); the archive file {:.1} MB",
-            counted(a.positions() as u64, "position", "positions"),
-            indexed.as_secs_f64(),
-            size as f64 / 1e6
-        );
-        super::common::outln!("opened in {:.1} ms", ms(opened));
-        super::common::outln!(
-            "{} looked up: mean {:.3} ms, slowest {:.3} ms; the start filtered by a player: {:.1} ms",
-            counted(positions.len() as u64, "position", "positions"),
-            ms(mean),
-            ms(slowest),
-            ms(filter_time)
-        );
+    BenchReport {
+        games: n,
+        positions: a.positions(),
+        write_seconds: written.as_secs_f64(),
+        index_seconds: indexed.as_secs_f64(),
+        archive_bytes: size,
+        open_ms: ms(opened),
+        lookups: positions.len(),
+        mean_lookup_ms: ms(mean),
+        slowest_lookup_ms: ms(slowest),
+        filtered_start_ms: ms(filter_time),
     }
+    .print(json);
     Ok(())
 }
 
@@ -476,34 +636,18 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
             let path = path_of(paths)?;
             let a = open(&path)?;
             let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            if *json {
-                let files: Vec<serde_json::Value> = a
+            StatsReport {
+                archive: path.display().to_string(),
+                bytes,
+                games: a.games.len(),
+                positions: a.positions(),
+                files: a
                     .sources
                     .iter()
-                    .map(|s| json!({"file": s.name, "hash": format!("{:016x}", s.hash), "games": s.games}))
-                    .collect();
-                super::common::outln!(
-                    "{}",
-                    json!({"archive": path.display().to_string(), "bytes": bytes, "games": a.games.len(), "positions": a.positions(), "files": files})
-                );
-            } else {
-                super::common::outln!(
-                    "{}: {}, {}, {} ({:.1} MB)",
-                    path.display(),
-                    counted(a.sources.len() as u64, "file", "files"),
-                    counted(a.games.len() as u64, "game", "games"),
-                    counted(a.positions() as u64, "position", "positions"),
-                    bytes as f64 / 1e6
-                );
-                for s in &a.sources {
-                    super::common::outln!(
-                        "  {:016x}  {:>13}  {}",
-                        s.hash,
-                        counted(u64::from(s.games), "game", "games"),
-                        othello_explorer::notation::printable::printable(&s.name)
-                    );
-                }
+                    .map(|s| SourceJson { file: s.name.clone(), hash: format!("{:016x}", s.hash), games: s.games })
+                    .collect(),
             }
+            .print(*json);
             Ok(ExitCode::SUCCESS)
         }
         ArchiveCommand::Remove { file } => {
@@ -528,11 +672,7 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
             let a = open(&path_of(paths)?)?;
             let p = position_of(position)?;
             let s = a.stats(&p, &filter.filter()?);
-            if *json {
-                super::common::outln!("{}", show_json(&p, &s));
-            } else {
-                super::common::out!("{}", show_text(&p, &s));
-            }
+            ShowReport::of(&p, &s).print(*json);
             Ok(ExitCode::SUCCESS)
         }
         ArchiveCommand::Games { position, filter, limit, ggf, json } => {
@@ -554,25 +694,25 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
                     .collect();
                 std::fs::write(t, text).map_err(|e| CliError::Usage(format!("--ggf {}: {e}", t.display())))?;
             }
-            if *json {
-                let list: Vec<serde_json::Value> = games
+            GamesReport {
+                games: games
                     .iter()
-                    .map(|g| {
-                        json!({"black": name(g.black), "white": name(g.white), "year": g.year, "tournament": name(g.tournament),
-                            "black_score": g.black_score, "result_known": g.black_score.is_some(), "decided": g.how.map(|h| h.name()), "moves": transcript::format(&g.moves.iter().flatten().copied().collect::<Vec<_>>()),
-                            "source": a.sources.get(g.source as usize).map(|s| s.name.clone()), "index": g.index})
+                    .map(|g| GameJson {
+                        black: name(g.black),
+                        white: name(g.white),
+                        year: g.year,
+                        tournament: name(g.tournament),
+                        black_score: g.black_score,
+                        result_known: g.black_score.is_some(),
+                        decided: g.how.map(|h| h.name()),
+                        moves: transcript::format(&g.moves.iter().flatten().copied().collect::<Vec<_>>()),
+                        source: a.sources.get(g.source as usize).map(|s| s.name.clone()),
+                        index: g.index,
+                        line: archive::game_line(&a, g),
                     })
-                    .collect();
-                super::common::outln!("{}", json!({"games": list}));
-            } else {
-                if !games.is_empty() {
-                    super::common::outln!("{}", archive::GAME_HEADER);
-                }
-                for g in &games {
-                    super::common::outln!("{}", archive::game_line(&a, g));
-                }
-                super::common::outln!("{}", counted(games.len() as u64, "game", "games"));
+                    .collect(),
             }
+            .print(*json);
             Ok(ExitCode::SUCCESS)
         }
         ArchiveCommand::Bench { games, json } => bench(*games, *json).map(|()| ExitCode::SUCCESS),

@@ -387,7 +387,7 @@ fn search_outcome(position: &Position, json: bool) {
             topic: "search",
             board: position.to_string(),
             empties: position.empty_count(),
-            methods: results.iter().map(outcome_json).collect(),
+            methods: results.iter().map(super::outcome_rows::MethodRow::of).collect(),
             result: agreed.map(|o| o.name()),
         });
     } else if let Some(o) = agreed {
@@ -403,35 +403,8 @@ struct OutcomeReport {
     topic: &'static str,
     board: String,
     empties: u32,
-    methods: Vec<serde_json::Value>,
+    methods: Vec<super::outcome_rows::MethodRow>,
     result: Option<&'static str>,
-}
-
-/// One method of the outcome lab as JSON: a refused method has its reason in `refused` and a null
-/// outcome.
-pub fn outcome_json(r: &Result<outcome::Run, OutcomeError>) -> serde_json::Value {
-    match r {
-        Ok(run) => json!({
-            "method": run.method.name(),
-            "outcome": run.outcome.name(),
-            "nodes": run.nodes,
-            "seconds": run.elapsed.as_secs_f64(),
-            "refused": null,
-            "selection_share": run.selection_share(),
-            "selection_seconds": run.selecting.map(|d| d.as_secs_f64()),
-            "iterations": run.iterations,
-        }),
-        Err(e) => json!({
-            "method": e.method().name(),
-            "outcome": null,
-            "nodes": null,
-            "seconds": null,
-            "refused": e.to_string(),
-            "selection_share": null,
-            "selection_seconds": null,
-            "iterations": null,
-        }),
-    }
 }
 
 /// One row of the outcome lab's table.

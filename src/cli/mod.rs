@@ -18,6 +18,7 @@ mod gtp;
 mod install;
 mod match_play;
 mod nboard;
+mod outcome_rows;
 pub mod paths;
 mod perft;
 mod progress;

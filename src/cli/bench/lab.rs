@@ -45,28 +45,6 @@ struct Row {
     results: Vec<Result<Run, OutcomeError>>,
 }
 
-fn method_json(r: &Result<Run, OutcomeError>) -> serde_json::Value {
-    match r {
-        Ok(run) => json!({
-            "method": run.method.name(), "outcome": run.outcome.name(), "nodes": run.nodes,
-            "seconds": run.elapsed.as_secs_f64(), "over_limit": false, "refused": null,
-            "selection_share": run.selection_share(),
-            "selection_seconds": run.selecting.map(|d| d.as_secs_f64()),
-            "iterations": run.iterations,
-        }),
-        Err(OutcomeError::OverBudget { method, nodes, elapsed }) => json!({
-            "method": method.name(), "outcome": null, "nodes": nodes, "seconds": elapsed.as_secs_f64(),
-            "over_limit": true, "refused": null, "selection_share": null, "selection_seconds": null,
-            "iterations": null,
-        }),
-        Err(e) => json!({
-            "method": e.method().name(), "outcome": null, "nodes": null, "seconds": null,
-            "over_limit": false, "refused": e.to_string(), "selection_share": null,
-            "selection_seconds": null, "iterations": null,
-        }),
-    }
-}
-
 /// The header of a table with one column per method.
 fn header() -> String {
     let mut line = format!("{:>5}  {:>7}  {:>7}", "No.", "empties", "listed");
@@ -173,7 +151,7 @@ pub fn run(path: &str, range: Option<&str>, limit: Option<Duration>, json: bool)
             .map(|row| {
                 json!({
                     "index": row.index, "empties": row.empties, "expected": row.expected.map(Outcome::name),
-                    "methods": row.results.iter().map(method_json).collect::<Vec<_>>(),
+                    "methods": row.results.iter().map(crate::cli::outcome_rows::MethodRow::of).collect::<Vec<_>>(),
                 })
             })
             .collect();
