@@ -123,7 +123,7 @@ impl Verdict {
 
     /// Whether every legal move of `position` has its exact score (true of a position with none:
     /// its line is the opponent's after the pass, or the game is over).
-    pub fn all_exact(&self, position: &Position) -> bool {
+    pub(crate) fn all_exact(&self, position: &Position) -> bool {
         let moves = position.legal_moves().count() as usize;
         self.children.iter().filter(|c| c.kind == Kind::Exact).count() == moves
     }
@@ -146,7 +146,7 @@ impl Analyst {
 
     /// The same analyst, keeping what it proves with the source `source` (the book's builder
     /// keeps [`Source::Book`]; everything else [`Source::Explorer`]).
-    pub fn keeping_as(self, source: Source) -> Analyst {
+    pub(crate) fn keeping_as(self, source: Source) -> Analyst {
         Analyst { source, ..self }
     }
 

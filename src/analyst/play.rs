@@ -33,7 +33,7 @@ pub enum Strength {
 }
 
 /// The level when none is given.
-pub const DEFAULT_LEVEL: u32 = 10;
+pub(crate) const DEFAULT_LEVEL: u32 = 10;
 
 /// The highest level.
 pub const MAX_LEVEL: u32 = 30;
@@ -119,7 +119,7 @@ pub struct Choice {
     /// The line the analysis expects from the position, the move first.
     pub line: Vec<Square>,
     /// Whether that line is proven perfect.
-    pub line_proven: bool,
+    pub(crate) line_proven: bool,
     /// The deepest estimate completed, if any.
     pub depth: Option<u32>,
     /// Nodes searched.

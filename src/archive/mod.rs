@@ -57,7 +57,7 @@ use std::path::Path;
 
 /// The largest archive file read, 2 GiB: about two million games (an archive takes about 840
 /// bytes a game), and a bound on the memory a file given as the archive can take.
-pub const MAX_BYTES: u64 = 2 << 30;
+pub(crate) const MAX_BYTES: u64 = 2 << 30;
 
 /// The magic bytes an archive file starts with.
 pub const MAGIC: [u8; 8] = *b"OXARCH\0\x1a";
@@ -69,7 +69,7 @@ const UNKNOWN: i8 = i8::MIN;
 /// Keys with at least this many games get their next moves counted ahead in the file.
 pub const SUMMARY_MIN: usize = 32;
 /// A move byte for a pass.
-pub const PASS: u8 = 255;
+pub(crate) const PASS: u8 = 255;
 
 /// The byte of how a game that stops early was decided (0: not stated).
 fn how_byte(how: Option<How>) -> u8 {
@@ -235,7 +235,7 @@ pub struct MoveStats {
     /// Won by white.
     pub white_wins: u32,
     /// The sum of their final scores from black's side (of the games with a result).
-    pub score_sum: i64,
+    pub(crate) score_sum: i64,
     /// The players who chose it most often, with how often (at most three).
     pub players: Vec<(String, u32)>,
 }
@@ -295,7 +295,7 @@ impl Filter {
 }
 
 /// The key of a position and the symmetry that maps it onto its canonical form.
-pub fn key_of(p: &Position) -> (u64, Symmetry) {
+pub(crate) fn key_of(p: &Position) -> (u64, Symmetry) {
     let ((a, b), sym) = canonical(p);
     let mut bytes = [0u8; 18];
     bytes[0] = p.size().n() as u8;

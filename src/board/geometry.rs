@@ -204,11 +204,8 @@ pub const fn rays(n: usize) -> [[u64; 8]; 64] {
     table
 }
 
-/// Rays of the 4x4 board (the table the teaching traces name; the kernels read [`rays_of`]).
-pub static RAYS_4: [[u64; 8]; 64] = rays(4);
-/// Rays of the 6x6 board.
-pub static RAYS_6: [[u64; 8]; 64] = rays(6);
-/// Rays of the 8x8 board.
+/// Rays of the 8x8 board (the table the teaching traces name; the kernels read [`rays_of`], and
+/// [`rays`] makes the table of any size).
 pub static RAYS_8: [[u64; 8]; 64] = rays(8);
 
 /// A ray table on a 64-byte boundary: each square's eight rays fill one cache line, so the

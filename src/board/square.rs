@@ -51,7 +51,7 @@ impl Square {
     }
 
     /// The square with reading-order index `index` on a board of `size`.
-    pub const fn from_index(size: Size, index: usize) -> Option<Square> {
+    pub(crate) const fn from_index(size: Size, index: usize) -> Option<Square> {
         if index < size.squares() { Square::new(index % size.n(), index / size.n()) } else { None }
     }
 
@@ -62,7 +62,7 @@ impl Square {
     }
 
     /// The square of bit `bit` on a board of `size`.
-    pub const fn from_bit(size: Size, bit: u32) -> Option<Square> {
+    pub(crate) const fn from_bit(size: Size, bit: u32) -> Option<Square> {
         let b = bit as usize;
         if b < size.squares() { Square::from_index(size, size.squares() - 1 - b) } else { None }
     }

@@ -487,7 +487,7 @@ pub fn pattern_entries<const N: usize>(p: u64, o: u64, out: &mut Vec<u32>) {
 
 /// [`pattern_entries`] with the kernels of `isa`.
 #[inline(always)]
-pub fn pattern_entries_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64, out: &mut Vec<u32>) {
+pub(crate) fn pattern_entries_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64, out: &mut Vec<u32>) {
     let layout = Layout::of(N);
     if I::LEVEL < crate::board::isa::Level::Avx2Pext {
         let own = super::indexes::Indexes::own_of(layout, p, o);

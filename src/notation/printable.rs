@@ -35,7 +35,7 @@ pub fn printable(text: &str) -> String {
 /// Whether `c` is a format character (Unicode's general category Cf, as of Unicode 16) or a line
 /// or paragraph separator (Zl, Zp): invisible, yet able to reorder, hide or split the text
 /// around it.
-pub fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     matches!(
         c as u32,
         0xad | 0x600..=0x605

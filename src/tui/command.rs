@@ -57,7 +57,7 @@ pub enum Command {
 
 /// A command's name, how to write it, and what it does: the help overlay lists these.
 #[derive(Clone, Copy, Debug)]
-pub struct CommandSpec {
+pub(crate) struct CommandSpec {
     /// The name typed after `:`.
     pub name: &'static str,
     /// The usage line.

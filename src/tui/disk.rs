@@ -50,7 +50,7 @@ pub fn lock_path(path: &Path) -> PathBuf {
 }
 
 /// The `n`th session file for `path` (`n` from 1): `session.txt`, `session-2.txt`, ...
-pub fn session_slot(path: &Path, n: usize) -> PathBuf {
+pub(crate) fn session_slot(path: &Path, n: usize) -> PathBuf {
     if n <= 1 {
         return path.to_path_buf();
     }
@@ -185,17 +185,17 @@ impl Disk {
     }
 
     /// Queues the session text for writing.
-    pub fn write_session(&self, text: String) {
+    pub(crate) fn write_session(&self, text: String) {
         let _ = self.requests.send(Request::Session(text));
     }
 
     /// Queues a journal to append to the session file.
-    pub fn append_session(&self, text: String) {
+    pub(crate) fn append_session(&self, text: String) {
         let _ = self.requests.send(Request::Append(text));
     }
 
     /// Queues a replaced tree's session text, to keep as the newest copy beside the session.
-    pub fn keep_tree(&self, text: String) {
+    pub(crate) fn keep_tree(&self, text: String) {
         let _ = self.requests.send(Request::Keep(text));
     }
 
@@ -211,7 +211,7 @@ impl Disk {
 
     /// Reads the archive of played games at `path` (an empty one if there is none); the reply
     /// is [`Msg::ArchiveLoaded`].
-    pub fn load_archive(&self, path: PathBuf) {
+    pub(crate) fn load_archive(&self, path: PathBuf) {
         let _ = self.requests.send(Request::Archive(path));
     }
 }

@@ -208,7 +208,7 @@ pub struct Key {
     pub name: &'static str,
     /// Whether the key bar writes it (Space and Backspace, the second names of a binding, are
     /// left to the help).
-    pub in_bar: bool,
+    pub(crate) in_bar: bool,
 }
 
 /// One row of the key table.
@@ -315,7 +315,7 @@ fn same_key(a: &Key, b: &Key) -> bool {
 }
 
 /// One section of the help: the context, whether it is active, and its `(keys, text)` lines.
-pub type HelpSection = (Context, bool, Vec<(String, &'static str)>);
+pub(crate) type HelpSection = (Context, bool, Vec<(String, &'static str)>);
 
 /// The help overlay's sections, the active contexts first (most specific first), then the others
 /// in [`Context::ALL`] order.

@@ -305,7 +305,7 @@ fn install_panic_hook() {
 }
 
 /// Whether standard input and output are both a terminal (the explorer needs one).
-pub fn stdio_is_terminal() -> bool {
+pub(crate) fn stdio_is_terminal() -> bool {
     io::stdout().is_terminal() && io::stdin().is_terminal()
 }
 

@@ -171,7 +171,7 @@ impl std::error::Error for SessionError {}
 
 /// Whether `text` looks like a session file (its first meaningful line is the header), as
 /// opposed to the older saved-line format `:load` also reads.
-pub fn is_session(text: &str) -> bool {
+pub(crate) fn is_session(text: &str) -> bool {
     meaningful(text).next().is_some_and(|(_, l)| l.starts_with(MAGIC))
 }
 
@@ -184,7 +184,7 @@ pub fn to_text(tree: &Tree) -> String {
 /// the order they were added (a parent always before its children), so a journal appended later
 /// ([`journal`]) numbers new nodes on from the last. The text holds every preference: whoever
 /// writes it whole takes the tree's recorded changes ([`Tree::take_preference_changes`]).
-pub fn to_text_with(tree: &Tree, play: Option<Option<Color>>) -> String {
+pub(crate) fn to_text_with(tree: &Tree, play: Option<Option<Color>>) -> String {
     let mut out = String::with_capacity(64 + tree.len() * 12);
     out.push_str("; othello-explorer session: the explored tree. One node per line after the root:\n");
     out.push_str("; its number, its parent's number, the move (or pass), and * if its parent prefers it.\n");

@@ -57,7 +57,7 @@ impl Teach {
 /// The move a lesson traces: for `flips` the square under the cursor when it is empty (a square
 /// that flips nothing shows why), for `play` the cursor's move when it is legal; otherwise the
 /// first legal move in reading order.
-pub fn lesson_move(topic: Topic, position: &Position, cursor: Square) -> Option<Square> {
+pub(crate) fn lesson_move(topic: Topic, position: &Position, cursor: Square) -> Option<Square> {
     let on = cursor.is_on(position.size());
     match topic {
         Topic::Flips if on && position.empty().contains(cursor) => Some(cursor),

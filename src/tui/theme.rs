@@ -40,12 +40,12 @@ impl Theme {
     }
 
     /// A black disc.
-    pub fn black_disc(&self) -> Style {
+    pub(crate) fn black_disc(&self) -> Style {
         self.paint(Some(Color::Black), None, Modifier::BOLD)
     }
 
     /// A white disc.
-    pub fn white_disc(&self) -> Style {
+    pub(crate) fn white_disc(&self) -> Style {
         self.paint(Some(Color::White), None, Modifier::BOLD)
     }
 
@@ -135,17 +135,17 @@ impl Theme {
     }
 
     /// A set bit in a binary grid.
-    pub fn bit_on(&self) -> Style {
+    pub(crate) fn bit_on(&self) -> Style {
         self.paint(Some(Color::White), None, Modifier::BOLD)
     }
 
     /// A clear bit in a binary grid.
-    pub fn bit_off(&self) -> Style {
+    pub(crate) fn bit_off(&self) -> Style {
         self.paint(Some(Color::DarkGray), None, Modifier::DIM)
     }
 
     /// The bit of the selected move or its flips.
-    pub fn bit_highlight(&self) -> Style {
+    pub(crate) fn bit_highlight(&self) -> Style {
         self.paint(Some(Color::LightMagenta), None, Modifier::REVERSED | Modifier::BOLD)
     }
 

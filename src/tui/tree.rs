@@ -174,7 +174,7 @@ impl Tree {
 
     /// Makes `id` current without changing any preference (a session's `current` line). False
     /// when there is no such node.
-    pub fn set_current(&mut self, id: NodeId) -> bool {
+    pub(crate) fn set_current(&mut self, id: NodeId) -> bool {
         if id.0 >= self.nodes.len() {
             return false;
         }
@@ -208,7 +208,7 @@ impl Tree {
     }
 
     /// The preferred child of `id` (the line `forward` follows), if it has children.
-    pub fn preferred_child(&self, id: NodeId) -> Option<NodeId> {
+    pub(crate) fn preferred_child(&self, id: NodeId) -> Option<NodeId> {
         let node = self.nodes.get(id.0)?;
         node.children.get(node.preferred).copied()
     }
@@ -219,7 +219,7 @@ impl Tree {
     }
 
     /// Whether `id` is its parent's preferred child (false for the root).
-    pub fn is_preferred(&self, id: NodeId) -> bool {
+    pub(crate) fn is_preferred(&self, id: NodeId) -> bool {
         match self.parent(id) {
             Some(p) => self.nodes[p.0].children.get(self.nodes[p.0].preferred) == Some(&id),
             None => false,
@@ -335,20 +335,20 @@ impl Tree {
     }
 
     /// [`Tree::play_transcript`] from the node `from` instead of the root.
-    pub fn play_transcript_from(&mut self, from: NodeId, text: &str) -> Result<(), TranscriptError> {
+    pub(crate) fn play_transcript_from(&mut self, from: NodeId, text: &str) -> Result<(), TranscriptError> {
         let line = transcript::play(&self.position_of(from), text)?;
         self.play_moves_from(from, &line.moves).expect("a transcript that played is legal");
         Ok(())
     }
 
     /// Plays legal `moves` from the root, inserting the passes the transcript leaves implicit.
-    pub fn play_moves_from_root(&mut self, moves: &[Square]) -> Result<(), PlayError> {
+    pub(crate) fn play_moves_from_root(&mut self, moves: &[Square]) -> Result<(), PlayError> {
         self.play_moves_from(self.root(), moves)
     }
 
     /// Plays legal `moves` from the node `from`, inserting the passes the transcript leaves
     /// implicit; on an error the current node stays where it was.
-    pub fn play_moves_from(&mut self, from: NodeId, moves: &[Square]) -> Result<(), PlayError> {
+    pub(crate) fn play_moves_from(&mut self, from: NodeId, moves: &[Square]) -> Result<(), PlayError> {
         let saved = self.current;
         self.current = from;
         for &sq in moves {
@@ -432,7 +432,7 @@ impl Tree {
 
     /// Switches to the next (`delta` 1) or previous (`delta` -1) branch at this point: the
     /// sibling of the current node, wrapping around. False if there is no other branch.
-    pub fn switch_branch(&mut self, delta: isize) -> bool {
+    pub(crate) fn switch_branch(&mut self, delta: isize) -> bool {
         let siblings = self.siblings(self.current);
         if siblings.len() < 2 {
             return false;

@@ -26,13 +26,13 @@ use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 /// The smallest terminal the explorer draws into.
-pub const MIN_WIDTH: u16 = 80;
+pub(crate) const MIN_WIDTH: u16 = 80;
 /// The smallest terminal height.
-pub const MIN_HEIGHT: u16 = 24;
+pub(crate) const MIN_HEIGHT: u16 = 24;
 
 /// Where each panel goes on a screen of a given size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Areas {
+pub(crate) struct Areas {
     /// The title bar.
     pub title: Rect,
     /// The board.
@@ -55,7 +55,7 @@ pub struct Areas {
 
 /// Lays out a screen of `area` for a board of `size` (at least 80x24), the status line
 /// `status_rows` high (1, or 2 for a message that does not fit on one).
-pub fn areas(area: Rect, size: crate::board::size::Size, status_rows: u16) -> Areas {
+pub(crate) fn areas(area: Rect, size: crate::board::size::Size, status_rows: u16) -> Areas {
     let status_rows = status_rows.clamp(1, 2);
     let title = Rect::new(area.x, area.y, area.width, 1);
     let status = Rect::new(area.x, area.bottom() - 1 - status_rows, area.width, status_rows);

@@ -125,7 +125,7 @@ impl Worker {
     /// [`Worker::spawn`], with the estimates of a position deepened to at most `max_depth` plies:
     /// a position whose children all reached it (and whose proofs are out of reach) leaves the
     /// thread idle.
-    pub fn spawn_limited(
+    pub(crate) fn spawn_limited(
         options: SolverOptions,
         store: Option<PathBuf>,
         events: Sender<Msg>,

@@ -52,7 +52,7 @@ pub fn upper_layers_plain(stack: &Stack, inputs: &[i16; INPUTS2]) -> i32 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-pub unsafe fn first_layer_avx2(
+pub(crate) unsafe fn first_layer_avx2(
     table: &[TableRow],
     bias: &Bias,
     offsets: &[u32],
@@ -80,7 +80,7 @@ pub unsafe fn first_layer_avx2(
 }
 
 /// The inputs the second layer reads: the first layer and the scalars, rounded up to a pair.
-pub const USED_PAIRS: usize = (HIDDEN + super::SCALARS).div_ceil(2);
+pub(crate) const USED_PAIRS: usize = (HIDDEN + super::SCALARS).div_ceil(2);
 
 /// `w2` (row `j` the weights of output `j`) laid out for [`upper_layers_avx2`]: for each pair of
 /// inputs `p` and each block `b` of 8 outputs, 16 `i16`: output `8b + k`'s weights of inputs `2p`

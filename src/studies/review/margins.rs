@@ -102,7 +102,7 @@ pub fn margin(size: Size, empties: u32, depth: u32) -> Option<i32> {
 }
 
 /// [`margin`] over any table.
-pub fn margin_in(rows: &[Row], side: usize, empties: u32, depth: u32) -> Option<i32> {
+pub(crate) fn margin_in(rows: &[Row], side: usize, empties: u32, depth: u32) -> Option<i32> {
     let board: Vec<&Row> = rows.iter().filter(|r| r.side == side).collect();
     // The band holding `empties`, else the nearest.
     let distance = |r: &Row| {

@@ -172,7 +172,7 @@ pub fn judge(ply: usize, position: &Position, played: Square, children: &[ChildV
 }
 
 /// [`judge`] with the margins from `margin(size, empties, depth)`.
-pub fn judge_with(
+pub(crate) fn judge_with(
     ply: usize,
     position: &Position,
     played: Square,

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 /// Where the archive stands.
 #[derive(Clone, Debug, Default)]
-pub enum ArchiveState {
+pub(crate) enum ArchiveState {
     /// Not asked for yet.
     #[default]
     Unloaded,
@@ -101,7 +101,7 @@ impl Model {
     }
 
     /// What the panel says while it has no counts: reading, or why not.
-    pub fn archive_note(&self) -> String {
+    pub(crate) fn archive_note(&self) -> String {
         match &self.archive {
             ArchiveState::Unloaded | ArchiveState::Loading => "reading the archive…".into(),
             ArchiveState::Failed(e) => e.clone(),

@@ -64,12 +64,12 @@ pub struct Drill {
 
 impl Drill {
     /// The move chosen at `p`, if one was.
-    pub fn chosen_at(&self, p: &Position) -> Option<Square> {
+    pub(crate) fn chosen_at(&self, p: &Position) -> Option<Square> {
         self.chosen.filter(|(q, _)| q == p).map(|(_, s)| s)
     }
 
     /// The tally in words: "5 moves · 3 best · 7 discs lost (1.4 a move)".
-    pub fn tally_text(&self) -> String {
+    pub(crate) fn tally_text(&self) -> String {
         let t = self.tally;
         if t.moves == 0 {
             return "no move chosen yet".to_string();

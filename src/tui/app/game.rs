@@ -35,7 +35,7 @@ pub struct Game {
     /// The colour the user plays; `None`: the engine plays both sides.
     pub human: Option<Color>,
     /// Whether the values show (`x`); hidden at the start.
-    pub show_values: bool,
+    pub(crate) show_values: bool,
     /// The position the engine thinks on, and since when.
     pub thinking: Option<(Position, Instant)>,
     /// When the engine last moved (engine against engine keeps the auto-play delay between moves).
@@ -53,7 +53,7 @@ pub struct Game {
 
 impl Game {
     /// Whether the engine plays `color`.
-    pub fn engine_plays(&self, color: Color) -> bool {
+    pub(crate) fn engine_plays(&self, color: Color) -> bool {
         self.human != Some(color)
     }
 }
@@ -66,7 +66,7 @@ fn seat_name(human: Option<Color>) -> String {
 impl Model {
     /// `:play black|white|both`, `--play`: a game from the position on screen (in place of
     /// whatever was on: exploring and its auto-play, a drill, another game).
-    pub fn start_game(&mut self, human: Option<Color>) -> Vec<Effect> {
+    pub(crate) fn start_game(&mut self, human: Option<Color>) -> Vec<Effect> {
         let game = Game {
             human,
             show_values: false,

@@ -77,7 +77,7 @@ impl PositionValues {
     }
 
     /// How many children have their exact score.
-    pub fn exact_count(&self) -> usize {
+    pub(crate) fn exact_count(&self) -> usize {
         self.children.iter().filter(|c| c.kind == ScoreKind::Exact).count()
     }
 
@@ -88,7 +88,7 @@ impl PositionValues {
 
     /// The deepest estimate among the children (its kind: depth and selectivity), if any is
     /// only estimated.
-    pub fn deepest_estimate(&self) -> Option<ScoreKind> {
+    pub(crate) fn deepest_estimate(&self) -> Option<ScoreKind> {
         self.children
             .iter()
             .map(|c| c.kind)
@@ -99,7 +99,7 @@ impl PositionValues {
     /// Forgets every estimate (the children only estimated, their runs, the estimate's line):
     /// what a change of selectivity leaves (proven outcomes, exact scores, the principal
     /// variation stay).
-    pub fn forget_estimates(&mut self) {
+    pub(crate) fn forget_estimates(&mut self) {
         self.children.retain(|c| !matches!(c.kind, ScoreKind::Estimate { .. }));
         let children = &self.children;
         self.estimates.retain(|e| children.iter().any(|c| c.square == e.square));

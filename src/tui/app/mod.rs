@@ -67,7 +67,7 @@ pub(crate) fn unproven_text(score: Score) -> String {
 }
 
 /// "game over: black wins 40-24 (+16)" and the like.
-pub fn game_over_text(p: &Position, black_score: i32) -> String {
+pub(crate) fn game_over_text(p: &Position, black_score: i32) -> String {
     let (b, w) = (p.black().count(), p.white().count());
     let verdict = match black_score.signum() {
         1 => format!("{} wins", Color::Black),

@@ -109,7 +109,7 @@ pub struct Hits {
     pub graph: Vec<(Rect, NodeId)>,
     /// The help's last scroll position at the size drawn (its wrapped lines less its rows), while
     /// it is open.
-    pub help_max_scroll: u16,
+    pub(crate) help_max_scroll: u16,
 }
 
 /// Where the board's squares were drawn.
@@ -201,7 +201,7 @@ pub struct Model {
     /// [`REPLACED_TREES`]): `:restore` brings them back.
     pub replaced: Vec<Tree>,
     /// Trees replaced in this run that no session file keeps (run without one): said on quitting.
-    pub unkept: usize,
+    pub(crate) unkept: usize,
     /// Values are shown from black's side (`v`), not from the side to move's.
     pub black_view: bool,
     /// What the user is doing: exploring (auto-play with it), a game, a drill or the editor. Read
@@ -227,7 +227,7 @@ pub struct Model {
     /// The mask drawn onto the board, if any.
     pub drawn_mask: Option<Mask>,
     /// How far the help is scrolled.
-    pub help_scroll: u16,
+    pub(crate) help_scroll: u16,
     /// The status line's message.
     pub status: Option<Status>,
     /// The time of the last tick.
@@ -272,7 +272,7 @@ pub const REVIEW_BUDGET: Duration = Duration::from_secs(1);
 
 /// What the session file holds (see [`Model::session_log`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SessionLog {
+pub(crate) struct SessionLog {
     /// The tree generation it was written whole for.
     pub generation: u64,
     /// The game on then.
@@ -280,9 +280,9 @@ pub struct SessionLog {
     /// Nodes it holds.
     pub nodes: usize,
     /// Bytes of the last whole text.
-    pub whole_bytes: usize,
+    pub(crate) whole_bytes: usize,
     /// Bytes appended since.
-    pub journal_bytes: usize,
+    pub(crate) journal_bytes: usize,
 }
 
 /// A journal may grow to this many bytes even when the whole text is smaller.
@@ -306,7 +306,7 @@ impl Model {
     }
 
     /// A model on an explored tree (a resumed session), at its current node.
-    pub fn with_tree(tree: Tree, config: Config, now: Instant) -> Model {
+    pub(crate) fn with_tree(tree: Tree, config: Config, now: Instant) -> Model {
         let mut m = Model {
             tree,
             cursor: Square::new(0, 0).expect("a1"),

@@ -34,7 +34,7 @@ pub enum Activity {
 
 impl Activity {
     /// Exploring, auto-play off.
-    pub const EXPLORE: Activity = Activity::Explore { auto: None };
+    pub(crate) const EXPLORE: Activity = Activity::Explore { auto: None };
 }
 
 /// The board editor, and what it suspended: the game or the drill comes back when the editor
@@ -195,7 +195,7 @@ impl Model {
     }
 
     /// Whether a column letter typed on the board waits for its row.
-    pub fn typing(&self) -> bool {
+    pub(crate) fn typing(&self) -> bool {
         self.typed.is_some()
     }
 

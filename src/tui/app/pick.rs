@@ -84,7 +84,7 @@ impl Picker {
 
     /// A list of `games` (their lines given, under `header`), of `total` in all, titled `title`;
     /// `what` names the list in messages.
-    pub fn of_games(
+    pub(crate) fn of_games(
         what: &str,
         title: String,
         header: &str,

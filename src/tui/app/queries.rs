@@ -43,7 +43,7 @@ pub enum LineKind {
 
 impl LineKind {
     /// What the line's value is: exact for a perfect line, else the estimate's kind.
-    pub const fn score_kind(self) -> ScoreKind {
+    pub(crate) const fn score_kind(self) -> ScoreKind {
         match self {
             LineKind::Perfect => ScoreKind::Exact,
             LineKind::Estimate { depth, selectivity } => ScoreKind::Estimate { depth, selectivity },
@@ -219,7 +219,7 @@ impl Model {
     }
 
     /// Why the values are hidden, for the panel that would show the line.
-    pub fn hidden_text(&self) -> String {
+    pub(crate) fn hidden_text(&self) -> String {
         match self.activity {
             Activity::Edit(_) => "nothing is analysed while the editor is open".to_string(),
             Activity::Drill(_) => "the values show once you choose a move (Enter or a click)".to_string(),
@@ -345,12 +345,12 @@ impl Model {
     }
 
     /// Whose side the screen's values are from: `None` for the side to move.
-    pub fn value_side(&self) -> Option<Color> {
+    pub(crate) fn value_side(&self) -> Option<Color> {
         self.black_view.then_some(Color::Black)
     }
 
     /// The proven score of passing, when the side to move must pass.
-    pub fn pass_score(&self) -> Option<Score> {
+    pub(crate) fn pass_score(&self) -> Option<Score> {
         if !self.position().must_pass() {
             return None;
         }
@@ -406,7 +406,7 @@ impl Model {
     /// The move `b` and auto-play make here: the forced pass; the proven best move; the first
     /// move of the line shown; else the child the values known rank best. With whether it is
     /// proven best.
-    pub fn best_known(&self) -> Option<(Edge, Known)> {
+    pub(crate) fn best_known(&self) -> Option<(Edge, Known)> {
         if let Some(edge) = self.best_edge() {
             return Some((edge, Known::Proven));
         }
@@ -542,7 +542,7 @@ impl Model {
     }
 
     /// The board string of the position on screen and the transcript from the root.
-    pub fn yank_text(&self) -> (String, String) {
+    pub(crate) fn yank_text(&self) -> (String, String) {
         (self.position().to_string(), self.tree.transcript())
     }
 }

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 use std::time::Duration;
 
 /// A count with a k/M/G suffix: `1.2M`.
-pub fn si(n: f64) -> String {
+pub(crate) fn si(n: f64) -> String {
     match n {
         n if n >= 1e9 => format!("{:.1}G", n / 1e9),
         n if n >= 1e6 => format!("{:.1}M", n / 1e6),
@@ -28,7 +28,7 @@ fn rate(nodes: u64, elapsed: Duration) -> String {
 
 /// The solver's state in words: the state (`exact ✓`, `solving 2/4`, `not solved yet`), its
 /// details (nodes, nodes per second, time), and whether it is exact.
-pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
+pub(crate) fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
     if m.editor().is_some() {
         return ("editing: nothing analysed".into(), Vec::new(), false);
     }
@@ -61,7 +61,7 @@ pub fn solver_parts(m: &Model) -> (String, Vec<String>, bool) {
 
 /// What a running search is doing: `estimating @12 95%` (the deepest `estimate` so far),
 /// `proving W/L/D 1/4`, `solving 2/4`.
-pub fn solving_text(proven: usize, total: usize, phase: Option<Phase>, estimate: Option<Kind>) -> String {
+pub(crate) fn solving_text(proven: usize, total: usize, phase: Option<Phase>, estimate: Option<Kind>) -> String {
     match phase {
         Some(Phase::Estimate) => match estimate.and_then(Kind::depth_label) {
             Some(label) => format!("estimating {label}"),
@@ -73,7 +73,7 @@ pub fn solving_text(proven: usize, total: usize, phase: Option<Phase>, estimate:
 }
 
 /// The solver's state on one line.
-pub fn solver_text(m: &Model) -> (String, bool) {
+pub(crate) fn solver_text(m: &Model) -> (String, bool) {
     let (state, details, exact) = solver_parts(m);
     let mut text = state;
     for d in details {

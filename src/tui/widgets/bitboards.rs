@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Block, Borders, Widget};
 
 /// The bitboards widget.
-pub struct BitboardsWidget<'a> {
+pub(crate) struct BitboardsWidget<'a> {
     /// The model drawn.
     pub model: &'a Model,
     /// The styles.
@@ -24,7 +24,7 @@ fn tile_width(size: Size) -> u16 {
 }
 
 /// Rows the widget needs to show every mask with its grid in `width` columns (borders included).
-pub fn full_height(size: Size, width: u16) -> u16 {
+pub(crate) fn full_height(size: Size, width: u16) -> u16 {
     let per_row = ((width.saturating_sub(2) + 2) / (tile_width(size) + 2)).max(1);
     let rows = (Mask::ALL.len() as u16).div_ceil(per_row);
     2 + rows * (2 + size.n() as u16) + rows.saturating_sub(1)
@@ -32,12 +32,12 @@ pub fn full_height(size: Size, width: u16) -> u16 {
 
 /// Lines a mask takes in the list form at `width` (borders included): 1 when its name (9 columns)
 /// and its hex fit side by side, else 2.
-pub fn list_lines(size: Size, width: u16) -> u16 {
+pub(crate) fn list_lines(size: Size, width: u16) -> u16 {
     if width.saturating_sub(2) >= 9 + size.hex_digits() as u16 + 2 { 1 } else { 2 }
 }
 
 /// Rows the list form needs at `width` (borders included), with the grids under it.
-pub fn list_height(size: Size, width: u16) -> u16 {
+pub(crate) fn list_height(size: Size, width: u16) -> u16 {
     2 + Mask::ALL.len() as u16 * list_lines(size, width) + 1 + size.n() as u16
 }
 

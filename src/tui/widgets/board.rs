@@ -60,7 +60,7 @@ pub struct BoardWidget<'a> {
 }
 
 /// Width and height the bordered board needs for `size` at `zoom`.
-pub const fn board_extent(size: Size, zoom: Zoom) -> (u16, u16) {
+pub(crate) const fn board_extent(size: Size, zoom: Zoom) -> (u16, u16) {
     let (cw, ch) = zoom.cell();
     let n = size.n() as u16;
     (2 + 3 + cw * n, 2 + 1 + ch * n)

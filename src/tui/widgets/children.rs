@@ -61,7 +61,7 @@ fn score_heading(m: &Model) -> &'static str {
 }
 
 /// The children table widget.
-pub struct ChildrenWidget<'a> {
+pub(crate) struct ChildrenWidget<'a> {
     /// The model drawn.
     pub model: &'a Model,
     /// The styles.

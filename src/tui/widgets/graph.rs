@@ -13,10 +13,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 
 /// Rows the graph takes (a heading and the plot) in a tall panel.
-pub const HEIGHT: u16 = 9;
+pub(crate) const HEIGHT: u16 = 9;
 
 /// The fewest rows of the compact graph (a heading and four rows of plot).
-pub const MIN_HEIGHT: u16 = 5;
+pub(crate) const MIN_HEIGHT: u16 = 5;
 
 /// Draws the graph into `area` and returns each column's rectangle with its node.
 pub fn render(m: &Model, t: Theme, area: Rect, buf: &mut Buffer) -> Vec<(Rect, NodeId)> {

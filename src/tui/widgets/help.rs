@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 /// What each kind of value looks like: the help's legend (the moves table shows a short one).
-pub const LEGEND: &[(&str, &str)] = &[
+pub(crate) const LEGEND: &[(&str, &str)] = &[
     (
         "+4 -12",
         "exact score: the final disc difference under perfect play, bold; ★ the best, ✓ under it on the large board",

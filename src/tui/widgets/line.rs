@@ -15,10 +15,10 @@ use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders, Widget};
 
 /// Rectangles drawn, each with the node a click there goes to.
-pub type NodeHits = Vec<(Rect, NodeId)>;
+pub(crate) type NodeHits = Vec<(Rect, NodeId)>;
 
 /// The line widget.
-pub struct LineWidget<'a> {
+pub(crate) struct LineWidget<'a> {
     /// The model drawn.
     pub model: &'a Model,
     /// The styles.

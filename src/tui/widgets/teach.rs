@@ -18,7 +18,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 /// The teaching panel.
-pub struct TeachWidget<'a> {
+pub(crate) struct TeachWidget<'a> {
     /// The model drawn.
     pub model: &'a Model,
     /// The styles.
