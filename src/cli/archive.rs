@@ -9,7 +9,8 @@ use super::args::PositionArgs;
 use super::{CliError, counted, paths};
 use clap::{Args, Subcommand};
 use othello_explorer::archive::{self, Archive, Filter, PositionStats};
-use othello_explorer::{Position, Size, Square, transcript};
+use othello_explorer::notation::transcript;
+use othello_explorer::{Position, Size, Square};
 use serde::Serialize;
 use serde_json::json;
 use std::path::PathBuf;
@@ -186,7 +187,7 @@ fn show_json(position: &Position, s: &PositionStats) -> serde_json::Value {
         })
         .collect();
     json!({
-        "position": othello_explorer::obf::format_board(position),
+        "position": othello_explorer::notation::obf::format_board(position),
         "games": s.games,
         "ended_here": s.ended,
         "moves": moves,
@@ -196,7 +197,7 @@ fn show_json(position: &Position, s: &PositionStats) -> serde_json::Value {
 fn show_text(position: &Position, s: &PositionStats) -> String {
     let mut out = format!(
         "{}: {} reached it",
-        othello_explorer::obf::format_board(position),
+        othello_explorer::notation::obf::format_board(position),
         counted(u64::from(s.games), "game", "games")
     );
     if s.ended > 0 {
@@ -261,7 +262,7 @@ fn add(path: &std::path::Path, files: &[PathBuf], size: Size, json: bool) -> Res
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let bytes = othello_explorer::textfile::read_bytes(f, archive::SOURCE_LIMIT)
+        let bytes = othello_explorer::notation::textfile::read_bytes(f, archive::SOURCE_LIMIT)
             .map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         let games = archive::read_source(f, &bytes, size).map_err(|e| CliError::Usage(format!("archive add: {e}")))?;
         sources.push((f.display().to_string(), othello_explorer::notation::checksum::fnv1a(&bytes), games));
@@ -532,9 +533,10 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
         }
         ArchiveCommand::Games { position, filter, limit, ggf, json } => {
             let target = match ggf {
-                Some(g) => {
-                    Some(othello_explorer::writefile::target(g).map_err(|e| CliError::Usage(format!("--ggf {e}")))?)
-                }
+                Some(g) => Some(
+                    othello_explorer::notation::writefile::target(g)
+                        .map_err(|e| CliError::Usage(format!("--ggf {e}")))?,
+                ),
                 None => None,
             };
             let a = open(&path_of(paths)?)?;
@@ -542,8 +544,10 @@ pub fn run(args: &ArchiveArgs, paths: &paths::StoreArgs) -> Result<std::process:
             let games = a.games_through(&p, &filter.filter()?, *limit);
             let name = |n: Option<u32>| n.and_then(|n| a.name(n)).unwrap_or("?").to_string();
             if let Some(t) = &target {
-                let text: String =
-                    games.iter().map(|g| othello_explorer::gamefile::ggf::write(&a.as_game(g), &[])).collect();
+                let text: String = games
+                    .iter()
+                    .map(|g| othello_explorer::notation::gamefile::ggf::write(&a.as_game(g), &[]))
+                    .collect();
                 std::fs::write(t, text).map_err(|e| CliError::Usage(format!("--ggf {}: {e}", t.display())))?;
             }
             if *json {
