@@ -54,8 +54,8 @@
 //! evaluation's cap is tried once for a win or loss by everything (`Solver::hunt`), which the
 //! cost model cannot foresee (FFO #59).
 
+use super::control::Control;
 use super::root::{Job, Task};
-use super::search::Control;
 use super::settings::{
     BUDGET_SHARE, END_ESTIMATE_MARGIN, END_PASS_SHARE, ITERATE_FROM, NODES_PER_SECOND, QUICK_DEPTH, TRY_END_SHARE,
     UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,

@@ -8,12 +8,12 @@
 //! value), and after a stop every result is meaningless and nothing more is stored.
 //!
 //! - A *depth* counts moves: a pass does not use one, so the empties and the depth fall together.
-//!   A node with at most [`EXACT_MARGIN`] more empties than plies left is searched to the end of
+//!   A node with at most [`EXACT_MARGIN`](super::settings::EXACT_MARGIN) more empties than plies left is searched to the end of
 //!   the game by the exact search, and its value is the exact score: its leaves would have had
 //!   that few empties, which the exact search settles in about a hundred nodes, where the
 //!   evaluation is off by about 5 discs.
-//! - A principal-variation node with at most [`pv_solved`]`(d)` empties (`d`: the depth of the
-//!   estimate, [`PV_EXTENSION`] more, at most [`PV_EXTENSION_MAX`]) and at least one ply left is
+//! - A principal-variation node with at most [`pv_solved`](super::frontiers::pv_solved)`(d)` empties (`d`: the depth of the
+//!   estimate, [`PV_EXTENSION`](super::settings::PV_EXTENSION) more, at most [`PV_EXTENSION_MAX`](super::settings::PV_EXTENSION_MAX)) and at least one ply left is
 //!   searched to the end too, as Edax extends its principal variations: the line the value comes
 //!   from ends in an exact score instead of an evaluation, and the other moves are refuted
 //!   against it by the estimate. Null-window nodes are not extended, so it costs a few exact
@@ -33,32 +33,17 @@
 //!   them from the squares it changes ([`Indexes::play`]), so no node computes an index from the
 //!   board. [`Searcher::estimate`] computes the root's.
 //!
-//! [`EXACT_MARGIN`], [`PV_EXTENSION`] and [`PV_EXTENSION_MAX`] are set in `settings.rs`, with what
+//! [`EXACT_MARGIN`](super::settings::EXACT_MARGIN), [`PV_EXTENSION`](super::settings::PV_EXTENSION) and [`PV_EXTENSION_MAX`](super::settings::PV_EXTENSION_MAX) are set in `settings.rs`, with what
 //! was measured to choose them.
 
 use super::masks::corners_first;
+use super::node::{Node, Window, raise};
 use super::regime::{Estimate, Exact};
-use super::search::{Node, Searcher, Window, raise};
-use super::settings::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX};
+use super::search::Searcher;
 use crate::board::geometry::full_mask;
 use crate::board::isa::Isa;
 use crate::eval::pattern::Row;
 use crate::eval::{Indexes, baseline, evaluate_indexed, network_indexed};
-
-/// The empties up to which the principal-variation nodes of an estimate of depth `depth` are
-/// solved exactly: `depth` + [`PV_EXTENSION`], at most [`PV_EXTENSION_MAX`].
-pub const fn pv_solved(depth: u32) -> u32 {
-    let k = depth + PV_EXTENSION;
-    if k < PV_EXTENSION_MAX { k } else { PV_EXTENSION_MAX }
-}
-
-/// Whether the estimate search solves a node with `empties` empties and `plies` plies left
-/// exactly: the one place the [`EXACT_MARGIN`] rule is written (the frontier of `regime.rs` and
-/// the root's children in `root.rs` both ask it).
-#[inline(always)]
-pub(super) const fn solved_within(empties: u32, plies: u32) -> bool {
-    empties <= plies + EXACT_MARGIN
-}
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).

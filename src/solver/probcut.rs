@@ -12,7 +12,7 @@
 //!
 //! - **Where.** Null-window nodes only ([`Searcher::probcut`], tried after the table and before
 //!   the move sort): in the estimate search from [`PROBCUT_MIN_DEPTH`] plies left, the shallow
-//!   depth [`shallow_of`] the node's; in the exact search from [`PROBCUT_END_MIN`] empties, the
+//!   depth [`shallow_of`] the node's; in the exact search from [`PROBCUT_END_MIN`](super::settings::PROBCUT_END_MIN) empties, the
 //!   deep value being the exact score and the shallow depth [`end_shallow`]. Before the shallow
 //!   search, the evaluation says whether a cut is likely at all (Edax's test), so most nodes pay
 //!   one evaluation only. The shallow search itself is full width (no cutoff inside a cutoff's
@@ -29,103 +29,20 @@
 //!   rising levels first, so the last, full-width pass starts with a table of good moves and
 //!   settled subtrees; every exact score is still a full-width proof.
 
+use super::frontiers::{prunes_exact, solved_within};
+use super::node::{Node, Window};
 use super::regime::{Estimate, Exact, Regime};
-use super::search::{Node, Searcher, Window};
+use super::search::Searcher;
+use super::selectivity::Selectivity;
 use super::settings::{
-    EXACT_MARGIN, EXTREME_DEPTH_STEP, EXTREME_FIRST_DEPTH, ITERATE_FROM, PROBCUT_END_MIN, PROBCUT_MIN_DEPTH,
-    PROOF_STEP, SELECTIVE_PASSES, SELECTIVE_TRIES, SOLVE_GUESS_DEPTH,
+    EXACT_MARGIN, EXTREME_DEPTH_STEP, EXTREME_FIRST_DEPTH, ITERATE_FROM, PROBCUT_MIN_DEPTH, PROOF_STEP,
+    SELECTIVE_PASSES, SELECTIVE_TRIES, SOLVE_GUESS_DEPTH,
 };
 use super::table::FULL_WIDTH;
 use crate::board::isa::Isa;
 use crate::board::size::Size;
 use crate::eval::Indexes;
 use std::sync::OnceLock;
-
-/// How selective a search is: the confidence of its probable cutoffs (module documentation).
-/// Ordered from the most selective, 73%, to [`Selectivity::FULL`], 100%.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Selectivity(u8);
-
-/// The levels: (t, percent), Edax's table.
-const LEVELS: [(f32, u32); 6] = [(1.1, 73), (1.5, 87), (2.0, 95), (2.6, 98), (3.3, 99), (f32::INFINITY, 100)];
-
-/// Why a selectivity could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelectivityError(pub String);
-
-impl std::fmt::Display for SelectivityError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "selectivity {:?}: expected one of 73, 87, 95, 98, 99, 100 (percent)", self.0)
-    }
-}
-
-impl std::error::Error for SelectivityError {}
-
-impl Selectivity {
-    /// No pruning: every value is the plain search's.
-    pub const FULL: Selectivity = Selectivity(FULL_WIDTH);
-    /// The most selective level, 73%.
-    pub const MOST: Selectivity = Selectivity(0);
-    /// Every level, the most selective first.
-    pub const ALL: [Selectivity; 6] =
-        [Selectivity(0), Selectivity(1), Selectivity(2), Selectivity(3), Selectivity(4), Selectivity(5)];
-
-    /// The level's percentage: 73, 87, 95, 98, 99 or 100.
-    pub const fn percent(self) -> u32 {
-        LEVELS[self.0 as usize].1
-    }
-
-    /// The level with this percentage.
-    pub fn from_percent(percent: u32) -> Option<Selectivity> {
-        LEVELS.iter().position(|l| l.1 == percent).map(|i| Selectivity(i as u8))
-    }
-
-    /// Reads `95`, `95%` or ` 95 % `.
-    pub fn parse(text: &str) -> Result<Selectivity, SelectivityError> {
-        let t = text.trim();
-        let t = t.strip_suffix('%').unwrap_or(t).trim();
-        t.parse().ok().and_then(Selectivity::from_percent).ok_or_else(|| SelectivityError(text.to_string()))
-    }
-
-    /// The level's index, 0 (73%) to 5 (100%): what the table stores.
-    pub const fn level(self) -> u8 {
-        self.0
-    }
-
-    /// The level of index `level` (at most 5).
-    pub const fn from_level(level: u8) -> Selectivity {
-        Selectivity(if level > FULL_WIDTH { FULL_WIDTH } else { level })
-    }
-
-    /// Whether the level prunes nothing.
-    pub const fn is_full(self) -> bool {
-        self.0 == FULL_WIDTH
-    }
-
-    /// The next level toward 100%, then back to the most selective (the explorer's key).
-    pub const fn cycled(self) -> Selectivity {
-        Selectivity(if self.0 >= FULL_WIDTH { 0 } else { self.0 + 1 })
-    }
-
-    /// The confidence multiplier `t`.
-    pub(super) fn t(self) -> f32 {
-        LEVELS[self.0 as usize].0
-    }
-}
-
-impl std::fmt::Display for Selectivity {
-    /// `95%`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}%", self.percent())
-    }
-}
-
-impl std::str::FromStr for Selectivity {
-    type Err = SelectivityError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Selectivity::parse(s)
-    }
-}
 
 /// The shallow depth that predicts a search `deep` plies deep: about a quarter of it, rounded
 /// to an even number, plus the parity of `deep` (Edax's rule), so both searches end on the same
@@ -276,13 +193,6 @@ impl Model {
     }
 }
 
-/// Whether a null-window node of the exact search with `n` empties tries a probable cutoff when
-/// the search is selective: from [`PROBCUT_END_MIN`] empties. Below, nothing prunes, so an exact
-/// node's bounds are facts at any selectivity (`Searcher::close`, `local_table.rs`).
-pub(super) const fn prunes_exact(n: u32) -> bool {
-    n >= PROBCUT_END_MIN
-}
-
 /// The model of the board of side `N`.
 #[inline(always)]
 fn model<const N: usize>() -> &'static Model {
@@ -316,7 +226,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             model::<N>().mid(node.n, node.depth)?
         };
         // A shallow search the exact search would take over is no prediction.
-        if super::midgame::solved_within(node.n, cut.shallow) {
+        if solved_within(node.n, cut.shallow) {
             return None;
         }
         self.probcut_with(node.p, node.o, &R::indexes(node, self.layout), node.n, alpha, cut)
@@ -325,7 +235,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     #[inline(never)]
     fn probcut_with(&mut self, p: u64, o: u64, ix: &Indexes, n: u32, alpha: i32, cut: Cut) -> Option<i32> {
         let beta = alpha + 1;
-        let t = Selectivity(self.selectivity).t();
+        let t = Selectivity::from_level(self.selectivity).t();
         let eval = self.evaluate_with_moves(p, o, &ix.own, self.isa.legal_moves::<N>(p, o)) as f32;
         let predicted = cut.slope0 * eval + cut.offset0;
         let eval_error = t * 0.5 * (cut.sigma0 + cut.sigma);
@@ -544,7 +454,7 @@ mod tests {
     #[test]
     fn stepped_windows_reach_the_value_from_any_guess() {
         let table = crate::solver::table::Table::new(1);
-        let control = crate::solver::search::Control::new(&crate::solver::Limits::default());
+        let control = crate::solver::control::Control::new(&crate::solver::Limits::default());
         let mut s = Searcher::<6, false, crate::board::isa::Plain>::new(crate::board::isa::Plain, &table, &control);
         let outer = Window { alpha: -36, beta: 36 };
         for value in -40..=40 {
@@ -577,19 +487,6 @@ mod tests {
         });
         assert_eq!(calls, SELECTIVE_TRIES);
         assert!(v.abs() < outer.beta);
-    }
-
-    #[test]
-    fn levels_read_and_print_as_edax_names_them() {
-        let levels: Vec<String> = Selectivity::ALL.iter().map(|s| s.to_string()).collect();
-        assert_eq!(levels, ["73%", "87%", "95%", "98%", "99%", "100%"]);
-        assert_eq!(Selectivity::parse("95"), Ok(Selectivity(2)));
-        assert_eq!(Selectivity::parse(" 95 % "), Ok(Selectivity(2)));
-        assert_eq!(Selectivity::parse("100%"), Ok(Selectivity::FULL));
-        assert!(Selectivity::parse("90").is_err());
-        assert!(Selectivity::parse("x").is_err());
-        assert_eq!(Selectivity::FULL.cycled(), Selectivity::MOST);
-        assert!(Selectivity::MOST < Selectivity::FULL);
     }
 
     #[test]

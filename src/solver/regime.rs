@@ -14,9 +14,9 @@
 //!
 //! A regime is a type, never a value: the routines are compiled once per regime.
 
-use super::midgame::solved_within;
-use super::ordering::Move;
-use super::search::{Node, Searcher, Window};
+use super::frontiers::solved_within;
+use super::node::{Move, Node, Window};
+use super::search::Searcher;
 use super::settings::{ETC_MIN, SHALLOW, SPLIT_ESTIMATE, SPLIT_NWS};
 use super::table::{EXACT, Entry, NO_MOVE};
 use crate::board::isa::Isa;

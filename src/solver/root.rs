@@ -4,9 +4,11 @@
 //! and [`Solver::analyse`] both run on it.
 
 use super::analysis::Kind;
-use super::midgame::{pv_solved, solved_within};
+use super::control::Control;
+use super::frontiers::{pv_solved, solved_within};
+use super::node::Window;
 use super::parallel::on_threads;
-use super::search::{Control, Searcher, Window};
+use super::search::Searcher;
 use super::settings::ASPIRATION;
 use super::table::FULL_WIDTH;
 use super::{Scoring, Selectivity, Solver};
