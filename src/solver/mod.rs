@@ -13,13 +13,14 @@ use crate::{
     board::square::Square,
 };
 use control::Control;
-use search::Searcher;
+use searcher::Searcher;
 use settings::THREAD_STACK;
 use table::Table;
 pub use table::TableError;
 
 mod control;
 mod endgame;
+mod exact;
 mod frontiers;
 mod last_flips;
 mod limits;
@@ -32,6 +33,8 @@ mod parallel;
 pub mod probcut;
 mod regime;
 mod search;
+mod searcher;
+mod selective_solve;
 mod selectivity;
 mod settings;
 mod stability;

@@ -27,7 +27,7 @@
 use super::local_table;
 use super::masks::{Masks, adjacent, corners_first, edge_adjacent_to_corners, odd_quadrants, weighted_mobility};
 use super::node::{Move, Node, Window, best_first, raise};
-use super::search::Searcher;
+use super::searcher::Searcher;
 use super::settings::{
     EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_INNER_DEPTH,
     EVAL_SORT_MIN, EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SHALLOW, SORT_BY_EVAL_DEPTH,

@@ -21,7 +21,7 @@
 use super::control::Abort;
 use super::node::{Move, Node};
 use super::regime::Regime;
-use super::search::Searcher;
+use super::searcher::Searcher;
 use super::settings::CHECK_EVERY;
 use crate::board::isa::Isa;
 use std::sync::Mutex;

@@ -8,7 +8,7 @@ use super::control::Control;
 use super::frontiers::{pv_solved, solved_within};
 use super::node::Window;
 use super::parallel::on_threads;
-use super::search::Searcher;
+use super::searcher::Searcher;
 use super::settings::ASPIRATION;
 use super::table::FULL_WIDTH;
 use super::{Scoring, Selectivity, Solver};
