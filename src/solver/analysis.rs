@@ -48,284 +48,24 @@
 //! for theirs; refuted children keep no value (docs/solver.md, "The move to play").
 //!
 //! [`SearchMode::Auto`], the explorer's mode: estimates to depth [`QUICK_DEPTH`] first, so that
-//! every child has a value at once, then the proofs if they are affordable (see [`Plan`]), else
+//! every child has a value at once, then the proofs if they are affordable (see [`Plan`](super::prediction::Plan)), else
 //! deeper estimates until a limit or a stop.
 //! After the quick estimates and after each deeper depth, a child whose estimate reached the
 //! evaluation's cap is tried once for a win or loss by everything (`Solver::hunt`), which the
 //! cost model cannot foresee (FFO #59).
 
 use super::control::Control;
-use super::root::{Job, Task};
-use super::settings::{
-    BUDGET_SHARE, END_ESTIMATE_MARGIN, END_PASS_SHARE, ITERATE_FROM, NODES_PER_SECOND, QUICK_DEPTH, TRY_END_SHARE,
-    UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP,
-};
-use super::{Limits, Selectivity, Solver, StopReason};
-use crate::{board::position::Position, board::size::Size, board::square::Square};
+use super::engine::Solver;
+use super::limits::Limits;
+use super::prediction::{end_pass_fits, exact_empties, plan};
+use super::report::{Analysis, Phase, Report, SearchMode};
+use super::root::{Job, Task, twin_groups};
+use super::selectivity::Selectivity;
+use super::settings::{END_ESTIMATE_MARGIN, ITERATE_FROM, QUICK_DEPTH, TRY_END_SHARE};
+use super::values::{ChildValue, Kind, rank_key};
+use crate::board::position::Position;
+use crate::board::square::Square;
 use std::cmp::Reverse;
-use std::time::Duration;
-
-/// What [`Solver::analyse`] computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SearchMode {
-    /// Estimates first, then proofs when they fit the limits, else deeper estimates.
-    Auto,
-    /// The exact score of every child (a position beyond [`exact_empties`] gets the quick
-    /// estimates first, so that a stop leaves every child a value).
-    Exact,
-    /// Whether each child wins, loses or draws (the quick estimates first, as for `Exact`).
-    Wld,
-    /// Estimates only, deepening until the depth limit, another limit or a stop.
-    Estimate,
-    /// The move to play: [`SearchMode::Auto`], except that beyond the quick estimates each depth
-    /// values only what choosing needs, as a game engine searches its root: the best child so
-    /// far first, then each other child tested against it by a null window, and only a child
-    /// that beats it searched for its value (a principal-variation search over the children).
-    /// A child refuted at a depth keeps no value, so the analysis lists the best child and those
-    /// searched for their values; with a child already proven (the store, the proofs), every
-    /// child is valued as in `Auto`.
-    Play,
-}
-
-/// What a value is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// The exact score.
-    Exact,
-    /// A proven outcome: the score is +1 (a win), 0 (a draw) or -1 (a loss).
-    Wld,
-    /// The value of a search `depth` plies deep from the analysed position (the move itself is
-    /// the first ply), with the evaluation at its leaves (its principal variation may end in an
-    /// exact score instead, [`super::SolverOptions::pv_extension`]), at a `selectivity`
-    /// ([`Selectivity::FULL`]: the plain search, else probable cutoffs of that confidence,
-    /// [`super::probcut`]): never a proof.
-    Estimate {
-        /// Plies searched from the analysed position.
-        depth: u32,
-        /// How selective the search was.
-        selectivity: Selectivity,
-    },
-}
-
-impl Kind {
-    /// A full-width estimate `depth` plies deep.
-    pub const fn estimate(depth: u32) -> Kind {
-        Kind::Estimate { depth, selectivity: Selectivity::FULL }
-    }
-
-    /// How strong a value of this kind is, as an ordering key: exact beats a proven outcome
-    /// beats a deeper estimate beats a shallower one; of two estimates of one depth, the less
-    /// selective.
-    pub const fn strength(self) -> (u8, u32, u8) {
-        match self {
-            Kind::Exact => (3, 0, 0),
-            Kind::Wld => (2, 0, 0),
-            Kind::Estimate { depth, selectivity } => (1, depth, selectivity.level()),
-        }
-    }
-}
-
-impl Kind {
-    /// The kind's name in JSON: `exact`, `wld` or `estimate`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Kind::Exact => "exact",
-            Kind::Wld => "wld",
-            Kind::Estimate { .. } => "estimate",
-        }
-    }
-
-    /// How an estimate searched, as every front end writes it: `@14` (full width), `@14 95%`
-    /// (selective); `None` for a proof. The one place the label of an estimate is spelled.
-    pub fn depth_label(self) -> Option<String> {
-        match self {
-            Kind::Estimate { depth, selectivity } if selectivity.is_full() => Some(format!("@{depth}")),
-            Kind::Estimate { depth, selectivity } => Some(format!("@{depth} {selectivity}")),
-            Kind::Exact | Kind::Wld => None,
-        }
-    }
-
-    /// The selectivity of an estimate; `None` for a proof.
-    pub const fn selectivity(self) -> Option<Selectivity> {
-        match self {
-            Kind::Estimate { selectivity, .. } => Some(selectivity),
-            Kind::Exact | Kind::Wld => None,
-        }
-    }
-
-    /// The kind in a word or two: `exact`, `wld`, `est @14` (a table's column, the line's label).
-    pub fn label(self) -> String {
-        match self.depth_label() {
-            Some(d) => format!("est {d}"),
-            None => self.name().to_string(),
-        }
-    }
-
-    /// The kind in words: `exact`, `a proven outcome`, `estimated @14`.
-    pub fn long_label(self) -> String {
-        match self.depth_label() {
-            Some(d) => format!("estimated {d}"),
-            None if self == Kind::Wld => "a proven outcome".to_string(),
-            None => self.name().to_string(),
-        }
-    }
-}
-
-/// A value as every front end writes it: `{}` is the short form (`+12` exact, `W`/`D`/`L` a
-/// proven outcome, `+12 @14` an estimate; a width pads the number of an exact score or an
-/// estimate, so `{:3}` gives ` +5 @14`);
-/// `{:#}` the long form (`exact +12`, `a proven win`, `+12 estimated @14`).
-///
-/// ```
-/// use othello_explorer::solver::{Kind, Selectivity, ValueText};
-/// let est = ValueText { score: 5, kind: Kind::estimate(14) };
-/// assert_eq!((format!("{est}"), format!("{est:3}"), format!("{est:#}")), ("+5 @14".into(), " +5 @14".into(), "+5 estimated @14".into()));
-/// let selective = Kind::Estimate { depth: 22, selectivity: Selectivity::parse("95").unwrap() };
-/// assert_eq!(format!("{}", ValueText { score: 4, kind: selective }), "+4 @22 95%");
-/// assert_eq!(format!("{}", ValueText { score: -1, kind: Kind::Wld }), "L");
-/// assert_eq!(format!("{:#}", ValueText { score: 0, kind: Kind::Exact }), "exact +0");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ValueText {
-    /// The score (for [`Kind::Wld`], its sign).
-    pub score: i32,
-    /// What it is.
-    pub kind: Kind,
-}
-
-impl std::fmt::Display for ValueText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let w = f.width().unwrap_or(0);
-        match (self.kind, f.alternate()) {
-            (Kind::Wld, false) => write!(f, "{}", outcome_letter(self.score)),
-            (Kind::Wld, true) => write!(f, "a proven {}", outcome_word(self.score)),
-            (Kind::Exact, false) => write!(f, "{:+w$}", self.score),
-            (Kind::Exact, true) => write!(f, "exact {:+w$}", self.score),
-            (kind, alternate) => {
-                let label = if alternate { kind.long_label() } else { kind.depth_label().unwrap_or_default() };
-                write!(f, "{:+w$} {label}", self.score)
-            }
-        }
-    }
-}
-
-impl ChildValue {
-    /// The value's text ([`ValueText`]).
-    pub const fn text(&self) -> ValueText {
-        ValueText { score: self.score, kind: self.kind }
-    }
-}
-
-/// The value of one child move, from the side to move at the analysed position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ChildValue {
-    /// The move.
-    pub square: Square,
-    /// The score: exact, estimated, or -1/0/+1 for [`Kind::Wld`].
-    pub score: i32,
-    /// What the score is.
-    pub kind: Kind,
-}
-
-/// The key children are ranked by, best highest: an exact score or an estimate by its score; a
-/// proven win, loss or draw by its last `estimate`, clamped so a win ranks above every draw and a
-/// draw above every loss (a win with no estimate counts as +1).
-pub fn rank(score: i32, kind: Kind, estimate: Option<i32>) -> i32 {
-    match (score, kind) {
-        (s, Kind::Exact | Kind::Estimate { .. }) => s,
-        (1, Kind::Wld) => estimate.unwrap_or(1).max(1),
-        (-1, Kind::Wld) => estimate.unwrap_or(-1).min(-1),
-        (_, Kind::Wld) => 0,
-    }
-}
-
-/// The full ranking key, best highest: [`rank`] first, then an exact score before anything else
-/// of the same rank (a proven +64 before a +64 estimated), then the deepest of their earlier
-/// estimates that tells them apart. `estimates` are the child's
-/// estimates of consecutive depths, the deepest last; the tie key is them from the deepest down,
-/// leaving out the one the rank reads (the last, for an estimate or a proven outcome; an exact
-/// score keeps them all). A child with fewer comes after one with more that agrees with it so far;
-/// what is still equal goes in reading order (the callers' last key).
-///
-/// Whole-disc estimates tie often, and where the deeper search cannot tell two moves apart the
-/// shallower ones' preference picks the exact best move more often than the reading order does
-/// (`docs/eval.md`, "Ties").
-///
-/// ```
-/// use othello_explorer::solver::{Kind, rank_key};
-/// let d3 = Kind::estimate(3);
-/// // Equal at depth 3: the one that was better at depth 2 ranks first.
-/// assert!(rank_key(4, d3, &[0, 6, 4]) > rank_key(4, d3, &[9, 2, 4]));
-/// // Equal at depths 3 and 2: depth 1 decides.
-/// assert!(rank_key(4, d3, &[1, 2, 4]) > rank_key(4, d3, &[0, 2, 4]));
-/// // The value itself still comes first.
-/// assert!(rank_key(6, d3, &[0, -20, 6]) > rank_key(4, d3, &[0, 20, 4]));
-/// // Of equal values, the exact one.
-/// assert!(rank_key(64, Kind::Exact, &[60]) > rank_key(64, Kind::estimate(19), &[63, 64]));
-/// ```
-pub fn rank_key(score: i32, kind: Kind, estimates: &[i32]) -> (i32, Vec<i32>) {
-    let earlier = match kind {
-        Kind::Exact => estimates,
-        Kind::Estimate { .. } | Kind::Wld => &estimates[..estimates.len().saturating_sub(1)],
-    };
-    let proven = i32::from(kind == Kind::Exact);
-    (
-        rank(score, kind, estimates.last().copied()),
-        std::iter::once(proven).chain(earlier.iter().rev().copied()).collect(),
-    )
-}
-
-/// A phase of the analysis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    /// Deepening estimates.
-    Estimate,
-    /// Proving wins, losses and draws.
-    Wld,
-    /// Proving exact scores.
-    Exact,
-}
-
-/// What [`Solver::analyse`] reports while it runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Report {
-    /// A phase begins.
-    Phase(Phase),
-    /// A child has a new value (better than or as good as its last one).
-    Child(ChildValue),
-    /// Every child still estimated has been searched to this depth (each reported just before;
-    /// in [`SearchMode::Play`] those valued at it: a child refuted at a depth is not reported
-    /// and has no value in the result).
-    DepthDone {
-        /// The depth completed.
-        depth: u32,
-    },
-    /// The line the deepest completed estimate expects, sent just before its
-    /// [`Report::DepthDone`]: the best child's move, then the best moves the table holds after
-    /// it (passes not written), at most `depth` moves. An estimate, never a proof.
-    Line {
-        /// The depth of the estimate the line comes from.
-        depth: u32,
-        /// The moves, the best child first.
-        moves: Vec<Square>,
-    },
-}
-
-/// The result of [`Solver::analyse`]: the best value known for each child, even after a stop.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
-    /// Every child searched that has a value, best first: by score for exact values and
-    /// estimates; a proven outcome ranks by the child's last estimate held within what the proof
-    /// allows (at least +1 for a win, 0 for a draw, at most -1 for a loss); equal ones by the
-    /// deepest earlier estimate that tells them apart ([`rank_key`]), then in reading order.
-    pub children: Vec<ChildValue>,
-    /// The deepest completed estimate depth, if any.
-    pub depth: Option<u32>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Why the analysis stopped early, if it did.
-    pub stopped: Option<StopReason>,
-}
 
 /// The search under way: its control and the position analysed.
 struct Run<'a> {
@@ -365,116 +105,6 @@ impl Child {
     fn rank(&self) -> (i32, Vec<i32>) {
         self.value.map_or((i32::MIN, Vec::new()), |(score, kind)| rank_key(score, kind, &self.estimates))
     }
-}
-
-/// Empties at or below which [`SearchMode::Auto`] proves the children with no time or node limit
-/// (the most whose predicted cost is within [`UNLIMITED_PROOF_NODES`]): 22 on 8x8, 26 on 6x6,
-/// every 4x4 position.
-pub fn exact_empties(size: Size) -> u32 {
-    (0..=size.squares() as u32).rev().find(|&n| predicted_exact_nodes(size, n) <= UNLIMITED_PROOF_NODES).unwrap_or(0)
-}
-
-/// Seconds to solve every child of a position of `size` with `empties` empty squares exactly on
-/// `threads` threads, as the auto policy weighs a time limit: [`predicted_exact_nodes`] at the
-/// rate it assumes per thread (a median: hard positions take several times longer).
-///
-/// ```
-/// use othello_explorer::Size;
-/// use othello_explorer::solver::predicted_exact_seconds;
-/// assert!(predicted_exact_seconds(Size::Eight, 20, 1) < 2.0);
-/// assert!(predicted_exact_seconds(Size::Eight, 60, 2) > 1e9); // the 8x8 start: out of reach
-/// ```
-pub fn predicted_exact_seconds(size: Size, empties: u32, threads: usize) -> f64 {
-    predicted_exact_nodes(size, empties) / (NODES_PER_SECOND * threads.max(1) as f64)
-}
-
-/// How [`SearchMode::Auto`] continues after the quick estimates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// Prove wins, losses and draws first.
-    pub wld: bool,
-    /// Prove exact scores.
-    pub exact: bool,
-}
-
-/// Predicted nodes to solve every child of a position with `empties` empty squares exactly, one
-/// thread (a median: hard positions take several times more). Fitted on the estimate set, FFO
-/// #40-#44 and random positions for 8x8, on random positions for 6x6, on the start for 4x4, with
-/// the moves ordered by the version 4 weights; above 24 empties on 8x8 and 28 on 6x6, where the
-/// selective passes before each proof cut the most, the growth per empty is lower (refitted on
-/// FFO #50 and #53 and on 6x6 positions one to four plies in: `docs/solver.md`, "The auto
-/// policy").
-pub fn predicted_exact_nodes(size: Size, empties: u32) -> f64 {
-    // (nodes at `at` empties, `at`, the growth per empty up to `knee` empties, the growth above)
-    let (nodes, at, growth, knee, above) = match size {
-        Size::Four => (2.0e3, 12.0, 2.0, f64::INFINITY, 2.0),
-        Size::Six => (2.7e7, 22.0, 1.7, 28.0, 1.0),
-        Size::Eight => (3.0e7, 20.0, 2.55, 24.0, 1.63),
-    };
-    let n = empties as f64;
-    nodes * f64::powf(growth, n.min(knee) - at) * f64::powf(above, (n - knee).max(0.0))
-}
-
-/// What [`SearchMode::Auto`] does after the quick estimates on a position of `size` with `empties`
-/// empty squares, given what is left of the limits: with no time or node limit, proofs at and
-/// below [`exact_empties`]; with limits, a proof whose predicted cost fits a quarter of what is
-/// left; the win/loss/draw proof first from [`WLD_MIN_EMPTIES`] empties.
-///
-/// ```
-/// use othello_explorer::Size;
-/// use othello_explorer::solver::{Plan, plan};
-/// use std::time::Duration;
-///
-/// // 20 empties on 8x8, no limit: the outcomes, then the exact scores.
-/// assert_eq!(plan(Size::Eight, 20, None, None, 1), Plan { wld: true, exact: true });
-/// // The 8x8 start: estimates only.
-/// assert_eq!(plan(Size::Eight, 60, None, None, 2), Plan { wld: false, exact: false });
-/// // Every 4x4 position, even within a tenth of a second.
-/// assert_eq!(plan(Size::Four, 12, Some(Duration::from_millis(100)), None, 1), Plan { wld: false, exact: true });
-/// ```
-pub fn plan(size: Size, empties: u32, time_left: Option<Duration>, nodes_left: Option<u64>, threads: usize) -> Plan {
-    let exact = predicted_exact_nodes(size, empties);
-    let wld = exact / WLD_SPEEDUP;
-    let fits = |nodes: f64| {
-        let by_time = time_left.map(|t| nodes <= BUDGET_SHARE * t.as_secs_f64() * NODES_PER_SECOND * threads as f64);
-        let by_nodes = nodes_left.map(|m| nodes <= BUDGET_SHARE * m as f64);
-        match (by_time, by_nodes) {
-            (None, None) => nodes <= UNLIMITED_PROOF_NODES,
-            (a, b) => a.unwrap_or(true) && b.unwrap_or(true),
-        }
-    };
-    let exact = fits(exact);
-    let wld_fits = fits(wld);
-    Plan { wld: wld_fits && empties >= WLD_MIN_EMPTIES, exact }
-}
-
-/// Whether the first pass of the estimates to the end (every child of a position with `empties`
-/// empties searched to the end at 73%, [`Solver::analyse`]) is predicted to fit what is left of
-/// a time or node limit: [`END_PASS_SHARE`] of [`predicted_exact_nodes`], at
-/// [`NODES_PER_SECOND`] a thread. Without a limit it always fits (the explorer: a stop ends it).
-///
-/// ```
-/// use othello_explorer::Size;
-/// use othello_explorer::solver::end_pass_fits;
-/// use std::time::Duration;
-/// // The explorer, unlimited: always.
-/// assert!(end_pass_fits(Size::Eight, 26, None, None, 2));
-/// // One second a position: not at 24 empties (a pass there takes seconds).
-/// assert!(!end_pass_fits(Size::Eight, 24, Some(Duration::from_secs(1)), None, 1));
-/// // A minute on two threads: at 24 empties, yes.
-/// assert!(end_pass_fits(Size::Eight, 24, Some(Duration::from_secs(60)), None, 2));
-/// ```
-pub fn end_pass_fits(
-    size: Size,
-    empties: u32,
-    time_left: Option<Duration>,
-    nodes_left: Option<u64>,
-    threads: usize,
-) -> bool {
-    let nodes = END_PASS_SHARE * predicted_exact_nodes(size, empties);
-    let by_time = time_left.is_none_or(|t| nodes <= t.as_secs_f64() * NODES_PER_SECOND * threads as f64);
-    let by_nodes = nodes_left.is_none_or(|m| nodes <= m as f64);
-    by_time && by_nodes
 }
 
 impl Solver {
@@ -544,7 +174,7 @@ impl Solver {
             position.legal_moves().reading_order().into_iter().filter(|sq| !skip.contains(sq)).collect();
         // One child of each group of symmetric twins is searched, even with fewer groups than
         // threads (as in `score_children`).
-        let groups = super::twin_groups(position, &moves);
+        let groups = twin_groups(position, &moves);
         let threads = self.threads();
         let mut children: Vec<Child> = groups
             .into_iter()
@@ -929,27 +559,4 @@ impl Solver {
             }
         });
     }
-}
-
-impl From<super::ChildScore> for ChildValue {
-    /// An exact child score (of [`Solver::score_children`]) as a value of kind [`Kind::Exact`].
-    fn from(c: super::ChildScore) -> ChildValue {
-        ChildValue { square: c.square, score: c.score, kind: Kind::Exact }
-    }
-}
-
-/// `"win"`, `"draw"` or `"loss"` for a proven outcome's sign (a [`Kind::Wld`] score).
-pub fn outcome_word(sign: i32) -> &'static str {
-    ["loss", "draw", "win"][(sign.signum() + 1) as usize]
-}
-
-/// `'W'`, `'D'` or `'L'` for a proven outcome's sign, as the explorer and the CLI write it.
-///
-/// ```
-/// use othello_explorer::solver::{outcome_letter, outcome_word};
-/// assert_eq!((outcome_letter(3), outcome_word(3)), ('W', "win"));
-/// assert_eq!((outcome_letter(0), outcome_letter(-1)), ('D', 'L'));
-/// ```
-pub fn outcome_letter(sign: i32) -> char {
-    ['L', 'D', 'W'][(sign.signum() + 1) as usize]
 }

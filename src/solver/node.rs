@@ -49,7 +49,7 @@ pub(super) fn bounds(best: i32, w: Window, max: i8) -> (i8, i8) {
 }
 
 /// A node of the search: the position (`p` to move against `o`), what the regime keeps with it
-/// (`x`, [`Regime::State`]: the estimate's pattern indexes), the plies left (`depth`; the exact
+/// (`x`, `Regime::State`: the estimate's pattern indexes), the plies left (`depth`; the exact
 /// regime passes the empties) and the empties (`n`). Small and `Copy`: the node routines pass it
 /// by value.
 pub(super) struct Node<'x, S> {

@@ -18,7 +18,7 @@
 //!   breaking ties.
 //!
 //! Each list is keyed, not sorted: the node routines (`search.rs`) bring the best remaining move
-//! to the front before each child ([`best_first`], the move [`sort_by_key`], its plain twin, would
+//! to the front before each child ([`best_first`], the move [`sort_by_key`](super::node::sort_by_key), its plain twin, would
 //! put there), as Edax's `movelist_best` does, so a node that cuts at its first move pays one pass
 //! over the list instead of a whole sort; a split point sorts what it shares.
 //!

@@ -16,7 +16,7 @@
 //!
 //! A thread waiting for the others at a split point takes work from theirs (rayon's work
 //! stealing), so a thread is idle only when no split point has a move left to share. A search
-//! outside the solver's pool never splits ([`Control::with_splits`]).
+//! outside the solver's pool never splits ([`Control::with_splits`](super::control::Control::with_splits)).
 
 use super::control::Abort;
 use super::node::{Move, Node};

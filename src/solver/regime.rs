@@ -68,7 +68,7 @@ pub(super) trait Regime {
     ) -> u8;
 
     /// The node's `moves` into `list`, keyed best first (`tt_move`: the table's; `alpha`: the
-    /// node's alpha; the caller takes them in that order, [`super::ordering::best_first`]); `Err` settles the node at once. `etc`: in null-window nodes, the best score so
+    /// node's alpha; the caller takes them in that order, [`super::node::best_first`]); `Err` settles the node at once. `etc`: in null-window nodes, the best score so
     /// far, for enhanced transposition cutoffs against `alpha`.
     fn sort<const N: usize, const D: bool, I: Isa>(
         s: &Searcher<'_, N, D, I>,

@@ -13,9 +13,9 @@
 //!    moves (a finished game is scored, a pass searched from the other side); the regime's
 //!    shortcut; the table's bounds ([`table_cutoff`]) where the regime trusts them.
 //! 2. The moves, keyed by the regime (the table's move first) and taken best first, one at a time
-//!    ([`best_first`](super::ordering::best_first)); a split point sorts the moves it shares.
+//!    ([`best_first`](super::node::best_first)); a split point sorts the moves it shares.
 //! 3. The children: PVS searches the first with the full window and the rest with a null window,
-//!    re-searched when they beat it; NWS stops at the first that beats alpha ([`raise`]).
+//!    re-searched when they beat it; NWS stops at the first that beats alpha ([`raise`](super::node::raise)).
 //! 4. [`Searcher::close`]: the bounds stored ([`bounds`]), with the regime's depth.
 //!
 //! A node travels as a [`Node`] (the position, what the regime keeps with it, the plies left and

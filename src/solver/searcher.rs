@@ -35,7 +35,7 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     /// the searcher stops.
     pub(super) abort: Option<&'a Abort<'a>>,
     /// The estimate search's principal-variation nodes with at most this many empties are
-    /// solved exactly (`midgame.rs`, [`super::midgame::pv_solved`]); 0: none.
+    /// solved exactly (`midgame.rs`, [`super::frontiers::pv_solved`]); 0: none.
     pub(super) pv_solved: u32,
     /// The selectivity level of the search under way (`probcut.rs`; [`FULL_WIDTH`]: none),
     /// stored with every bound it finds.
@@ -102,7 +102,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         self.control.nodes.fetch_add(new, Ordering::Relaxed);
     }
 
-    /// `search` run at selectivity `level` (a level of [`super::probcut::Selectivity`],
+    /// `search` run at selectivity `level` (a level of [`super::selectivity::Selectivity`],
     /// [`FULL_WIDTH`] for none), the searcher's own selectivity restored after it.
     pub(super) fn with_selectivity<T>(&mut self, level: u8, search: impl FnOnce(&mut Self) -> T) -> T {
         let saved = std::mem::replace(&mut self.selectivity, level);
