@@ -1,4 +1,5 @@
-//! The estimate search's own pieces: its leaves, its last ply and its entry point. Its nodes are
+//! The estimate search (floor 3 of the search core, `mod.rs`): the [`Estimate`] regime, its
+//! leaves, its last ply and its entry point. Its nodes are
 //! the search's one pair of node routines in the [`Estimate`] regime (`search.rs`,
 //! `regime.rs`): principal-variation alpha-beta to a fixed number of plies,
 //! [`crate::eval::evaluate`] at the leaves, on the same transposition table as the exact search.

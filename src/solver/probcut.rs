@@ -1,4 +1,5 @@
-//! The selective search: Multi-ProbCut (Buro), as Edax and Egaroucid use it.
+//! The selective search: Multi-ProbCut (Buro), as Edax and Egaroucid use it (floor 4 of the search
+//! core, `mod.rs`: a pruning rule over the node routines and the estimate regime below it).
 //!
 //! A deep search's value is predicted by a shallow one: on the project's own searches, the
 //! value `d` plies deep is close to a straight line of the value `s` plies deep,
