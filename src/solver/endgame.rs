@@ -14,7 +14,8 @@
 use super::last_flips::count_last_flips;
 use super::local_table;
 use super::masks::{Masks, corner_groups, odd_quadrants, weighted_mobility};
-use super::search::{Searcher, Window, bounds, raise, table_cutoff};
+use super::node::{Window, bounds, raise, table_cutoff};
+use super::searcher::Searcher;
 use super::settings::{SHALLOW, SHALLOW_SORT, SMALL_LEGAL_FIRST};
 use super::table::{NO_MOVE, hash};
 use crate::board::geometry::full_mask;

@@ -26,7 +26,7 @@
 //! selective pass is exact there), which a compile-time assertion ties to [`LOCAL_TABLE_MAX`]. A
 //! search that was stopped stores nothing (`search.rs`), here as in the shared table.
 
-use super::probcut::prunes_exact;
+use super::frontiers::prunes_exact;
 use super::settings::{LOCAL_TABLE_MAX, LOCAL_TABLE_SLOTS, SHALLOW};
 use super::table::{NO_MOVE, Table, prefetch_line};
 use std::cell::UnsafeCell;

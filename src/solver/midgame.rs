@@ -1,4 +1,5 @@
-//! The estimate search's own pieces: its leaves, its last ply and its entry point. Its nodes are
+//! The estimate search (floor 3 of the search core, `mod.rs`): the [`Estimate`] regime, its
+//! leaves, its last ply and its entry point. Its nodes are
 //! the search's one pair of node routines in the [`Estimate`] regime (`search.rs`,
 //! `regime.rs`): principal-variation alpha-beta to a fixed number of plies,
 //! [`crate::eval::evaluate`] at the leaves, on the same transposition table as the exact search.
@@ -8,12 +9,12 @@
 //! value), and after a stop every result is meaningless and nothing more is stored.
 //!
 //! - A *depth* counts moves: a pass does not use one, so the empties and the depth fall together.
-//!   A node with at most [`EXACT_MARGIN`] more empties than plies left is searched to the end of
+//!   A node with at most [`EXACT_MARGIN`](super::settings::EXACT_MARGIN) more empties than plies left is searched to the end of
 //!   the game by the exact search, and its value is the exact score: its leaves would have had
 //!   that few empties, which the exact search settles in about a hundred nodes, where the
 //!   evaluation is off by about 5 discs.
-//! - A principal-variation node with at most [`pv_solved`]`(d)` empties (`d`: the depth of the
-//!   estimate, [`PV_EXTENSION`] more, at most [`PV_EXTENSION_MAX`]) and at least one ply left is
+//! - A principal-variation node with at most [`pv_solved`](super::frontiers::pv_solved)`(d)` empties (`d`: the depth of the
+//!   estimate, [`PV_EXTENSION`](super::settings::PV_EXTENSION) more, at most [`PV_EXTENSION_MAX`](super::settings::PV_EXTENSION_MAX)) and at least one ply left is
 //!   searched to the end too, as Edax extends its principal variations: the line the value comes
 //!   from ends in an exact score instead of an evaluation, and the other moves are refuted
 //!   against it by the estimate. Null-window nodes are not extended, so it costs a few exact
@@ -33,32 +34,21 @@
 //!   them from the squares it changes ([`Indexes::play`]), so no node computes an index from the
 //!   board. [`Searcher::estimate`] computes the root's.
 //!
-//! [`EXACT_MARGIN`], [`PV_EXTENSION`] and [`PV_EXTENSION_MAX`] are set in `settings.rs`, with what
+//! [`EXACT_MARGIN`](super::settings::EXACT_MARGIN), [`PV_EXTENSION`](super::settings::PV_EXTENSION) and [`PV_EXTENSION_MAX`](super::settings::PV_EXTENSION_MAX) are set in `settings.rs`, with what
 //! was measured to choose them.
 
+use super::exact::Exact;
+use super::frontiers::solved_within;
 use super::masks::corners_first;
-use super::regime::{Estimate, Exact};
-use super::search::{Node, Searcher, Window, raise};
-use super::settings::{EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX};
+use super::node::{Move, Node, Window, raise};
+use super::regime::Regime;
+use super::searcher::Searcher;
+use super::settings::SPLIT_ESTIMATE;
+use super::table::{EXACT, Entry};
 use crate::board::geometry::full_mask;
 use crate::board::isa::Isa;
-use crate::eval::pattern::Row;
+use crate::eval::pattern::{Layout, Row};
 use crate::eval::{Indexes, baseline, evaluate_indexed, network_indexed};
-
-/// The empties up to which the principal-variation nodes of an estimate of depth `depth` are
-/// solved exactly: `depth` + [`PV_EXTENSION`], at most [`PV_EXTENSION_MAX`].
-pub const fn pv_solved(depth: u32) -> u32 {
-    let k = depth + PV_EXTENSION;
-    if k < PV_EXTENSION_MAX { k } else { PV_EXTENSION_MAX }
-}
-
-/// Whether the estimate search solves a node with `empties` empties and `plies` plies left
-/// exactly: the one place the [`EXACT_MARGIN`] rule is written (the frontier of `regime.rs` and
-/// the root's children in `root.rs` both ask it).
-#[inline(always)]
-pub(super) const fn solved_within(empties: u32, plies: u32) -> bool {
-    empties <= plies + EXACT_MARGIN
-}
 
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The exact search with window (`alpha`, `beta`) on a position with `n` empties (any `n`).
@@ -126,5 +116,99 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let n = (!(p | o) & full_mask(N)).count_ones();
         let ix = Indexes::new(self.layout, p, o);
         self.pvs::<Estimate>(Node { p, o, x: &ix, depth, n }, Window { alpha, beta })
+    }
+}
+
+/// The estimate search: `depth` plies of the exact rules, then the evaluation.
+pub(super) struct Estimate;
+
+impl Regime for Estimate {
+    type State = Indexes;
+    #[inline(always)]
+    fn splits(node: Node<'_, Indexes>) -> bool {
+        node.depth >= SPLIT_ESTIMATE
+    }
+    const TO_THE_END: bool = false;
+
+    #[inline(always)]
+    fn indexes(node: Node<'_, Indexes>, _: &Layout) -> Indexes {
+        *node.x
+    }
+
+    #[inline(always)]
+    fn frontier<const N: usize, const D: bool, I: Isa, const PV: bool>(
+        s: &mut Searcher<'_, N, D, I>,
+        node: Node<'_, Indexes>,
+        w: Window,
+    ) -> Option<i32> {
+        let Node { p, o, x: ix, depth, n } = node;
+        if solved_within(n, depth) || (PV && n <= s.pv_solved) {
+            Some(s.exact_window(p, o, w.alpha, w.beta, n))
+        } else if depth == 0 {
+            Some(s.leaf(p, o, &ix.own))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn shortcut<const N: usize, const D: bool, I: Isa, const PV: bool>(
+        s: &mut Searcher<'_, N, D, I>,
+        node: Node<'_, Indexes>,
+        w: Window,
+        moves: u64,
+    ) -> Option<i32> {
+        if !PV && s.hunting {
+            // A wipe-out needs every disc: a stable one refutes the line at once.
+            if let Some(v) = s.stability_cutoff(node.p, node.o, w.alpha, node.n) {
+                return Some(v);
+            }
+            if let Some(v) = s.stability_floor(node.p, node.o, w.beta, node.n) {
+                return Some(v);
+            }
+        }
+        (node.depth == 1).then(|| s.mid_last_ply(node.p, node.o, node.x, w.alpha, w.beta, moves))
+    }
+
+    #[inline(always)]
+    fn trusts(e: &Entry, depth: u32, selectivity: u8) -> bool {
+        e.serves(depth.min(EXACT as u32) as u8, selectivity)
+    }
+
+    #[inline(always)]
+    fn table_move<const N: usize, const D: bool, I: Isa>(
+        _: &Searcher<'_, N, D, I>,
+        _: Node<'_, Indexes>,
+        e: &Entry,
+    ) -> u8 {
+        e.best
+    }
+
+    #[inline(always)]
+    fn sort<const N: usize, const D: bool, I: Isa>(
+        s: &Searcher<'_, N, D, I>,
+        node: Node<'_, Indexes>,
+        moves: u64,
+        tt_move: u8,
+        list: &mut [Move; 64],
+        _: i32,
+        _: Option<&mut i32>,
+    ) -> Result<usize, i32> {
+        Ok(s.mid_sorted_moves(node, moves, tt_move, list))
+    }
+
+    #[inline(always)]
+    fn pass(ix: &Indexes) -> Indexes {
+        ix.pass()
+    }
+
+    #[inline(always)]
+    fn child(ix: &Indexes, layout: &Layout, m: &Move) -> Indexes {
+        ix.play(layout, m.sq, m.flips)
+    }
+
+    #[inline(always)]
+    fn stored_depth(depth: u32) -> u8 {
+        depth as u8
     }
 }

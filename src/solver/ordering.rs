@@ -18,7 +18,7 @@
 //!   breaking ties.
 //!
 //! Each list is keyed, not sorted: the node routines (`search.rs`) bring the best remaining move
-//! to the front before each child ([`best_first`], the move [`sort_by_key`], its plain twin, would
+//! to the front before each child ([`best_first`], the move [`sort_by_key`](super::node::sort_by_key), its plain twin, would
 //! put there), as Edax's `movelist_best` does, so a node that cuts at its first move pays one pass
 //! over the list instead of a whole sort; a split point sorts what it shares.
 //!
@@ -26,7 +26,8 @@
 
 use super::local_table;
 use super::masks::{Masks, adjacent, corners_first, edge_adjacent_to_corners, odd_quadrants, weighted_mobility};
-use super::search::{Node, Searcher, Window, raise};
+use super::node::{Move, Node, Window, best_first, raise};
+use super::searcher::Searcher;
 use super::settings::{
     EVAL_SORT_DEEP, EVAL_SORT_DEEPER, EVAL_SORT_DEEPEST, EVAL_SORT_DEPTH, EVAL_SORT_FASTEST, EVAL_SORT_INNER_DEPTH,
     EVAL_SORT_MIN, EVAL_SORT_NEAR_DEPTH, EVAL_SORT_NEAR_FASTEST, EVAL_SORT_WINDOW, SHALLOW, SORT_BY_EVAL_DEPTH,
@@ -84,48 +85,6 @@ fn rough_search_body<const N: usize, I: Isa>(isa: I, p: u64, o: u64, depth: u32,
         }
     }
     best
-}
-
-/// A move with its flips and sort key.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Move {
-    pub(super) sq: u32,
-    pub(super) flips: u64,
-    pub(super) key: i32,
-}
-
-/// Sorts moves by key, highest first, ties in the order given: an insertion sort, as the lists
-/// are short.
-#[inline(always)]
-pub(super) fn sort_by_key(list: &mut [Move]) {
-    for i in 1..list.len() {
-        let m = list[i];
-        let mut j = i;
-        while j > 0 && list[j - 1].key < m.key {
-            list[j] = list[j - 1];
-            j -= 1;
-        }
-        list[j] = m;
-    }
-}
-
-/// Brings the move that [`sort_by_key`] would put first to the front of `list` (the first of
-/// the highest keys), the others keeping their order: called before each move, it gives the
-/// sorted order one move at a time, so a node that cuts at its first move (nearly every node
-/// that cuts, `docs/solver.md`) pays one pass over its list instead of a whole sort.
-#[inline(always)]
-pub(super) fn best_first(list: &mut [Move]) {
-    let mut b = 0;
-    for j in 1..list.len() {
-        if list[j].key > list[b].key {
-            b = j;
-        }
-    }
-    if b > 0 {
-        let m = list[b];
-        list.copy_within(0..b, 1);
-        list[0] = m;
-    }
 }
 
 /// A node of the ordering search ([`Searcher::eval_search`]): the position (`p` to move against
@@ -431,37 +390,5 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             count += 1;
         }
         count
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::Rng;
-
-    /// [`best_first`] before each move gives the order of its plain twin, [`sort_by_key`]: the
-    /// same moves, ties in the order given (which the node counts of every search depend on).
-    #[test]
-    fn best_first_move_by_move_is_the_stable_sort() {
-        let mut rng = Rng(0x50a7);
-        for len in 0..=34 {
-            for _ in 0..40 {
-                let mut list = [Move::default(); 64];
-                for (i, m) in list[..len].iter_mut().enumerate() {
-                    // Few distinct keys, so that ties are common; the square tells them apart.
-                    *m = Move { sq: i as u32, flips: rng.next(), key: (rng.next() % 5) as i32 - 2 };
-                }
-                let mut sorted = list;
-                sort_by_key(&mut sorted[..len]);
-                let mut lazy = list;
-                for i in 0..len {
-                    best_first(&mut lazy[i..len]);
-                }
-                let order = |l: &[Move]| l.iter().map(|m| (m.sq, m.flips, m.key)).collect::<Vec<_>>();
-                assert_eq!(order(&lazy[..len]), order(&sorted[..len]), "length {len}");
-                let keys: Vec<i32> = sorted[..len].iter().map(|m| m.key).collect();
-                assert!(keys.windows(2).all(|w| w[0] >= w[1]), "highest first");
-            }
-        }
     }
 }

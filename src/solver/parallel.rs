@@ -16,39 +16,16 @@
 //!
 //! A thread waiting for the others at a split point takes work from theirs (rayon's work
 //! stealing), so a thread is idle only when no split point has a move left to share. A search
-//! outside the solver's pool never splits ([`Control::with_splits`]).
+//! outside the solver's pool never splits ([`Control::with_splits`](super::control::Control::with_splits)).
 
-use super::ordering::Move;
+use super::control::Abort;
+use super::node::{Move, Node};
 use super::regime::Regime;
-use super::search::{Node, Searcher};
+use super::searcher::Searcher;
 use super::settings::CHECK_EVERY;
 use crate::board::isa::Isa;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-/// A split point's stop flag, and the split point above it: a searcher stops when either is set.
-pub(super) struct Abort<'a> {
-    pub(super) flag: AtomicBool,
-    parent: Option<&'a Abort<'a>>,
-}
-
-impl<'a> Abort<'a> {
-    fn below(parent: Option<&'a Abort<'a>>) -> Abort<'a> {
-        Abort { flag: AtomicBool::new(false), parent }
-    }
-
-    /// Whether this split point or one above it was aborted.
-    pub(super) fn is_set(&self) -> bool {
-        let mut a = Some(self);
-        while let Some(x) = a {
-            if x.flag.load(Ordering::Relaxed) {
-                return true;
-            }
-            a = x.parent;
-        }
-        false
-    }
-}
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Whether a split point here may hand work to others: the calling thread is a pool's, and the
 /// work it offered last has been taken (its own queue is empty). While the other threads are busy

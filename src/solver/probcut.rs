@@ -1,4 +1,5 @@
-//! The selective search: Multi-ProbCut (Buro), as Edax and Egaroucid use it.
+//! The selective search: Multi-ProbCut (Buro), as Edax and Egaroucid use it (floor 4 of the search
+//! core, `mod.rs`: a pruning rule over the node routines and the estimate regime below it).
 //!
 //! A deep search's value is predicted by a shallow one: on the project's own searches, the
 //! value `d` plies deep is close to a straight line of the value `s` plies deep,
@@ -12,7 +13,7 @@
 //!
 //! - **Where.** Null-window nodes only ([`Searcher::probcut`], tried after the table and before
 //!   the move sort): in the estimate search from [`PROBCUT_MIN_DEPTH`] plies left, the shallow
-//!   depth [`shallow_of`] the node's; in the exact search from [`PROBCUT_END_MIN`] empties, the
+//!   depth [`shallow_of`] the node's; in the exact search from [`PROBCUT_END_MIN`](super::settings::PROBCUT_END_MIN) empties, the
 //!   deep value being the exact score and the shallow depth [`end_shallow`]. Before the shallow
 //!   search, the evaluation says whether a cut is likely at all (Edax's test), so most nodes pay
 //!   one evaluation only. The shallow search itself is full width (no cutoff inside a cutoff's
@@ -29,103 +30,18 @@
 //!   rising levels first, so the last, full-width pass starts with a table of good moves and
 //!   settled subtrees; every exact score is still a full-width proof.
 
-use super::regime::{Estimate, Exact, Regime};
-use super::search::{Node, Searcher, Window};
-use super::settings::{
-    EXACT_MARGIN, EXTREME_DEPTH_STEP, EXTREME_FIRST_DEPTH, ITERATE_FROM, PROBCUT_END_MIN, PROBCUT_MIN_DEPTH,
-    PROOF_STEP, SELECTIVE_PASSES, SELECTIVE_TRIES, SOLVE_GUESS_DEPTH,
-};
+use super::frontiers::{prunes_exact, solved_within};
+use super::midgame::Estimate;
+use super::node::Node;
+use super::regime::Regime;
+use super::searcher::Searcher;
+use super::selectivity::Selectivity;
+use super::settings::PROBCUT_MIN_DEPTH;
 use super::table::FULL_WIDTH;
 use crate::board::isa::Isa;
 use crate::board::size::Size;
 use crate::eval::Indexes;
 use std::sync::OnceLock;
-
-/// How selective a search is: the confidence of its probable cutoffs (module documentation).
-/// Ordered from the most selective, 73%, to [`Selectivity::FULL`], 100%.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Selectivity(u8);
-
-/// The levels: (t, percent), Edax's table.
-const LEVELS: [(f32, u32); 6] = [(1.1, 73), (1.5, 87), (2.0, 95), (2.6, 98), (3.3, 99), (f32::INFINITY, 100)];
-
-/// Why a selectivity could not be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelectivityError(pub String);
-
-impl std::fmt::Display for SelectivityError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "selectivity {:?}: expected one of 73, 87, 95, 98, 99, 100 (percent)", self.0)
-    }
-}
-
-impl std::error::Error for SelectivityError {}
-
-impl Selectivity {
-    /// No pruning: every value is the plain search's.
-    pub const FULL: Selectivity = Selectivity(FULL_WIDTH);
-    /// The most selective level, 73%.
-    pub const MOST: Selectivity = Selectivity(0);
-    /// Every level, the most selective first.
-    pub const ALL: [Selectivity; 6] =
-        [Selectivity(0), Selectivity(1), Selectivity(2), Selectivity(3), Selectivity(4), Selectivity(5)];
-
-    /// The level's percentage: 73, 87, 95, 98, 99 or 100.
-    pub const fn percent(self) -> u32 {
-        LEVELS[self.0 as usize].1
-    }
-
-    /// The level with this percentage.
-    pub fn from_percent(percent: u32) -> Option<Selectivity> {
-        LEVELS.iter().position(|l| l.1 == percent).map(|i| Selectivity(i as u8))
-    }
-
-    /// Reads `95`, `95%` or ` 95 % `.
-    pub fn parse(text: &str) -> Result<Selectivity, SelectivityError> {
-        let t = text.trim();
-        let t = t.strip_suffix('%').unwrap_or(t).trim();
-        t.parse().ok().and_then(Selectivity::from_percent).ok_or_else(|| SelectivityError(text.to_string()))
-    }
-
-    /// The level's index, 0 (73%) to 5 (100%): what the table stores.
-    pub const fn level(self) -> u8 {
-        self.0
-    }
-
-    /// The level of index `level` (at most 5).
-    pub const fn from_level(level: u8) -> Selectivity {
-        Selectivity(if level > FULL_WIDTH { FULL_WIDTH } else { level })
-    }
-
-    /// Whether the level prunes nothing.
-    pub const fn is_full(self) -> bool {
-        self.0 == FULL_WIDTH
-    }
-
-    /// The next level toward 100%, then back to the most selective (the explorer's key).
-    pub const fn cycled(self) -> Selectivity {
-        Selectivity(if self.0 >= FULL_WIDTH { 0 } else { self.0 + 1 })
-    }
-
-    /// The confidence multiplier `t`.
-    pub(super) fn t(self) -> f32 {
-        LEVELS[self.0 as usize].0
-    }
-}
-
-impl std::fmt::Display for Selectivity {
-    /// `95%`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}%", self.percent())
-    }
-}
-
-impl std::str::FromStr for Selectivity {
-    type Err = SelectivityError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Selectivity::parse(s)
-    }
-}
 
 /// The shallow depth that predicts a search `deep` plies deep: about a quarter of it, rounded
 /// to an even number, plus the parity of `deep` (Edax's rule), so both searches end on the same
@@ -276,13 +192,6 @@ impl Model {
     }
 }
 
-/// Whether a null-window node of the exact search with `n` empties tries a probable cutoff when
-/// the search is selective: from [`PROBCUT_END_MIN`] empties. Below, nothing prunes, so an exact
-/// node's bounds are facts at any selectivity (`Searcher::close`, `local_table.rs`).
-pub(super) const fn prunes_exact(n: u32) -> bool {
-    n >= PROBCUT_END_MIN
-}
-
 /// The model of the board of side `N`.
 #[inline(always)]
 fn model<const N: usize>() -> &'static Model {
@@ -316,7 +225,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             model::<N>().mid(node.n, node.depth)?
         };
         // A shallow search the exact search would take over is no prediction.
-        if super::midgame::solved_within(node.n, cut.shallow) {
+        if solved_within(node.n, cut.shallow) {
             return None;
         }
         self.probcut_with(node.p, node.o, &R::indexes(node, self.layout), node.n, alpha, cut)
@@ -325,7 +234,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     #[inline(never)]
     fn probcut_with(&mut self, p: u64, o: u64, ix: &Indexes, n: u32, alpha: i32, cut: Cut) -> Option<i32> {
         let beta = alpha + 1;
-        let t = Selectivity(self.selectivity).t();
+        let t = Selectivity::from_level(self.selectivity).t();
         let eval = self.evaluate_with_moves(p, o, &ix.own, self.isa.legal_moves::<N>(p, o)) as f32;
         let predicted = cut.slope0 * eval + cut.offset0;
         let eval_error = t * 0.5 * (cut.sigma0 + cut.sigma);
@@ -355,243 +264,11 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         self.selectivity = saved;
         answer
     }
-
-    /// The exact search of a position with `n` empties and window `w` (null or not), reached by
-    /// iterative selectivity when the searcher is full width and the position has at least
-    /// [`ITERATE_FROM`] empties: the same search at each level of the board's
-    /// [`SELECTIVE_PASSES`] first, each with a window around the last pass's value, then full
-    /// width the same way. The passes fill the table with good moves and settled subtrees, and
-    /// give the proof its window: a value the selective search found is usually proven by two
-    /// null-window searches (a won-by-everything position by one). The value returned is the
-    /// last, full-width pass's, a proof.
-    pub(super) fn solve_window(&mut self, p: u64, o: u64, w: Window, n: u32) -> i32 {
-        let node = Node { p, o, x: &(), depth: n, n };
-        let iterate = self.selectivity == FULL_WIDTH && self.iterate && n >= ITERATE_FROM[N / 2 - 2];
-        if w.beta == w.alpha + 1 {
-            // A null window. Next to the largest or the smallest score it asks whether the
-            // position is won or lost by everything, which full-width estimates may prove.
-            let side = match w.alpha {
-                a if a == Self::MAX - 1 => Some(1),
-                a if a == -Self::MAX => Some(-1),
-                _ => None,
-            };
-            if let Some(side) = side.filter(|_| iterate)
-                && let Some(v) = self.extreme_proof(p, o, side, n)
-            {
-                return v;
-            }
-            // The passes fill the table for it.
-            for &level in SELECTIVE_PASSES[N / 2 - 2].iter().filter(|_| iterate) {
-                self.selectivity = level;
-                let _ = self.nws::<Exact>(node, w.alpha);
-                self.selectivity = FULL_WIDTH;
-                if self.stopped {
-                    return 0;
-                }
-            }
-            return self.nws::<Exact>(node, w.alpha);
-        }
-        let mut guess = None;
-        if iterate {
-            // The first pass's window: a quick selective estimate's value.
-            let depth = SOLVE_GUESS_DEPTH.min(n.saturating_sub(EXACT_MARGIN + 2));
-            if depth > 0 {
-                self.selectivity = Selectivity::MOST.level();
-                let v = self.estimate(p, o, w.alpha, w.beta, depth);
-                self.selectivity = FULL_WIDTH;
-                if self.stopped {
-                    return 0;
-                }
-                // A guess at the evaluation's cap: probably won (or lost) by everything, which
-                // full-width estimates may prove before any selective pass (FFO #59).
-                if v.abs() >= Self::MAX - 1
-                    && let Some(v) = self.extreme_proof(p, o, v.signum(), n)
-                {
-                    return v;
-                }
-                guess = Some(v.clamp(w.alpha, w.beta));
-            }
-            for &level in SELECTIVE_PASSES[N / 2 - 2] {
-                self.selectivity = level;
-                let v = self.proof_near(node, w, guess);
-                self.selectivity = FULL_WIDTH;
-                if self.stopped {
-                    return 0;
-                }
-                guess = Some(v);
-            }
-        }
-        self.proof_near(node, w, guess)
-    }
-
-    /// The proof that a position with `n` empties is won by everything (`side` 1: the largest
-    /// score, a wipe-out) or lost by everything (`side` -1), by full-width estimates of the
-    /// depths [`extreme_depths`] with the null window next to that score.
-    ///
-    /// The evaluation never reaches the largest score ([`crate::eval`]), and neither does any
-    /// bound a full-width search stores without a proof. So a full-width estimate that reaches it
-    /// has found a tree of lines each ending in a finished game of that score: the exact score.
-    /// And a line that is no wipe-out is refuted at the estimate's depth, not at the end of the
-    /// game, so each try costs what an estimate of its depth costs. `None` when no depth reaches
-    /// the score (the position may still be won by everything, deeper); after a stop `Some(0)`,
-    /// meaningless, as [`Self::probcut`]'s.
-    pub(super) fn extreme_proof(&mut self, p: u64, o: u64, side: i32, n: u32) -> Option<i32> {
-        debug_assert_eq!(self.selectivity, FULL_WIDTH);
-        let max = Self::MAX;
-        for depth in extreme_depths(n) {
-            self.hunting = true;
-            let v = if side > 0 {
-                self.estimate(p, o, max - 1, max, depth)
-            } else {
-                self.estimate(p, o, -max, -max + 1, depth)
-            };
-            self.hunting = false;
-            if self.stopped {
-                return Some(0);
-            }
-            if v == side * max {
-                return Some(v);
-            }
-        }
-        None
-    }
-
-    /// The exact search of `node` within `w` (without a guess: one search of `w`), stepped
-    /// towards its value from a window around `guess` ([`Searcher::stepped`]): (`guess - 1`,
-    /// `guess + 1`), or (`guess - 2`, `guess + 2`) where the guess is odd and every score is even
-    /// (the standard scoring: the empties go to the winner and the board has an even number of
-    /// squares), since a window holding no possible score can only fail.
-    fn proof_near(&mut self, node: Node<'_, ()>, w: Window, guess: Option<i32>) -> i32 {
-        let Some(g) = guess else {
-            return self.pvs::<Exact>(node, w);
-        };
-        let half = if !DISCS && g % 2 != 0 { 2 } else { 1 };
-        self.stepped(Window { alpha: g - half, beta: g + half }, w, |s, w| s.pvs::<Exact>(node, w))
-    }
-
-    /// Aspiration by steps, for the passes and proofs of [`Self::solve_window`]: `search` within
-    /// `first` (clipped to `outer`); when it fails low with the bound `v`, again within (`v -
-    /// step`, `v + 1`), when it fails high within (`v - 1`, `v + step`), the step starting at
-    /// [`PROOF_STEP`] and doubling, until the value falls inside the window or beyond `outer`.
-    /// A fail-soft bound is usually the value or near it, so the next window is next to it
-    /// rather than open to `outer`'s edge, which a search pays for: a selective pass of FFO #57
-    /// that failed low at (-6, -4) took 156.6 M nodes to find -8 within (-64, -5), and 2.2 M
-    /// within (-9, -6).
-    ///
-    /// A full-width search's bounds are proofs, so each window lies beyond the last bound found
-    /// and the steps reach `outer`'s edge at the latest. A selective search's are not (it may
-    /// fail high, then low on the same side of the value): after [`SELECTIVE_TRIES`] searches
-    /// its last value is taken as it is, since a pass only gives the next its window and the
-    /// table its moves. The value within `outer`, unless the search was stopped.
-    fn stepped(&mut self, first: Window, outer: Window, mut search: impl FnMut(&mut Self, Window) -> i32) -> i32 {
-        let clip = |w: Window| {
-            let w = Window { alpha: w.alpha.max(outer.alpha), beta: w.beta.min(outer.beta) };
-            if w.alpha >= w.beta { outer } else { w }
-        };
-        let mut w = clip(first);
-        let mut step = PROOF_STEP;
-        let mut tries = 0;
-        loop {
-            let v = search(self, w);
-            tries += 1;
-            if self.stopped {
-                return v;
-            }
-            // A bound beyond `outer` is already the answer within it: no search again.
-            let low = v <= w.alpha && v > outer.alpha;
-            let high = v >= w.beta && v < outer.beta;
-            if !(low || high) || (self.selectivity != FULL_WIDTH && tries >= SELECTIVE_TRIES) {
-                return v;
-            }
-            w = if low {
-                clip(Window { alpha: v - step, beta: v + 1 })
-            } else {
-                clip(Window { alpha: v - 1, beta: v + step })
-            };
-            step = step.saturating_mul(2);
-        }
-    }
-}
-
-/// The depths of [`Searcher::extreme_proof`]'s estimates on a position with `n` empties: from
-/// [`EXTREME_FIRST_DEPTH`] in steps of [`EXTREME_DEPTH_STEP`], up to half the empties. (From
-/// [`ITERATE_FROM`]'s 20 empties, half stays short of [`EXACT_MARGIN`]'s exact search.)
-fn extreme_depths(n: u32) -> impl Iterator<Item = u32> {
-    (EXTREME_FIRST_DEPTH..=n / 2).step_by(EXTREME_DEPTH_STEP as usize)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A fail-soft search of a position whose value is `value`, as [`Searcher::stepped`] sees it:
-    /// inside the window the value; outside, a bound between the window's edge and the value
-    /// (`tight`: the value itself, else the edge, the weakest bound a search may return).
-    fn fail_soft(value: i32, w: Window, tight: bool) -> i32 {
-        if value <= w.alpha {
-            if tight { value } else { w.alpha }
-        } else if value >= w.beta {
-            if tight { value } else { w.beta }
-        } else {
-            value
-        }
-    }
-
-    /// The steps end at the value from any first window, with bounds tight or weak, in a few
-    /// searches; a value beyond the outer window comes back as a bound beyond it. A selective
-    /// search that fails high, then low, then high (its bounds no proofs) is taken as it is after
-    /// [`SELECTIVE_TRIES`] searches.
-    #[test]
-    fn stepped_windows_reach_the_value_from_any_guess() {
-        let table = crate::solver::table::Table::new(1);
-        let control = crate::solver::search::Control::new(&crate::solver::Limits::default());
-        let mut s = Searcher::<6, false, crate::board::isa::Plain>::new(crate::board::isa::Plain, &table, &control);
-        let outer = Window { alpha: -36, beta: 36 };
-        for value in -40..=40 {
-            for g in -38..=38 {
-                for half in [1, 2] {
-                    for tight in [false, true] {
-                        let mut calls = 0;
-                        let first = Window { alpha: g - half, beta: g + half };
-                        let v = s.stepped(first, outer, |_, w| {
-                            calls += 1;
-                            fail_soft(value, w, tight)
-                        });
-                        if value <= outer.alpha {
-                            assert!(v <= outer.alpha && v >= value, "value {value} guess {g}: {v}");
-                        } else if value >= outer.beta {
-                            assert!(v >= outer.beta && v <= value, "value {value} guess {g}: {v}");
-                        } else {
-                            assert_eq!(v, value, "guess {g} half {half} tight {tight}");
-                        }
-                        assert!(calls <= 9, "value {value} guess {g}: {calls} searches");
-                    }
-                }
-            }
-        }
-        s.selectivity = 0;
-        let mut calls = 0;
-        let v = s.stepped(Window { alpha: -1, beta: 1 }, outer, |_, w| {
-            calls += 1;
-            if calls % 2 == 1 { w.beta } else { w.alpha }
-        });
-        assert_eq!(calls, SELECTIVE_TRIES);
-        assert!(v.abs() < outer.beta);
-    }
-
-    #[test]
-    fn levels_read_and_print_as_edax_names_them() {
-        let levels: Vec<String> = Selectivity::ALL.iter().map(|s| s.to_string()).collect();
-        assert_eq!(levels, ["73%", "87%", "95%", "98%", "99%", "100%"]);
-        assert_eq!(Selectivity::parse("95"), Ok(Selectivity(2)));
-        assert_eq!(Selectivity::parse(" 95 % "), Ok(Selectivity(2)));
-        assert_eq!(Selectivity::parse("100%"), Ok(Selectivity::FULL));
-        assert!(Selectivity::parse("90").is_err());
-        assert!(Selectivity::parse("x").is_err());
-        assert_eq!(Selectivity::FULL.cycled(), Selectivity::MOST);
-        assert!(Selectivity::MOST < Selectivity::FULL);
-    }
-
     #[test]
     fn shallow_depths_keep_the_parity_and_stay_below() {
         for deep in 3..40 {

@@ -3,15 +3,21 @@
 //! time, each value handed back to the calling thread as it comes. [`Solver::score_children`]
 //! and [`Solver::analyse`] both run on it.
 
-use super::analysis::Kind;
-use super::midgame::{pv_solved, solved_within};
+use super::control::Control;
+use super::engine::Solver;
+use super::frontiers::{pv_solved, solved_within};
+use super::node::Window;
 use super::parallel::on_threads;
-use super::search::{Control, Searcher, Window};
+use super::searcher::Searcher;
+use super::selectivity::Selectivity;
 use super::settings::ASPIRATION;
 use super::table::FULL_WIDTH;
-use super::{Scoring, Selectivity, Solver};
+use super::table::{self, Table};
+use super::values::Kind;
 use crate::board::isa::Isa;
+use crate::board::position::Position;
 use crate::board::size::Size;
+use crate::board::square::Square;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -179,4 +185,41 @@ impl Solver {
             }
         });
     }
+}
+
+/// The moves grouped by their child's canonical key, in the order given: each group's children
+/// are symmetric images of one another, so they share one score.
+pub(crate) fn twin_groups(position: &Position, moves: &[Square]) -> Vec<Vec<Square>> {
+    let mut groups: Vec<((u64, u64), Vec<Square>)> = Vec::new();
+    for &square in moves {
+        let child = position.play(square).expect("a legal move");
+        let key = crate::board::symmetry::canonical(&child).0;
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, group)) => group.push(square),
+            None => groups.push((key, vec![square])),
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
+}
+
+/// The root moves in the order children are handed out: the table's best move first, then by
+/// fewest replies for the opponent.
+pub(super) fn root_order(position: &Position, table: &Table) -> Vec<Square> {
+    let mut moves: Vec<(i32, Square)> = position
+        .legal_moves()
+        .reading_order()
+        .into_iter()
+        .map(|sq| {
+            let child = position.play(sq).expect("a legal move");
+            let (cp, co) = child.raw();
+            let key = match table.probe(table::hash(position.size().n(), cp, co)) {
+                // A known child score: lowest for the opponent first.
+                Some(e) if e.is_exact() && e.lower == e.upper => e.lower as i32 - 1000,
+                _ => child.legal_moves().count() as i32,
+            };
+            (key, sq)
+        })
+        .collect();
+    moves.sort();
+    moves.into_iter().map(|(_, sq)| sq).collect()
 }

@@ -282,12 +282,12 @@ pub(super) const PROBCUT_MIN_DEPTH: u32 = 3;
 pub(super) const PROBCUT_END_MIN: u32 = 14;
 
 /// Empties from which the exact solver reaches its proof by iterative selectivity, per board
-/// (4x4, 6x6, 8x8; `probcut.rs`, [`Searcher::solve_window`](super::search::Searcher)). On FFO
+/// (4x4, 6x6, 8x8; `probcut.rs`, [`Searcher::solve_window`](super::searcher::Searcher)). On FFO
 /// #40-#49, from 18 instead of 22 empties: 1.02 G nodes against 1.01 G.
 pub(super) const ITERATE_FROM: [u32; 3] = [u32::MAX, 20, 22];
 
 /// The selective passes before the full-width one, as levels of
-/// [`Selectivity`](super::probcut::Selectivity) (0: 73% … 4: 99%). On FFO #40-#49 (one thread):
+/// [`Selectivity`](super::selectivity::Selectivity) (0: 73% … 4: 99%). On FFO #40-#49 (one thread):
 /// no passes 1.22 G nodes; every level 73% to 99% 1.16 G; 73%, 95% and 99% 1.09 G; 95% alone
 /// 1.01 G; 87% and 98% 0.94 G; 73% and 95% 0.91 G. On the deep solves the same two stay best
 /// (one thread, FFO #50 / #53, 26 / 28 empties, other passes from 26 empties): 1,001 M / 1,660 M
@@ -317,7 +317,7 @@ pub(super) const SELECTIVE_PASSES: [&[u8]; 3] = [&[0, 2], &[0], &[0, 1]];
 pub(super) const END_ESTIMATE_MARGIN: u32 = 10;
 
 /// The share of the predicted cost of an exact solve of every child
-/// ([`predicted_exact_nodes`](super::analysis::predicted_exact_nodes)) that the first pass of the
+/// ([`predicted_exact_nodes`](super::prediction::predicted_exact_nodes)) that the first pass of the
 /// estimates to the end (every child searched to the end at 73%) is assumed to take, to decide
 /// whether it fits a time or node limit. Measured on one thread: 0.02-0.04 of it on FFO #43 and
 /// #44 (23 empties), 0.12 on FFO #45 and 0.43 on a self-play position of 24 empties: the

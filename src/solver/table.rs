@@ -18,7 +18,7 @@
 //! evaluation (`regime.rs`, `Regime::table_move`).
 //!
 //! **Selectivity.** An entry also says how selective the search that found it was
-//! ([`Entry::selectivity`], the level of [`super::probcut::Selectivity`]; [`FULL_WIDTH`] for a
+//! ([`Entry::selectivity`], the level of [`super::selectivity::Selectivity`]; [`FULL_WIDTH`] for a
 //! search that pruned nothing). A search trusts bounds at least as deep *and* at least as
 //! full-width as its own: a 95% search trusts 95%, 98%, 99% and full-width entries, a full-width
 //! search only full-width ones. Only a full-width entry of depth [`EXACT`] is a proof
@@ -68,7 +68,7 @@ pub struct Entry {
     /// search that found them.
     pub depth: u8,
     /// How selective the search that found them was: the level of
-    /// [`Selectivity`](super::probcut::Selectivity), [`FULL_WIDTH`] for none.
+    /// [`Selectivity`](super::selectivity::Selectivity), [`FULL_WIDTH`] for none.
     pub selectivity: u8,
 }
 
