@@ -163,7 +163,7 @@ impl Solver {
     /// children that keep the score are looked for. After [`Self::analyse`] has proven the best
     /// child, its line starts here, from the child it searched: the table holds that child's proof,
     /// not a symmetric twin's. A wrong `score` gives a wrong line.
-    pub fn principal_variation_scored(
+    pub(crate) fn principal_variation_scored(
         &mut self,
         position: &Position,
         score: i32,

@@ -69,9 +69,9 @@ pub struct Cut {
     pub slope: f32,
     pub offset: f32,
     pub sigma: f32,
-    pub slope0: f32,
-    pub offset0: f32,
-    pub sigma0: f32,
+    pub(crate) slope0: f32,
+    pub(crate) offset0: f32,
+    pub(crate) sigma0: f32,
 }
 
 /// The fitted model of one board: [`Cut`]s by empties and deep depth (`mid`), and by empties for

@@ -29,7 +29,7 @@ impl Selectivity {
     /// No pruning: every value is the plain search's.
     pub const FULL: Selectivity = Selectivity(FULL_WIDTH);
     /// The most selective level, 73%.
-    pub const MOST: Selectivity = Selectivity(0);
+    pub(crate) const MOST: Selectivity = Selectivity(0);
     /// Every level, the most selective first.
     pub const ALL: [Selectivity; 6] =
         [Selectivity(0), Selectivity(1), Selectivity(2), Selectivity(3), Selectivity(4), Selectivity(5)];
@@ -57,7 +57,7 @@ impl Selectivity {
     }
 
     /// The level of index `level` (at most 5).
-    pub const fn from_level(level: u8) -> Selectivity {
+    pub(crate) const fn from_level(level: u8) -> Selectivity {
         Selectivity(if level > FULL_WIDTH { FULL_WIDTH } else { level })
     }
 

@@ -57,7 +57,7 @@ impl Kind {
 
     /// How an estimate searched, as every front end writes it: `@14` (full width), `@14 95%`
     /// (selective); `None` for a proof. The one place the label of an estimate is spelled.
-    pub fn depth_label(self) -> Option<String> {
+    pub(crate) fn depth_label(self) -> Option<String> {
         match self {
             Kind::Estimate { depth, selectivity } if selectivity.is_full() => Some(format!("@{depth}")),
             Kind::Estimate { depth, selectivity } => Some(format!("@{depth} {selectivity}")),
@@ -82,7 +82,7 @@ impl Kind {
     }
 
     /// The kind in words: `exact`, `a proven outcome`, `estimated @14`.
-    pub fn long_label(self) -> String {
+    pub(crate) fn long_label(self) -> String {
         match self.depth_label() {
             Some(d) => format!("estimated {d}"),
             None if self == Kind::Wld => "a proven outcome".to_string(),
