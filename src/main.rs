@@ -1,6 +1,7 @@
 //! The `othello-explorer` binary: the terminal explorer, and the `show`, `perft`, `solve`,
-//! `bench`, `explain`, `review`, `reach`, `shortest`, `store` and `book` subcommands, with
-//! `completions` and `man` for installing it (parsed and run in `cli`).
+//! `bench`, `review`, `explain`, `reach`, `shortest`, `store`, `gtp`, `nboard`, `match`,
+//! `archive` and `book` subcommands, with `completions` and `man` for installing it (parsed and
+//! run in `cli`).
 
 mod cli;
 mod parse_args;
