@@ -136,27 +136,20 @@ fn games_from_ggf_transcript_files_and_wthor() {
 /// with `--` where the pass falls, and the reference board before each move.
 fn game_with_a_pass() -> (String, Vec<Board>) {
     for seed in 1u64.. {
-        let mut state = 0x9e37_79b9_7f4a_7c15 ^ seed;
+        let game = reference::xorshift_uniform(4, 0x9e37_79b9_7f4a_7c15 ^ seed);
         let mut b = Board::start(4);
-        let (mut words, mut before, mut passed) = (Vec::new(), Vec::new(), false);
-        while !b.game_over() {
+        let mut words = Vec::new();
+        for (before, m) in &game {
             if b.must_pass() {
                 words.push("--".to_string());
-                passed = true;
                 b = b.pass();
-                continue;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let moves = b.moves();
-            let m = moves[(state % moves.len() as u64) as usize];
-            words.push(name(4, m));
-            before.push(b.clone());
-            b = b.play(m);
+            assert!(b == *before, "the game's boards follow the rules");
+            words.push(name(4, *m));
+            b = b.play(*m);
         }
-        if passed {
-            return (words.join(" "), before);
+        if words.iter().any(|w| w == "--") {
+            return (words.join(" "), game.into_iter().map(|(b, _)| b).collect());
         }
     }
     unreachable!("some 4x4 game has a pass")

@@ -57,12 +57,11 @@ pub use queries::*;
 use crate::board::position::{Color, Position};
 
 pub(crate) fn unproven_text(score: Score) -> String {
+    // `+4 @14`, or with `#` the long forms: `exact +4`, `a proven win`.
+    let value = crate::solver::ValueText { score: score.value, kind: score.kind };
     match score.kind {
-        kind @ ScoreKind::Estimate { .. } => {
-            format!("the best estimate, {}, not proven", crate::solver::ValueText { score: score.value, kind })
-        }
-        ScoreKind::Wld => format!("a proven {}, not proven best", crate::solver::outcome_word(score.value)),
-        ScoreKind::Exact => format!("exact {:+}, not proven best", score.value),
+        ScoreKind::Estimate { .. } => format!("the best estimate, {value}, not proven"),
+        ScoreKind::Wld | ScoreKind::Exact => format!("{value:#}, not proven best"),
     }
 }
 

@@ -4,7 +4,7 @@
 //! selective one, the columns then narrowed around it), `?` nothing yet.
 
 use crate::board::square::Square;
-use crate::solver::{ValueText, outcome_letter};
+use crate::solver::ValueText;
 use crate::tui::app::{Model, ScoreKind, SolverState};
 use crate::tui::theme::Theme;
 use crate::tui::tree::Edge;
@@ -123,10 +123,14 @@ impl ChildrenWidget<'_> {
         let shown: Vec<(String, Style)> = rows
             .iter()
             .map(|row| match row.score.map(|(v, kind)| (m.shown_value(v), kind)) {
-                Some((v, ScoreKind::Exact)) => (format!("{v:+}"), if row.best { t.best() } else { t.exact() }),
-                Some((v, ScoreKind::Wld)) => (outcome_letter(v).to_string(), t.outcome()),
-                Some((score, kind @ ScoreKind::Estimate { .. })) => {
-                    (ValueText { score, kind }.to_string(), t.estimate())
+                Some((score, kind)) => {
+                    let style = match kind {
+                        ScoreKind::Exact if row.best => t.best(),
+                        ScoreKind::Exact => t.exact(),
+                        ScoreKind::Wld => t.outcome(),
+                        ScoreKind::Estimate { .. } => t.estimate(),
+                    };
+                    (ValueText { score, kind }.to_string(), style)
                 }
                 None => ("?".to_string(), t.unproven()),
             })
