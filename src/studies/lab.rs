@@ -340,20 +340,39 @@ fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64,
     let (target, passed) = position.after_forced_pass();
     // A table in proportion to the work: allocating and clearing 64 MiB would cost more than
     // solving a small position.
+    let mut solver = lab_solver(&target, scoring);
+    // Read once in the process: the weights (the search's ordering evaluates positions) and the
+    // selective passes' model.
+    let _ = crate::eval::weights::shipped(position.size().n());
+    let _ = crate::solver::probcut::Model::shipped(position.size());
+    with_stop_copied(stop, |flag| {
+        let limits = Limits { stop: Some(flag), ..Limits::default() };
+        let start = Instant::now();
+        let result = solver.score(&target, &limits);
+        let elapsed = start.elapsed();
+        match result {
+            Ok((score, _, nodes)) => (if passed { -score } else { score }, nodes, false, elapsed),
+            Err(e) => (0, e.nodes, true, elapsed),
+        }
+    })
+}
+
+/// The solver the labs run beside the plain searches: one thread, a table in proportion to the
+/// work (allocating and clearing 64 MiB would cost more than solving a small position).
+pub(crate) fn lab_solver(target: &Position, scoring: Scoring) -> Solver {
     let hash_mb = match target.empty_count() {
         0..=16 => 1,
         17..=24 => 16,
         _ => 64,
     };
-    let mut solver = Solver::new(SolverOptions { hash_mb, scoring, threads: 1, ..SolverOptions::default() });
-    // Read once in the process: the weights (the search's ordering evaluates positions) and the
-    // selective passes' model.
-    let _ = crate::eval::weights::shipped(position.size().n());
-    let _ = crate::solver::probcut::Model::shipped(position.size());
-    // The solver watches its own flag; a small thread copies ours into it.
+    Solver::new(SolverOptions { hash_mb, scoring, threads: 1, ..SolverOptions::default() })
+}
+
+/// Runs `f` with a stop flag of the solver's own kind (`Arc`) that follows `stop`: the solver
+/// watches its own flag, and a small thread copies the lab's into it until `f` returns.
+pub(crate) fn with_stop_copied<T>(stop: &AtomicBool, f: impl FnOnce(Arc<AtomicBool>) -> T) -> T {
     let flag = Arc::new(AtomicBool::new(false));
     let done = AtomicBool::new(false);
-    let limits = Limits { stop: Some(flag.clone()), ..Limits::default() };
     std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
@@ -364,14 +383,9 @@ fn solve(position: &Position, scoring: Scoring, stop: &AtomicBool) -> (i32, u64,
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
-        let start = Instant::now();
-        let result = solver.score(&target, &limits);
-        let elapsed = start.elapsed();
+        let out = f(flag.clone());
         done.store(true, Ordering::Relaxed);
-        match result {
-            Ok((score, _, nodes)) => (if passed { -score } else { score }, nodes, false, elapsed),
-            Err(e) => (0, e.nodes, true, elapsed),
-        }
+        out
     })
 }
 

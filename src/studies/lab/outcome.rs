@@ -50,13 +50,12 @@ pub mod wpns;
 pub use branching::Schedule;
 
 use crate::board::rules::final_score;
-use crate::solver::{Limits, Solver, SolverOptions, StopReason};
+use crate::solver::{Limits, StopReason};
 use crate::{
     board::position::{Position, Scoring},
     with_size,
 };
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -509,29 +508,10 @@ fn solver(position: &Position, budget: Budget, stop: &AtomicBool) -> (Option<Fou
         return (found(Outcome::of_score(position.score(Scoring::Standard))), 1, None);
     }
     let (target, passed) = position.after_forced_pass();
-    let hash_mb = match target.empty_count() {
-        0..=16 => 1,
-        17..=24 => 16,
-        _ => 64,
-    };
-    let mut solver =
-        Solver::new(SolverOptions { hash_mb, scoring: Scoring::Standard, threads: 1, ..SolverOptions::default() });
-    // The solver watches its own flag; a small thread copies ours into it.
-    let flag = Arc::new(AtomicBool::new(false));
-    let done = AtomicBool::new(false);
-    let limits = Limits { stop: Some(flag.clone()), max_nodes: budget.nodes, max_time: budget.time, progress: None };
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                if stop.load(Ordering::Relaxed) {
-                    flag.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-        });
+    let mut solver = super::lab_solver(&target, Scoring::Standard);
+    super::with_stop_copied(stop, |flag| {
+        let limits = Limits { stop: Some(flag), max_nodes: budget.nodes, max_time: budget.time, progress: None };
         let result = solver.wld(&target, &limits);
-        done.store(true, Ordering::Relaxed);
         match result {
             Ok((sign, nodes)) => (found(Outcome::of_score(if passed { -sign } else { sign })), nodes, None),
             Err(e) => {
