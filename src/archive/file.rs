@@ -247,10 +247,11 @@ impl Archive {
                     None => return Err(wrong(k, g, format!("move {} is a pass where there is a move", i + 1))),
                 };
             }
-            let written = g.result_text();
+            // Written only for an error: the check runs over every game of the file.
+            let written = || g.result_text();
             let score = p.is_game_over().then(|| p.black_score(Scoring::Standard).clamp(-64, 64) as i8);
             if score.is_some() && (score != g.black_score || g.how.is_some()) {
-                return Err(wrong(k, g, format!("its final score is {:+}, not {written}", score.unwrap_or(0))));
+                return Err(wrong(k, g, format!("its final score is {:+}, not {}", score.unwrap_or(0), written())));
             }
             let squares = g.start.size().squares() as i32;
             match (score, g.black_score, g.how) {
@@ -258,7 +259,10 @@ impl Archive {
                     return Err(wrong(
                         k,
                         g,
-                        format!("it does not end on the board and states no result, so it is unknown, not {written}"),
+                        format!(
+                            "it does not end on the board and states no result, so it is unknown, not {}",
+                            written()
+                        ),
                     ));
                 }
                 (None, None, Some(how)) => {

@@ -49,7 +49,7 @@ use crate::board::symmetry::{Symmetry, canonical};
 use crate::notation::checksum::fnv1a;
 use crate::notation::gamefile::{GameResult, How};
 use crate::{
-    board::position::{Color, Position, Scoring},
+    board::position::{Color, Position},
     board::size::Size,
     board::square::Square,
 };
@@ -107,12 +107,7 @@ impl ArchivedGame {
     /// a game that stops early the stated one (within the board's squares); `None`: result
     /// unknown.
     pub fn result(&self) -> Option<GameResult> {
-        let end = self.end();
-        if end.is_game_over() {
-            return Some(GameResult { black_score: end.black_score(Scoring::Standard), how: None });
-        }
-        let squares = self.start.size().squares() as i32;
-        self.stated.map(|r| GameResult { black_score: r.black_score.clamp(-squares, squares), how: r.how })
+        crate::notation::gamefile::result_of(&self.end(), self.stated)
     }
 }
 

@@ -121,6 +121,17 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// The result of a game that reached `end`: counted on the board when the game is over there,
+/// else `stated` (kept within the board's squares), else `None` (result unknown). The one rule
+/// for game files and the archive alike.
+pub fn result_of(end: &Position, stated: Option<GameResult>) -> Option<GameResult> {
+    if end.is_game_over() {
+        return Some(GameResult { black_score: end.black_score(crate::board::position::Scoring::Standard), how: None });
+    }
+    let squares = end.size().squares() as i32;
+    stated.map(|r| GameResult { black_score: r.black_score.clamp(-squares, squares), how: r.how })
+}
+
 /// A result as the lists write it: [`GameResult`]'s text, or `unknown`.
 pub fn result_text(result: Option<GameResult>) -> String {
     result.map_or_else(|| "unknown".to_string(), |r| r.to_string())
@@ -135,15 +146,7 @@ impl Game {
     /// Its result: counted on the board when the game ends there, else the one its file states
     /// (kept within the board's squares), else `None` (result unknown).
     pub fn result(&self) -> Option<GameResult> {
-        let end = self.end();
-        if end.is_game_over() {
-            return Some(GameResult {
-                black_score: end.black_score(crate::board::position::Scoring::Standard),
-                how: None,
-            });
-        }
-        let squares = self.start.size().squares() as i32;
-        self.stated.map(|r| GameResult { black_score: r.black_score.clamp(-squares, squares), how: r.how })
+        result_of(&self.end(), self.stated)
     }
 
     /// The position after the last move.
