@@ -116,6 +116,28 @@ fn bench_legal_moves(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every concept of a position at once (`Concepts::of`: both sides' stable and frontier discs,
+/// potential mobility, mobility, the regions with their moves, the corners' status): what the
+/// explorer computes on every frame for its bitboards panel and review on every reviewed move.
+fn bench_concepts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("concepts");
+    for size in Size::ALL {
+        let positions = positions(size, 20);
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(size), &positions, |b, positions| {
+            b.iter(|| {
+                let mut acc = 0u64;
+                for &(p, o) in positions {
+                    let c = othello_explorer::board::concepts::Concepts::of(size, black_box(p), black_box(o), true);
+                    acc ^= c.stable[0] ^ c.frontier[1] ^ c.regions.len() as u64;
+                }
+                acc
+            })
+        });
+    }
+    group.finish();
+}
+
 fn bench_flips(c: &mut Criterion) {
     let mut group = c.benchmark_group("flips");
     for size in Size::ALL {
@@ -157,5 +179,5 @@ fn bench_perft(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_legal_moves, bench_flips, bench_perft);
+criterion_group!(benches, bench_legal_moves, bench_flips, bench_perft, bench_concepts);
 criterion_main!(benches);

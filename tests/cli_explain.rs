@@ -216,6 +216,7 @@ fn bad_input_is_one_line_and_exit_2() {
     let err = String::from_utf8(run(&["explain", "moves"]).stderr).unwrap();
     assert_eq!(
         err,
-        "othello-explorer: unknown topic 'moves': expected one of legal, flips, play, popcount, empties, symmetry, search\n"
+        "othello-explorer: unknown topic 'moves': expected one of legal, flips, play, popcount, empties, symmetry, \
+         stable, frontier, regions, corners, search\n"
     );
 }

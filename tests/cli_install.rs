@@ -70,7 +70,10 @@ fn the_completion_scripts_name_every_subcommand() {
     assert_eq!(complete(&["othello-explorer", "--selectivity", ""]), ["73", "87", "95", "98", "99", "100"]);
     assert_eq!(complete(&["othello-explorer", "solve", "--eval", ""]), ["patterns", "network"]);
     let topics = complete(&["othello-explorer", "explain", ""]);
-    for topic in ["legal", "flips", "play", "popcount", "empties", "symmetry", "search"] {
+    for topic in [
+        "legal", "flips", "play", "popcount", "empties", "symmetry", "stable", "frontier", "regions", "corners",
+        "search",
+    ] {
         assert!(topics.iter().any(|t| t == topic), "{topic} not completed: {topics:?}");
     }
     assert_eq!(complete(&["othello-explorer", "explain", "sy"]), ["symmetry"]);

@@ -184,7 +184,8 @@ fn moves_that_cannot_be_traced_are_named() {
     assert_eq!("LEGAL".parse::<Topic>(), Ok(Topic::Legal));
     assert_eq!(
         "moves".parse::<Topic>().unwrap_err().to_string(),
-        "unknown topic 'moves': expected one of legal, flips, play, popcount, empties, symmetry"
+        "unknown topic 'moves': expected one of legal, flips, play, popcount, empties, symmetry, stable, frontier, regions, \
+         corners"
     );
 }
 

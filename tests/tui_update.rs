@@ -1090,6 +1090,60 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
     assert!(m.status.as_ref().unwrap().text.contains("reviewed already"), "{:?}", m.status);
 }
 
+/// A marked move's refutation and reasons, as the review job sends them after its values: the
+/// line panel says why, and the board draws the first reason's squares.
+#[test]
+fn a_marked_move_shows_why_it_loses_and_its_squares() {
+    use othello_explorer::studies::review::reasons::{self, Why};
+    // 4x4: after c4, d4 is proven best for white and b4 (say) loses.
+    let start = Position::start(Size::Four);
+    let line = transcript::play(&start, "c4b4").unwrap();
+    let mut m = Model::new(start, &line.moves, Config::default(), Instant::now());
+    m.init();
+    let mut effects = command(&mut m, "review");
+    let before = start.play("c4".parse().unwrap()).unwrap();
+    let (played, best): (Square, Square) = ("b4".parse().unwrap(), "d4".parse().unwrap());
+    for _ in 0..10 {
+        let Some(Effect::Review { job, position, played: p, .. }) =
+            effects.iter().find(|e| matches!(e, Effect::Review { .. })).cloned()
+        else {
+            break;
+        };
+        let children: Vec<ChildValue> = position
+            .legal_moves()
+            .reading_order()
+            .into_iter()
+            .map(|square| {
+                let score = if position == before && square != best { -8 } else { 0 };
+                ChildValue { square, score, kind: Kind::Exact }
+            })
+            .collect();
+        update(&mut m, event(job, position, EventKind::Reviewed { played: p, children }));
+        if position == before {
+            let refutation = vec!["a4".parse().unwrap()];
+            let best_line = vec![best, "d3".parse().unwrap()];
+            let found = reasons::reasons(&before, played, &refutation, &best_line);
+            let why = Why { refutation, best_line, reasons: found };
+            update(&mut m, event(job, position, EventKind::Why { played, why }));
+        }
+        effects = update(&mut m, event(job, position, EventKind::Cancelled));
+    }
+    let ids = m.tree.line();
+    let why = m.why(ids[2]).expect("the marked move's why").clone();
+    assert_eq!(why.refutation, ["a4".parse::<Square>().unwrap()]);
+    assert_eq!(m.why(ids[1]), None, "an unmarked move has none");
+    // On the marked move: the board draws the first reason's squares (or nothing when no reason
+    // stands out), and the line panel says why.
+    assert_eq!(m.tree.current(), ids[2], "on the marked move");
+    let expected = why.reasons.first().map(|r| r.mask(Size::Four));
+    assert_eq!(m.board_mask(), expected);
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| drop(othello_explorer::tui::testing::view::view(&m, f))).unwrap();
+    let text = terminal.backend().to_string();
+    let first = why.reasons.first().map_or("the difference is deeper", |r| &r.detail[..20]);
+    assert!(text.contains(&format!("why: {first}")), "{text}");
+}
+
 #[test]
 fn the_archive_panel_and_games_open_the_masters_games() {
     use othello_explorer::archive::{Archive, ArchivedGame};

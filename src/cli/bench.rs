@@ -15,7 +15,6 @@ use othello_explorer::solver::{Limits, Report, SearchMode, Solver, SolverOptions
 use othello_explorer::store::{Source, Store, Stored};
 use othello_explorer::{Position, Scoring, Size, Square};
 use serde::Serialize;
-use serde_json::json;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -452,6 +451,29 @@ fn listed_scores(problem: &Problem) -> Option<(i32, BTreeMap<Square, i32>)> {
     Some((best, problem.scores.iter().copied().collect()))
 }
 
+/// `bench --mode estimate --json`: `{depths: [DepthRow], skipped}`.
+#[derive(Serialize)]
+struct EstimateReport {
+    depths: Vec<DepthRow>,
+    /// Positions whose moves' scores the file does not list.
+    skipped: usize,
+}
+
+/// One depth of the estimate bench (see [`estimate`]).
+#[derive(Serialize)]
+struct DepthRow {
+    depth: u32,
+    selectivity: u32,
+    positions: u32,
+    agree: u32,
+    share: f64,
+    mae_best: f64,
+    bias_best: f64,
+    mae_moves: f64,
+    nodes_per_position: f64,
+    seconds_per_position: f64,
+}
+
 /// Estimates at depths 1 to `depth` for every position that lists its moves' scores, each from
 /// an empty table: the share of positions where the estimate's best move (the analysis's first:
 /// equal values by the deepest earlier estimate that tells them apart, then the first in reading
@@ -516,17 +538,22 @@ fn estimate(problems: &[Problem], depth: u32, options: SolverOptions, json: bool
         })
         .collect();
     if json {
-        let depths: Vec<_> = rows
+        let depths = rows
             .iter()
-            .map(|&(d, positions, agree, share, mae_best, bias_best, mae_moves, nodes, seconds)| {
-                json!({
-                    "depth": d, "selectivity": selectivity.percent(), "positions": positions, "agree": agree, "share": share,
-                    "mae_best": mae_best, "bias_best": bias_best, "mae_moves": mae_moves,
-                    "nodes_per_position": nodes, "seconds_per_position": seconds,
-                })
+            .map(|&(depth, positions, agree, share, mae_best, bias_best, mae_moves, nodes, seconds)| DepthRow {
+                depth,
+                selectivity: selectivity.percent(),
+                positions,
+                agree,
+                share,
+                mae_best,
+                bias_best,
+                mae_moves,
+                nodes_per_position: nodes,
+                seconds_per_position: seconds,
             })
             .collect();
-        outln!("{}", json!({ "depths": depths, "skipped": skipped }));
+        print_json(&EstimateReport { depths, skipped });
         return Ok(());
     }
     // How the estimates searched: every row is at this selectivity.

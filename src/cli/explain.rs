@@ -12,7 +12,6 @@ use othello_explorer::studies::lab::{self, LabError, Method, Run};
 use othello_explorer::studies::trace::{self, Step, Topic, Trace, Value};
 use othello_explorer::{Bitboard, IllegalMove, Position, Scoring, Square};
 use serde::Serialize;
-use serde_json::json;
 use std::sync::atomic::AtomicBool;
 
 /// The widest line the text aims for (notes wrap there, grids go side by side up to it).
@@ -72,23 +71,33 @@ pub fn run(topic: &str, resolved: &Resolved, mv: Option<&str>, outcome: bool, js
     Ok(())
 }
 
-/// A value as JSON: masks and words as hex strings of the board's width, numbers as numbers.
-fn value_json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Mask(m) => json!(m.hex()),
-        Value::Word { bits, size, .. } => json!(Bitboard::new(*size, *bits).hex()),
-        Value::Number(n) => json!(n),
-        Value::Position(p) => json!({
-            "board": p.to_string(),
-            "black": p.black().hex(),
-            "white": p.white().hex(),
-            "to_move": p.to_move().name(),
-        }),
-        Value::Key { player, opponent, symmetry } => json!({
-            "player": player.hex(),
-            "opponent": opponent.hex(),
-            "symmetry": symmetry.name(),
-        }),
+/// A value as JSON: masks and words as hex strings of the board's width, numbers as numbers, a
+/// position as its board string and hex bitboards, a key as its two hex bitboards and symmetry.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ValueJson {
+    Hex(String),
+    Number(i64),
+    Position { board: String, black: String, white: String, to_move: &'static str },
+    Key { player: String, opponent: String, symmetry: &'static str },
+}
+
+impl From<&Value> for ValueJson {
+    fn from(v: &Value) -> ValueJson {
+        match v {
+            Value::Mask(m) => ValueJson::Hex(m.hex()),
+            Value::Word { bits, size, .. } => ValueJson::Hex(Bitboard::new(*size, *bits).hex()),
+            Value::Number(n) => ValueJson::Number(*n),
+            Value::Position(p) => ValueJson::Position {
+                board: p.to_string(),
+                black: p.black().hex(),
+                white: p.white().hex(),
+                to_move: p.to_move().name(),
+            },
+            Value::Key { player, opponent, symmetry } => {
+                ValueJson::Key { player: player.hex(), opponent: opponent.hex(), symmetry: symmetry.name() }
+            }
+        }
     }
 }
 
@@ -101,7 +110,7 @@ struct TraceReport {
     #[serde(rename = "move")]
     square: Option<String>,
     steps: Vec<StepJson>,
-    result: serde_json::Value,
+    result: ValueJson,
     #[serde(skip)]
     trace: Trace,
 }
@@ -111,7 +120,7 @@ struct TraceReport {
 struct StepJson {
     name: String,
     expression: String,
-    value: serde_json::Value,
+    value: ValueJson,
 }
 
 impl TraceReport {
@@ -126,10 +135,10 @@ impl TraceReport {
                 .map(|s| StepJson {
                     name: s.full_name(),
                     expression: s.expression.to_string(),
-                    value: value_json(&s.value),
+                    value: ValueJson::from(&s.value),
                 })
                 .collect(),
-            result: value_json(&t.result),
+            result: ValueJson::from(&t.result),
             trace: t,
         }
     }

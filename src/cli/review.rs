@@ -16,6 +16,7 @@ use othello_explorer::notation::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
 use othello_explorer::notation::textfile::{self, TEXT_LIMIT};
 use othello_explorer::solver::Kind;
+use othello_explorer::studies::review::reasons::{DEEPER, Why};
 use othello_explorer::studies::review::{self, Examined, Judged, Mark, Reviewer, SideSummary};
 use othello_explorer::{Position, Scoring, Size, Square};
 use serde::Serialize;
@@ -125,6 +126,50 @@ struct MoveJson {
     proof: bool,
     /// Whether the move was in doubt at the first depth and judged on the deeper estimates.
     deepened: bool,
+    /// For a marked move: the opponent's best reply after it and the line after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refutation: Option<Vec<String>>,
+    /// For a marked move: the best move's line, the best move first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_line: Option<Vec<String>>,
+    /// For a marked move: why it loses, at most two reasons, the largest first (empty: the
+    /// difference is deeper than these features).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reasons: Option<Vec<ReasonJson>>,
+}
+
+/// One reason a marked move loses.
+#[derive(Serialize)]
+struct ReasonJson {
+    kind: &'static str,
+    squares: Vec<String>,
+    detail: String,
+}
+
+fn line_strings(line: &[Square]) -> Vec<String> {
+    line.iter().map(|s| s.to_string()).collect()
+}
+
+impl MoveJson {
+    /// The move's refutation, best line and reasons, from `why`.
+    fn with_why(self, why: Option<&Why>) -> MoveJson {
+        let Some(w) = why else { return self };
+        MoveJson {
+            refutation: Some(line_strings(&w.refutation)),
+            best_line: Some(line_strings(&w.best_line)),
+            reasons: Some(
+                w.reasons
+                    .iter()
+                    .map(|r| ReasonJson {
+                        kind: r.kind.name(),
+                        squares: line_strings(&r.squares),
+                        detail: r.detail.clone(),
+                    })
+                    .collect(),
+            ),
+            ..self
+        }
+    }
 }
 
 impl MoveJson {
@@ -148,6 +193,9 @@ impl MoveJson {
             margin: j.margin,
             proof: false,
             deepened: false,
+            refutation: None,
+            best_line: None,
+            reasons: None,
         }
     }
 }
@@ -201,6 +249,8 @@ struct ReviewText {
     white: String,
     judged: usize,
     interrupted: bool,
+    /// The marked moves' refutations and reasons, a few lines each.
+    why: String,
 }
 
 impl std::fmt::Display for ReviewReport {
@@ -228,6 +278,9 @@ impl std::fmt::Display for ReviewReport {
             writeln!(f, "black {b} · white {w}")?;
         }
         write!(f, "{}", t.table)?;
+        if !t.why.is_empty() {
+            write!(f, "{}", t.why)?;
+        }
         writeln!(f, "{}", t.black)?;
         writeln!(f, "{}", t.white)?;
         writeln!(f, "{}", review::legend())?;
@@ -298,6 +351,84 @@ fn examine_all(
     Ok(results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner())).collect())
 }
 
+/// The refutations and reasons of the marked moves of `judged` (each at `positions[k]`, the
+/// position before move `k`), on `threads` threads each with a [`Reviewer`] of its own; `None`
+/// for an unmarked move or one not reached before `stop`.
+fn why_all(
+    positions: &[(Position, Square)],
+    judged: &[Judged],
+    budget: Duration,
+    scoring: Scoring,
+    threads: usize,
+    stop: &Arc<AtomicBool>,
+) -> Result<Vec<Option<Why>>, CliError> {
+    let marked: Vec<usize> = (0..judged.len()).filter(|&k| judged[k].mark.is_some()).collect();
+    let mut out: Vec<Option<Why>> = judged.iter().map(|_| None).collect();
+    if marked.is_empty() {
+        return Ok(out);
+    }
+    let threads = threads.clamp(1, marked.len());
+    let mut reviewers = Vec::with_capacity(threads);
+    for _ in 0..threads {
+        reviewers.push(Reviewer::new(scoring).map_err(|e| CliError::Usage(format!("review: {e}")))?);
+    }
+    let next = AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Why>>> = marked.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|scope| {
+        for mut reviewer in reviewers {
+            let (next, results, marked) = (&next, &results, &marked);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= marked.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let k = marked[i];
+                    let why = reviewer.why(&positions[k].0, &judged[k], budget, Some(stop));
+                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = why;
+                }
+            });
+        }
+    });
+    for (i, r) in results.into_iter().enumerate() {
+        out[marked[i]] = r.into_inner().unwrap_or_else(|e| e.into_inner());
+    }
+    Ok(out)
+}
+
+/// The text of the marked moves' refutations and reasons.
+fn why_text(judged: &[Judged], whys: &[Option<Why>]) -> String {
+    let mut out = String::new();
+    for (j, why) in judged.iter().zip(whys) {
+        let Some(w) = why else { continue };
+        if out.is_empty() {
+            out.push_str("\nwhy the marked moves lose (the refutation: the best reply and the line after it):\n");
+        }
+        let line = |l: &[Square]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ");
+        out.push_str(&format!(
+            "{:>4} {} {} {}  refutation {} ({})  ·  best {} ({})\n",
+            j.ply,
+            j.side,
+            j.played,
+            j.mark_text().unwrap_or_default(),
+            if w.refutation.is_empty() { "(game over)".to_string() } else { line(&w.refutation) },
+            value_text(j.value, j.kind),
+            line(&w.best_line),
+            value_text(j.best_value, j.kind),
+        ));
+        if w.reasons.is_empty() {
+            out.push_str(&format!("       {DEEPER}\n"));
+        }
+        for r in &w.reasons {
+            out.push_str(&format!("       {}: {}\n", r.kind, r.detail));
+        }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
 pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<ExitCode, CliError> {
     // Where the GGF goes is checked before the review runs: a device or a folder is refused.
     let ggf = match &args.ggf {
@@ -352,6 +483,7 @@ pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<Exi
         children
     };
     let judged = review::review(&game.start, &game.moves, &mut analyse, &mut |_, _| {});
+    let whys = why_all(&positions, &judged, time, scoring, threads, &stop)?;
     let interrupted = stop.load(Ordering::Relaxed) && judged.len() < total;
     let (black, white) = review::summary(&judged);
     if let Some(path) = &ggf {
@@ -426,7 +558,10 @@ pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<Exi
         moves: judged
             .iter()
             .zip(how.iter().chain(std::iter::repeat(&(false, false))))
-            .map(|(j, &(proof, deepened))| MoveJson { proof, deepened, ..MoveJson::new(j) })
+            .zip(&whys)
+            .map(|((j, &(proof, deepened)), why)| {
+                MoveJson { proof, deepened, ..MoveJson::new(j) }.with_why(why.as_ref())
+            })
             .collect(),
         passes: plies
             .iter()
@@ -443,6 +578,7 @@ pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<Exi
             white: summary_line("white", &white),
             judged: judged.len(),
             interrupted,
+            why: why_text(&judged, &whys),
         },
     };
     report.print(json);

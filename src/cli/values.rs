@@ -189,8 +189,18 @@ pub const SELECTIVITIES: &[&str] = &["73", "87", "95", "98", "99", "100"];
 pub const EVALUATORS: &[&str] = &["patterns", "network"];
 
 /// `explain`'s topics, for [`Choices`] (the topic is checked by `explain` itself, with its own
-/// message).
-pub const TOPICS: &[&str] = &["legal", "flips", "play", "popcount", "empties", "symmetry", "search"];
+/// message): every traced topic in the tutorial's order, then `search`.
+pub const TOPICS: &[&str] = &{
+    use othello_explorer::studies::trace::Topic;
+    let mut out = [""; Topic::ALL.len() + 1];
+    let mut i = 0;
+    while i < Topic::ALL.len() {
+        out[i] = Topic::ALL[i].name();
+        i += 1;
+    }
+    out[Topic::ALL.len()] = "search";
+    out
+};
 
 /// Any text, as it is.
 fn text(text: &str) -> Result<String, String> {

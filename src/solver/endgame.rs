@@ -130,7 +130,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         // Edax's thresholds: with few empties the cap rarely reaches a low alpha.
         let threshold = if n < 10 { 2 * n as i32 - 2 } else { 2 * n as i32 };
         if alpha >= threshold && alpha >= Self::MAX - 2 * o.count_ones() as i32 {
-            let upper = Self::MAX - 2 * super::stability::stable_discs::<N>(o, p).count_ones() as i32;
+            let upper = Self::MAX - 2 * crate::board::stability::stable_discs::<N>(o, p).count_ones() as i32;
             if upper <= alpha {
                 return Some(upper);
             }

@@ -12,12 +12,14 @@
 //! **The floors of the search core**, bottom up:
 //!
 //! 0. Settings and small shared types, importing nothing above: `settings.rs` (the tunables),
-//!    `table.rs` (the shared transposition table), `selectivity.rs` ([`Selectivity`]),
+//!    `table.rs` (the shared transposition table), `plain.rs` (the plain negamax and alpha-beta of the
+//!    labs and the trainer), `selectivity.rs` ([`Selectivity`]),
 //!    `frontiers.rs` (where one search hands a node to another: `solved_within`, [`pv_solved`],
 //!    `prunes_exact`), `local_table.rs` (each thread's small table), `limits.rs` ([`Limits`],
 //!    [`StopReason`], [`Stopped`], [`ChildScore`]), `control.rs` (`Control`, a split point's
 //!    `Abort`), `node.rs` (`Node`, `Window`, `Move`, the fail-soft helpers `raise`,
-//!    `table_cutoff`, `bounds`), the board helpers `masks.rs`, `last_flips.rs`, `stability.rs`,
+//!    `table_cutoff`, `bounds`), the board helpers `masks.rs`, `last_flips.rs` (stable discs are the board's:
+//!    [`crate::board::stability`]),
 //!    the `specialised!` macro (`specialised.rs`), and the analysis's small nouns: `values.rs`
 //!    ([`Kind`], [`ChildValue`], the ranking), `prediction.rs` (the cost model, [`plan`]) and
 //!    `report.rs` ([`SearchMode`], [`Report`], [`Analysis`]).
@@ -58,6 +60,7 @@ mod midgame;
 mod node;
 mod ordering;
 mod parallel;
+pub mod plain;
 mod prediction;
 pub mod probcut;
 mod regime;
@@ -68,10 +71,10 @@ mod searcher;
 mod selective_solve;
 mod selectivity;
 mod settings;
-mod stability;
 pub mod table;
 mod values;
 
+pub use crate::board::stability::stable_discs;
 pub use engine::{Solver, SolverOptions};
 pub use entry::Solution;
 pub use frontiers::pv_solved;
@@ -85,6 +88,5 @@ pub use settings::{
     DEFAULT_HASH_MB, DEFAULT_SELECTIVITY, EXACT_MARGIN, PV_EXTENSION, PV_EXTENSION_MAX, QUICK_DEPTH,
     UNLIMITED_PROOF_NODES, WLD_MIN_EMPTIES, WLD_SPEEDUP, hash_mb_for,
 };
-pub use stability::stable_discs;
 pub use table::TableError;
 pub use values::{ChildValue, Kind, ValueText, outcome_letter, outcome_word, rank, rank_key};

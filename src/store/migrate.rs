@@ -14,15 +14,13 @@
 //! [`read_into_memory`] serves the commands that only read (`store stats|export|verify`) the same
 //! way, into memory, and writes nothing.
 
-use super::db::{self, Found, StoreError};
+use super::errors::StoreError;
+use super::sqlite::{self, Found, MAGIC};
 use super::{Key, Stored};
 use crate::board::size::Size;
 use redb::{ReadableDatabase, ReadableTable, TableDefinition, TableHandle};
 use std::path::{Path, PathBuf};
 
-/// The first bytes of every redb file.
-pub(super) const REDB_MAGIC: [u8; 9] = [b'r', b'e', b'd', b'b', 0x1A, 0x0A, 0xA9, 0x0D, 0x0A];
-const MAGIC: &str = "othello-explorer store";
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 /// (size N, scoring code, canonical player, canonical opponent).
 type RawKey = (u8, u8, u64, u64);
@@ -67,7 +65,7 @@ pub(super) fn convert(path: &Path) -> Result<(), StoreError> {
     // Another program converting takes a second or two: wait for it.
     lock.lock().map_err(io)?;
     let converted = (|| {
-        if db::inspect(&target)? != Found::Redb {
+        if sqlite::inspect(&target)? != Found::Redb {
             return Ok(());
         }
         // A shared lock on the old file: an older othello-explorer writing it holds an exclusive
@@ -79,7 +77,7 @@ pub(super) fn convert(path: &Path) -> Result<(), StoreError> {
             Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
         }
         let format1 = read_file(&target, path)?;
-        let temp = db::build_beside(&target, &format1.entries, format1.book.as_deref()).map_err(io)?;
+        let temp = sqlite::build_beside(&target, &format1.entries, format1.book.as_deref()).map_err(io)?;
         let kept = kept_name(&target);
         let moved = std::fs::hard_link(&target, &kept)
             .or_else(|_| std::fs::copy(&target, &kept).map(|_| ()))
@@ -140,7 +138,7 @@ fn open(file: &Path, path: &Path) -> Result<redb::Database, StoreError> {
 fn read(db: &impl ReadableDatabase, path: &Path) -> Result<Format1, StoreError> {
     let corrupt = |e: &dyn std::fmt::Display| StoreError::Corrupt {
         path: path.to_path_buf(),
-        detail: db::lower_first(&e.to_string()),
+        detail: sqlite::lower_first(&e.to_string()),
     };
     let foreign = || StoreError::Foreign { path: path.to_path_buf() };
     let read = db.begin_read().map_err(|e| corrupt(&e))?;
@@ -159,7 +157,7 @@ fn read(db: &impl ReadableDatabase, path: &Path) -> Result<Format1, StoreError> 
     if format != "1" {
         return Err(corrupt(&format!("an old-format store of unknown format version '{format}'")));
     }
-    let book = value(db::BOOK_KEY)?;
+    let book = value(sqlite::BOOK_KEY)?;
     if !names.iter().any(|n| n == ENTRIES.name()) {
         return Err(corrupt(&"the entries table is missing"));
     }
@@ -187,19 +185,19 @@ fn database_error(path: &Path, e: redb::DatabaseError) -> StoreError {
             StoreError::Io { path, message: io.to_string() }
         }
         redb::DatabaseError::Storage(redb::StorageError::Corrupted(message)) => {
-            StoreError::Corrupt { path, detail: db::lower_first(&message) }
+            StoreError::Corrupt { path, detail: sqlite::lower_first(&message) }
         }
-        other => StoreError::Corrupt { path, detail: db::lower_first(&other.to_string()) },
+        other => StoreError::Corrupt { path, detail: sqlite::lower_first(&other.to_string()) },
     }
 }
 
 fn decode_key((n, scoring, player, opponent): RawKey) -> Option<Key> {
-    db::decode_key((i64::from(n), i64::from(scoring), player as i64, opponent as i64))
+    sqlite::decode_key((i64::from(n), i64::from(scoring), player as i64, opponent as i64))
 }
 
 fn decode_value(size: Size, (lower, upper, best, source): RawValue) -> Option<Stored> {
     let best = (best != NO_MOVE).then_some(i64::from(best));
-    db::decode_value(size, (lower.into(), upper.into(), best, source.into()))
+    sqlite::decode_value(size, (lower.into(), upper.into(), best, source.into()))
 }
 
 /// A copy of a file in a folder of its own under the temporary folder, removed with it.

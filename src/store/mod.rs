@@ -20,17 +20,28 @@ pub mod book;
 #[cfg(feature = "store")]
 mod db;
 #[cfg(feature = "store")]
+mod errors;
+#[cfg(feature = "store")]
+mod format;
+#[cfg(feature = "store")]
 mod migrate;
+#[cfg(feature = "store")]
+mod sqlite;
+#[cfg(feature = "store")]
+mod summary;
 pub mod text;
 mod verify;
 
 #[cfg(feature = "store")]
-pub use db::{
-    BUSY_TIMEOUT, CheckedImport, ExportError, FORMAT_VERSION, ImportError, ImportSummary, PutSummary, Refused, Stats,
-    StatsRow, Store, StoreError,
-};
+pub use db::Store;
+#[cfg(feature = "store")]
+pub use errors::{ExportError, ImportError, StoreError};
+#[cfg(feature = "store")]
+pub use format::{BUSY_TIMEOUT, FORMAT_VERSION};
 #[cfg(feature = "store")]
 pub use migrate::kept_name as format1_kept_name;
+#[cfg(feature = "store")]
+pub use summary::{CheckedImport, ImportSummary, PutSummary, Refused, Stats, StatsRow};
 pub use verify::{ImportCheck, Mismatch, Selection, VerifyReport, check_entries, check_entry, exact_score};
 
 use crate::board::symmetry::{Symmetry, canonical};

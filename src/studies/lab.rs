@@ -2,14 +2,15 @@
 //! buys, as in the comparison tables of the research on Othello endgame search.
 //!
 //! 1. [`Method::Negamax`]: plain negamax, every move searched to the end of the game.
-//! 2. [`Method::AlphaBeta`]: negamax with alpha-beta cut-offs, moves tried in bit order.
+//! 2. [`Method::AlphaBeta`]: negamax with alpha-beta cut-offs, moves tried in reading order.
 //! 3. [`Method::FastestFirst`]: alpha-beta with the children sorted by the opponent's mobility,
 //!    fewest replies first ("fastest-first").
 //! 4. [`Method::Solver`]: the full [`crate::solver::Solver`] (transposition table, principal
 //!    variation search, Edax's ordering, stability cut-offs, dedicated last-move solvers).
 //!
-//! The first three are written plainly here, generic over the board side like the engine, on the
-//! engine's own [`crate::board::rules::legal_moves`] and [`crate::board::rules::flips`]. Each counts its nodes
+//! The first three are [`crate::solver::plain`]'s searches, written plainly, generic over the board
+//! side like the engine, on the engine's own [`crate::board::rules::legal_moves`] and
+//! [`crate::board::rules::flips`]. Each counts its nodes
 //! (positions visited, passes included) and looks at a stop flag every 4096 nodes. Plain negamax
 //! and unordered alpha-beta grow so fast with the number of empty squares that [`run`] refuses
 //! positions deeper than [`Method::max_empties`] with a clear message instead of running for hours.
@@ -33,7 +34,8 @@
 
 pub mod outcome;
 
-use crate::board::rules::{final_score, flips, legal_moves};
+use crate::board::rules::final_score;
+use crate::solver::plain::{self, Leaves};
 use crate::solver::{Limits, Solver, SolverOptions};
 use crate::{
     board::position::{Position, Scoring},
@@ -49,7 +51,7 @@ use std::time::{Duration, Instant};
 pub enum Method {
     /// Plain negamax.
     Negamax,
-    /// Alpha-beta, moves in bit order.
+    /// Alpha-beta, moves in reading order.
     AlphaBeta,
     /// Alpha-beta, fewest opponent replies first.
     FastestFirst,
@@ -75,7 +77,7 @@ impl Method {
     pub const fn description(self) -> &'static str {
         match self {
             Method::Negamax => "every move searched to the end",
-            Method::AlphaBeta => "cut-offs, moves in bit order",
+            Method::AlphaBeta => "cut-offs, moves in reading order",
             Method::FastestFirst => "cut-offs, fewest replies first",
             Method::Solver => "table, PVS, ordering, stability",
         }
@@ -166,7 +168,7 @@ impl fmt::Display for LabError {
 
 impl std::error::Error for LabError {}
 
-/// The plain searches, on raw bitboards of an `N x N` board.
+/// What the lab's plain searches count and stop on (the searches are [`crate::solver::plain`]'s).
 struct Plain<'a, const N: usize> {
     nodes: u64,
     stop: &'a AtomicBool,
@@ -174,7 +176,7 @@ struct Plain<'a, const N: usize> {
     discs: bool,
 }
 
-impl<const N: usize> Plain<'_, N> {
+impl<const N: usize> Leaves for Plain<'_, N> {
     /// Counts a node; `true` when the search must end.
     #[inline]
     fn visit(&mut self) -> bool {
@@ -185,102 +187,13 @@ impl<const N: usize> Plain<'_, N> {
         self.stopped
     }
 
-    fn end_score(&self, p: u64, o: u64) -> i32 {
+    #[inline]
+    fn halted(&self) -> bool {
+        self.stopped
+    }
+
+    fn finished(&mut self, p: u64, o: u64) -> i32 {
         if self.discs { p.count_ones() as i32 - o.count_ones() as i32 } else { final_score::<N>(p, o) }
-    }
-
-    /// Plain negamax: the best of minus every child's score.
-    fn negamax(&mut self, p: u64, o: u64) -> i32 {
-        if self.visit() {
-            return 0;
-        }
-        let mut moves = legal_moves::<N>(p, o);
-        if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
-                return self.end_score(p, o);
-            }
-            return -self.negamax(o, p);
-        }
-        let mut best = i32::MIN;
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let f = flips::<N>(p, o, sq);
-            best = best.max(-self.negamax(o ^ f, p ^ f ^ (1 << sq)));
-        }
-        best
-    }
-
-    /// Fail-soft alpha-beta, moves in bit order (lowest bit first).
-    fn alpha_beta(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
-        if self.visit() {
-            return 0;
-        }
-        let mut moves = legal_moves::<N>(p, o);
-        if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
-                return self.end_score(p, o);
-            }
-            return -self.alpha_beta(o, p, -beta, -alpha);
-        }
-        let mut best = i32::MIN;
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let f = flips::<N>(p, o, sq);
-            let v = -self.alpha_beta(o ^ f, p ^ f ^ (1 << sq), -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    /// Fail-soft alpha-beta, children sorted by the opponent's number of replies, fewest first.
-    fn fastest_first(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
-        if self.visit() {
-            return 0;
-        }
-        let mut moves = legal_moves::<N>(p, o);
-        if moves == 0 {
-            if legal_moves::<N>(o, p) == 0 {
-                return self.end_score(p, o);
-            }
-            return -self.fastest_first(o, p, -beta, -alpha);
-        }
-        // (replies, child's player, child's opponent), at most one per square.
-        let mut children = [(0u32, 0u64, 0u64); 64];
-        let mut count = 0;
-        while moves != 0 {
-            let sq = moves.trailing_zeros();
-            moves &= moves - 1;
-            let f = flips::<N>(p, o, sq);
-            let (cp, co) = (o ^ f, p ^ f ^ (1 << sq));
-            children[count] = (legal_moves::<N>(cp, co).count_ones(), cp, co);
-            count += 1;
-        }
-        let children = &mut children[..count];
-        children.sort_unstable_by_key(|c| c.0);
-        let mut best = i32::MIN;
-        for &(_, cp, co) in children.iter() {
-            let v = -self.fastest_first(cp, co, -beta, -alpha);
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
 
@@ -296,9 +209,9 @@ fn plain(method: Method, position: &Position, scoring: Scoring, stop: &AtomicBoo
         let mut s = Plain::<N> { nodes: 0, stop, stopped: false, discs };
         let b = bound(N);
         let score = match method {
-            Method::Negamax => s.negamax(p, o),
-            Method::AlphaBeta => s.alpha_beta(p, o, -b, b),
-            _ => s.fastest_first(p, o, -b, b),
+            Method::Negamax => plain::negamax::<N, _>(&mut s, p, o),
+            Method::AlphaBeta => plain::alpha_beta::<N, false, _>(&mut s, p, o, -b, b),
+            _ => plain::alpha_beta::<N, true, _>(&mut s, p, o, -b, b),
         };
         (score, s.nodes, s.stopped)
     })

@@ -17,8 +17,10 @@ pub(crate) mod job;
 pub(crate) mod keys;
 pub(crate) mod lab_worker;
 pub(crate) mod reach_worker;
+mod screen;
 pub(crate) mod session;
 pub(crate) mod teach;
+pub mod testing;
 pub(crate) mod theme;
 pub(crate) mod tree;
 pub(crate) mod view;
@@ -28,6 +30,9 @@ pub(crate) mod worker;
 
 pub use app::game::Strength;
 pub use disk::check_session_path;
+pub(crate) use screen::stdio_is_terminal;
+use screen::{ACTIVE, MOUSE, Signals, TerminalGuard};
+pub use screen::{QUIT_SIGNALS, color_auto, restore_terminal};
 pub use session::{Session, parse_full as parse_session, parse_with_progress as parse_session_with_progress};
 
 /// The explorer's keys and `:` commands as the manual page lists them, from the one key table and
@@ -40,75 +45,6 @@ pub fn key_reference() -> Vec<(&'static str, Vec<(String, &'static str)>)> {
     out
 }
 
-/// What the tests reach of the app, and nothing else: the modules themselves are private to the
-/// crate. The model, its messages and `update`; the view; the threads; the session format and its
-/// files; the key table; the tree. Each mirrors the module it comes from.
-pub mod testing {
-    /// The model, its messages and effects, and the one `update`.
-    pub mod app {
-        pub use crate::tui::app::game::Strength;
-        pub use crate::tui::app::{
-            AutoLine, AutoPlay, BoardGeometry, Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState,
-            update,
-        };
-    }
-    /// The solver thread.
-    pub mod worker {
-        pub use crate::tui::worker::{EventKind, SolverEvent, Worker};
-    }
-    /// The search lab's thread.
-    pub mod lab_worker {
-        pub use crate::tui::lab_worker::{LabEvent, LabResult, LabWorker};
-    }
-    /// The session format.
-    pub mod session {
-        pub use crate::tui::session::{Session, parse, parse_full, to_text, write_atomic};
-    }
-    /// The session's files: the lock, the kept sessions, the file thread.
-    pub mod disk {
-        pub use crate::tui::disk::{Claim, Claimed, Disk, KEPT_SESSIONS, SESSION_SLOTS, claim_session, kept_session};
-    }
-    /// The explored tree.
-    pub mod tree {
-        pub use crate::tui::tree::{Edge, Tree};
-    }
-    /// The whole screen.
-    pub mod view {
-        pub use crate::tui::view::{draw, view};
-    }
-    /// The widgets tested alone.
-    pub mod widgets {
-        /// The help overlay.
-        pub mod help {
-            pub use crate::tui::widgets::help::help_text;
-        }
-        /// The board.
-        pub mod board {
-            pub use crate::tui::widgets::board::{BoardWidget, Zoom};
-        }
-    }
-    /// The colours.
-    pub mod theme {
-        pub use crate::tui::theme::Theme;
-    }
-    /// The teaching view.
-    pub mod teach {
-        pub use crate::tui::teach::{Lesson, Teach, lesson_trace};
-    }
-    /// The command line's parser.
-    pub mod command {
-        pub use crate::tui::command::{Command, parse};
-    }
-    /// The clipboard's escape sequence.
-    pub mod clipboard {
-        pub use crate::tui::clipboard::{base64, osc52};
-    }
-    /// The one key table.
-    pub mod keys {
-        pub use crate::tui::keys::{Action, BAR_MORE, Context, action_for, bindings, key_bar};
-    }
-}
-
 use crate::solver::SolverOptions;
 use crate::{
     board::position::{Position, Scoring},
@@ -119,18 +55,15 @@ use disk::{Claim, Claimed, Disk};
 use lab_worker::LabWorker;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
-use ratatui::crossterm::terminal::{
-    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen, LeaveAlternateScreen,
-};
+use ratatui::crossterm::event::{self, EnableMouseCapture, Event};
+use ratatui::crossterm::terminal::{self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen};
 use ratatui::crossterm::{cursor, execute, queue};
 use reach_worker::ReachWorker;
-use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
-use std::io::{self, BufWriter, IsTerminal, Write};
+use signal_hook::consts::{SIGHUP, SIGTSTP};
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tree::Tree;
 use watchdog::Watchdog;
@@ -237,140 +170,6 @@ impl std::error::Error for TuiError {}
 impl From<io::Error> for TuiError {
     fn from(e: io::Error) -> TuiError {
         TuiError::Io(e)
-    }
-}
-
-/// Whether colour should be drawn in `auto` mode: `NO_COLOR` unset or empty, and stdout a
-/// terminal.
-pub fn color_auto() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && io::stdout().is_terminal()
-}
-
-/// Whether the terminal is in the explorer's mode (raw, alternate screen), and with the mouse.
-static ACTIVE: AtomicBool = AtomicBool::new(false);
-static MOUSE: AtomicBool = AtomicBool::new(false);
-static HOOK: Mutex<bool> = Mutex::new(false);
-
-/// Puts the terminal back: mouse capture off, main screen, cursor shown, raw mode off. Safe to
-/// call more than once and from the panic hook.
-pub fn restore_terminal() {
-    if ACTIVE.swap(false, Ordering::SeqCst) {
-        let mut out = io::stdout();
-        if MOUSE.swap(false, Ordering::SeqCst) {
-            let _ = execute!(out, DisableMouseCapture);
-        }
-        let _ = execute!(out, LeaveAlternateScreen, cursor::Show);
-        let _ = terminal::disable_raw_mode();
-        let _ = out.flush();
-    }
-}
-
-/// Restores the terminal when dropped: on quit, on error (the `?` path) and on unwinding.
-struct TerminalGuard;
-
-impl TerminalGuard {
-    fn enter(mouse: bool) -> io::Result<TerminalGuard> {
-        install_panic_hook();
-        terminal::enable_raw_mode()?;
-        ACTIVE.store(true, Ordering::SeqCst);
-        let guard = TerminalGuard;
-        let mut out = io::stdout();
-        execute!(out, EnterAlternateScreen, cursor::Hide)?;
-        if mouse {
-            MOUSE.store(true, Ordering::SeqCst);
-            execute!(out, EnableMouseCapture)?;
-        }
-        Ok(guard)
-    }
-}
-
-impl Drop for TerminalGuard {
-    fn drop(&mut self) {
-        restore_terminal();
-    }
-}
-
-/// Restores the terminal before the panic message is printed, so it is readable.
-fn install_panic_hook() {
-    let mut installed = HOOK.lock().unwrap_or_else(|e| e.into_inner());
-    if *installed {
-        return;
-    }
-    *installed = true;
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        restore_terminal();
-        previous(info);
-    }));
-}
-
-/// Whether standard input and output are both a terminal (the explorer needs one).
-pub(crate) fn stdio_is_terminal() -> bool {
-    io::stdout().is_terminal() && io::stdin().is_terminal()
-}
-
-/// The signals that end the explorer like `q` does: hang-up, interrupt, quit, terminate.
-pub const QUIT_SIGNALS: [i32; 4] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM];
-
-/// Catches [`QUIT_SIGNALS`] while the explorer runs: the handler only records the signal's
-/// number, and the event loop turns it into [`Msg::Signal`].
-struct Signals {
-    received: Arc<AtomicUsize>,
-    /// SIGTSTP came (`kill -TSTP`): the loop suspends as on Ctrl-Z.
-    stop: Arc<AtomicBool>,
-    /// SIGCONT came: the loop takes the terminal again.
-    cont: Arc<AtomicBool>,
-    ids: Vec<signal_hook::SigId>,
-}
-
-impl Signals {
-    fn catch() -> io::Result<Signals> {
-        let received = Arc::new(AtomicUsize::new(0));
-        let stop = Arc::new(AtomicBool::new(false));
-        let cont = Arc::new(AtomicBool::new(false));
-        let mut ids = Vec::new();
-        for sig in QUIT_SIGNALS {
-            ids.push(signal_hook::flag::register_usize(sig, Arc::clone(&received), sig as usize)?);
-        }
-        ids.push(signal_hook::flag::register(SIGTSTP, Arc::clone(&stop))?);
-        ids.push(signal_hook::flag::register(SIGCONT, Arc::clone(&cont))?);
-        Ok(Signals { received, stop, cont, ids })
-    }
-
-    /// Records `sig` as if it had come (a hang-up the loop found itself).
-    fn raise(&self, sig: i32) {
-        let _ = self.received.compare_exchange(0, sig as usize, Ordering::SeqCst, Ordering::SeqCst);
-    }
-
-    /// Whether SIGTSTP came since the last call.
-    fn take_stop(&self) -> bool {
-        self.stop.swap(false, Ordering::SeqCst)
-    }
-
-    /// Whether SIGCONT came since the last call.
-    fn take_continue(&self) -> bool {
-        self.cont.swap(false, Ordering::SeqCst)
-    }
-
-    /// The flag the handlers set (the signal's number, 0 while none), for the watchdog.
-    fn shared(&self) -> Arc<AtomicUsize> {
-        Arc::clone(&self.received)
-    }
-
-    /// The signal caught, if any.
-    fn received(&self) -> Option<i32> {
-        match self.received.load(Ordering::SeqCst) {
-            0 => None,
-            n => Some(n as i32),
-        }
-    }
-}
-
-impl Drop for Signals {
-    fn drop(&mut self) {
-        for id in self.ids.drain(..) {
-            signal_hook::low_level::unregister(id);
-        }
     }
 }
 

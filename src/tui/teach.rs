@@ -19,13 +19,17 @@ pub enum Lesson {
 
 impl Lesson {
     /// Every page, in the order of the tutorial.
-    pub const ALL: [Lesson; 7] = [
+    pub const ALL: [Lesson; 11] = [
         Lesson::Trace(Topic::Legal),
         Lesson::Trace(Topic::Flips),
         Lesson::Trace(Topic::Play),
         Lesson::Trace(Topic::Popcount),
         Lesson::Trace(Topic::Empties),
         Lesson::Trace(Topic::Symmetry),
+        Lesson::Trace(Topic::Stable),
+        Lesson::Trace(Topic::Frontier),
+        Lesson::Trace(Topic::Regions),
+        Lesson::Trace(Topic::Corners),
         Lesson::Lab,
     ];
 

@@ -18,7 +18,7 @@ use super::widgets::board::{BoardWidget, Zoom, board_extent};
 use super::widgets::children::ChildrenWidget;
 use super::widgets::line::LineWidget;
 use super::widgets::teach::TeachWidget;
-use super::widgets::{bars, help};
+use super::widgets::{bars, graph, help};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -74,8 +74,16 @@ pub(crate) fn areas(area: Rect, size: crate::board::size::Size, status_rows: u16
     let right_x = children.right();
     let right_w = body.right() - right_x;
     let line_min = 5u16;
-    let bits_h = bitboards::full_height(size, right_w).min(body.height.saturating_sub(line_min));
+    // Every grid where the line panel keeps room for the score graph's compact form below
+    // them; else every hex value with the grids that fit (the list form); else what is left.
+    let with_graph = graph::MIN_HEIGHT + 8;
+    let full_h = bitboards::full_height(size, right_w);
     let compact_h = bitboards::list_height(size, right_w);
+    let bits_h = if full_h + with_graph <= body.height {
+        full_h
+    } else {
+        full_h.min(body.height.saturating_sub(line_min)).min(compact_h.max(body.height.saturating_sub(with_graph)))
+    };
     let bits_h = bits_h.max(body.height.saturating_sub(line_min).min(compact_h));
     let bitboards = Rect::new(right_x, body.y, right_w, bits_h);
     let line = Rect::new(right_x, bitboards.bottom(), right_w, body.bottom() - bitboards.bottom());

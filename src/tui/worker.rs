@@ -91,6 +91,14 @@ pub enum EventKind {
         /// Every legal move's value, from the mover's side, best first.
         children: Vec<ChildValue>,
     },
+    /// A review's step judged the move played a mistake: its refutation and why it loses
+    /// ([`crate::studies::review::Reviewer::why`]). Sent after [`EventKind::Reviewed`].
+    Why {
+        /// The move the line plays at the position.
+        played: Square,
+        /// The refutation, the best move's line and the reasons.
+        why: crate::studies::review::reasons::Why,
+    },
     /// The job was cancelled before it finished.
     Cancelled,
 }
@@ -229,7 +237,14 @@ fn review_job(
         return Err(Gone);
     }
     if examined.complete {
+        let judged = played.and_then(|m| crate::studies::review::judge(0, &position, m, &examined.children));
         send(EventKind::Reviewed { played, children: examined.children })?;
+        // A marked move: why it loses, from its refutation and the best move's line.
+        if let Some(j) = judged.filter(|j| j.mark.is_some())
+            && let Some(why) = reviewer.why(&position, &j, budget, Some(stop))
+        {
+            send(EventKind::Why { played: j.played, why })?;
+        }
     }
     send(EventKind::Cancelled)
 }

@@ -432,3 +432,125 @@ pub fn negamax_memo(b: &Board, discs: bool, memo: &mut Memo) -> i32 {
     memo.insert(key, v);
     v
 }
+
+// ---- The concepts players reason with, square by square (`board::concepts`' twins) ----
+
+impl Board {
+    /// The cell at (`col`, `row`) if it is on the board.
+    fn at(&self, col: i32, row: i32) -> Option<usize> {
+        let n = self.n as i32;
+        (col >= 0 && row >= 0 && col < n && row < n).then(|| (row * n + col) as usize)
+    }
+
+    /// The cells next to cell `i` in the eight directions.
+    pub fn neighbour_cells(&self, i: usize) -> Vec<usize> {
+        let (c, r) = ((i % self.n) as i32, (i / self.n) as i32);
+        DIRS.iter().filter_map(|&(dc, dr)| self.at(c + dc, r + dr)).collect()
+    }
+
+    /// The stable discs of `side`: a disc is stable when along each of the four lines through it
+    /// the line is full (no empty cell on it either way), or a neighbour on it is off the board or
+    /// a stable disc of `side`; grown from none until a pass over the board adds nothing.
+    pub fn stable_cells(&self, side: Side) -> Vec<usize> {
+        let n = self.n;
+        let full_line = |c: i32, r: i32, dc: i32, dr: i32| {
+            [(dc, dr), (-dc, -dr)].iter().all(|&(dc, dr)| {
+                let (mut c, mut r) = (c + dc, r + dr);
+                while let Some(i) = self.at(c, r) {
+                    if self.cells[i].is_none() {
+                        return false;
+                    }
+                    (c, r) = (c + dc, r + dr);
+                }
+                true
+            })
+        };
+        let mut stable = vec![false; n * n];
+        loop {
+            let mut changed = false;
+            for i in 0..n * n {
+                if stable[i] || self.cells[i] != Some(side) {
+                    continue;
+                }
+                let (c, r) = ((i % n) as i32, (i / n) as i32);
+                let held = [(1, 0), (0, 1), (1, 1), (1, -1)].iter().all(|&(dc, dr)| {
+                    full_line(c, r, dc, dr)
+                        || [(dc, dr), (-dc, -dr)]
+                            .iter()
+                            .any(|&(dc, dr)| self.at(c + dc, r + dr).is_none_or(|j| stable[j]))
+                });
+                if held {
+                    stable[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return (0..n * n).filter(|&i| stable[i]).collect();
+            }
+        }
+    }
+
+    /// The discs of `side` with an empty cell next to them.
+    pub fn frontier_cells(&self, side: Side) -> Vec<usize> {
+        (0..self.n * self.n)
+            .filter(|&i| self.cells[i] == Some(side))
+            .filter(|&i| self.neighbour_cells(i).iter().any(|&j| self.cells[j].is_none()))
+            .collect()
+    }
+
+    /// The empty cells next to a disc of the other side than `side`.
+    pub fn potential_cells(&self, side: Side) -> Vec<usize> {
+        (0..self.n * self.n)
+            .filter(|&i| self.cells[i].is_none())
+            .filter(|&i| self.neighbour_cells(i).iter().any(|&j| self.cells[j] == Some(side.other())))
+            .collect()
+    }
+
+    /// The empty cells in groups joined through empty neighbours (eight directions), each group
+    /// sorted, the groups in the order of their first cell; found by a breadth-first search.
+    pub fn empty_regions(&self) -> Vec<Vec<usize>> {
+        let n = self.n;
+        let mut seen = vec![false; n * n];
+        let mut out = Vec::new();
+        for start in 0..n * n {
+            if seen[start] || self.cells[start].is_some() {
+                continue;
+            }
+            let mut region = vec![start];
+            seen[start] = true;
+            let mut k = 0;
+            while k < region.len() {
+                for j in self.neighbour_cells(region[k]) {
+                    if !seen[j] && self.cells[j].is_none() {
+                        seen[j] = true;
+                        region.push(j);
+                    }
+                }
+                k += 1;
+            }
+            region.sort_unstable();
+            out.push(region);
+        }
+        out
+    }
+}
+
+/// The corner cells of an `n x n` board.
+pub fn corner_cells(n: usize) -> Vec<usize> {
+    vec![0, n - 1, n * (n - 1), n * n - 1]
+}
+
+/// The X-squares: the cell diagonally inside each corner.
+pub fn x_cells(n: usize) -> Vec<usize> {
+    let mut v = vec![n + 1, 2 * n - 2, n * (n - 2) + 1, n * (n - 1) - 2];
+    v.sort_unstable();
+    v
+}
+
+/// The C-squares: the edge cells next to each corner.
+pub fn c_cells(n: usize) -> Vec<usize> {
+    let mut v = vec![1, n, n - 2, 2 * n - 1, n * (n - 2), n * (n - 1) + 1, n * (n - 1) - 1, n * n - 2];
+    v.sort_unstable();
+    v.dedup();
+    v
+}

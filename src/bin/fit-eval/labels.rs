@@ -1,9 +1,9 @@
 //! How the fit's positions get their labels: the exact solver, the bootstrapping search with the
 //! weights being fitted at its leaves, and the worker threads that label many at once.
 
-use crate::play::{empties, play, squares};
-use othello_explorer::board::rules::legal_moves;
+use crate::play::empties;
 use othello_explorer::eval::{Weights, evaluate_fine_with};
+use othello_explorer::solver::plain::{self, Leaves};
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
 use othello_explorer::{Color, Position, Size};
 
@@ -43,41 +43,28 @@ pub(crate) fn exact<const N: usize>(solver: &mut Solver, p: u64, o: u64) -> i32 
     solver.score(&position, &Limits::default()).expect("no limits").0
 }
 
-/// The bootstrapping search: alpha-beta down to `horizon` empties, leaves evaluated with `w` (in
-/// 1/SCALE discs), finished games exact. Children are tried fewest opponent moves first.
-pub(crate) fn bootstrap<const N: usize>(w: &Weights, p: u64, o: u64, horizon: usize, mut alpha: i32, beta: i32) -> i32 {
-    if empties::<N>(p, o) <= horizon {
-        return evaluate_fine_with::<N>(w, p, o);
+/// The bootstrapping search's leaves: positions of `horizon` empties or fewer, and finished
+/// games, read by the weights `w` (in 1/SCALE discs).
+struct Bootstrap<'w, const N: usize> {
+    w: &'w Weights,
+    horizon: usize,
+}
+
+impl<const N: usize> Leaves for Bootstrap<'_, N> {
+    #[inline]
+    fn horizon(&mut self, p: u64, o: u64) -> Option<i32> {
+        (empties::<N>(p, o) <= self.horizon).then(|| evaluate_fine_with::<N>(self.w, p, o))
     }
-    let moves = legal_moves::<N>(p, o);
-    if moves == 0 {
-        if legal_moves::<N>(o, p) == 0 {
-            return evaluate_fine_with::<N>(w, p, o);
-        }
-        return -bootstrap::<N>(w, o, p, horizon, -beta, -alpha);
+
+    #[inline]
+    fn finished(&mut self, p: u64, o: u64) -> i32 {
+        evaluate_fine_with::<N>(self.w, p, o)
     }
-    // At most 64 moves: the children on the stack, not in a `Vec` a node.
-    let mut children = [(0u32, 0u64, 0u64); 64];
-    let mut count = 0;
-    for sq in squares(moves) {
-        let (cp, co) = play::<N>(p, o, sq);
-        children[count] = (legal_moves::<N>(cp, co).count_ones(), cp, co);
-        count += 1;
-    }
-    let children = &mut children[..count];
-    children.sort_unstable_by_key(|c| c.0);
-    let mut best = i32::MIN;
-    for &(_, cp, co) in children.iter() {
-        let v = -bootstrap::<N>(w, cp, co, horizon, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
+}
+
+/// The bootstrapping search: alpha-beta ([`plain::alpha_beta`]) down to `horizon` empties, leaves
+/// evaluated with `w` (in 1/SCALE discs), finished games too. Children are tried fewest opponent
+/// moves first.
+pub(crate) fn bootstrap<const N: usize>(w: &Weights, p: u64, o: u64, horizon: usize, alpha: i32, beta: i32) -> i32 {
+    plain::alpha_beta::<N, true, _>(&mut Bootstrap::<N> { w, horizon }, p, o, alpha, beta)
 }

@@ -27,16 +27,24 @@
 //!   weights, bit for bit, as a run never stopped (on the same number of threads: the gradient's
 //!   sum is split by thread).
 
+mod checks;
+mod model;
+mod samples;
+
+pub use checks::{CheckLine, check_line, check_lines};
+use checks::{board_string, exact_report, opening_report, read_exact};
+pub(crate) use model::Model;
+use model::{fold, mae, quantise, restaged};
+pub use samples::Sample;
+use samples::{check_symmetry, read_samples, sample};
+
 use crate::checkpoint::{self, Checkpoint, Progress};
-use crate::{selfplay, solved};
 use othello_explorer::board::geometry::full_mask;
-use othello_explorer::board::symmetry::Symmetry;
-use othello_explorer::eval::features::{SCALARS, scalars};
-use othello_explorer::eval::pattern::{Layout, pattern_entries};
+use othello_explorer::eval::features::SCALARS;
+use othello_explorer::eval::pattern::Layout;
 use othello_explorer::eval::weights::StageWeights;
 use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_fine_with, evaluate_with};
-use othello_explorer::{Position, Size, Square};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -106,198 +114,6 @@ impl Frozen<'_> {
     fn fits(&self, stage: usize) -> bool {
         (self.below..self.from).contains(&stage)
     }
-}
-
-/// One position as the fit keeps it: 24 bytes. Its features (the table entries and scalars) are
-/// read from the board again at every pass ([`Features`]), so memory grows by 24 bytes a position
-/// and not by the 200 bytes its 46 entries would take: 50 million positions fit in 1.2 GB.
-#[derive(Clone, Copy)]
-pub struct Sample {
-    pub p: u64,
-    pub o: u64,
-    pub label: f32,
-    pub stage: u8,
-    /// The label is the position's exact score (the perfect line, a solved position); else it is
-    /// the result of the search's own play from it.
-    pub exact: bool,
-}
-
-fn sample<const N: usize>(w: &Weights, p: u64, o: u64, label: i32, exact: bool) -> Sample {
-    let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
-    Sample { p, o, stage: w.stage_of(empties) as u8, label: label as f32, exact }
-}
-
-/// A sample's features, read from its board into a buffer a worker keeps.
-struct Features {
-    scalars: [f32; SCALARS],
-    entries: Vec<u32>,
-}
-
-impl Features {
-    fn new() -> Features {
-        Features { scalars: [0.0; SCALARS], entries: Vec::with_capacity(64) }
-    }
-
-    fn read<const N: usize>(&mut self, s: &Sample) -> &Features {
-        self.entries.clear();
-        pattern_entries::<N>(s.p, s.o, &mut self.entries);
-        self.scalars = scalars::<N>(s.p, s.o).map(|x| x as f32);
-        self
-    }
-}
-
-/// The empties from which `selfplay` games follow the solver's perfect line (the runs' `--exact`,
-/// 20 on both sizes: checked against the headers by [`read_samples`]); a `games` run's header
-/// gives its own.
-const fn exact_from<const N: usize>() -> u32 {
-    20
-}
-
-/// The samples of the files (self-play games and solved positions, told apart by their
-/// header): (training, validation, games, solved positions). Item `g` of a file is held out when
-/// `g mod 10 == 9`.
-pub fn read_samples<const N: usize>(
-    w: &Weights,
-    files: &[PathBuf],
-) -> Result<(Vec<Sample>, Vec<Sample>, usize, usize), String> {
-    let size = Size::from_n(N).expect("6 or 8");
-    let (mut games_files, mut solved_files) = (Vec::new(), Vec::new());
-    for path in files {
-        if path.extension().is_some_and(|e| e == "oxg") {
-            games_files.push(path.clone()); // `fit-eval games` files, read by `selfplay::read_games`
-            continue;
-        }
-        let header = first_line(path)?;
-        let header = header.as_str();
-        if !header.contains(&format!(" size {N} ")) {
-            return Err(format!("{}: line 1: not {N}x{N} data", path.display()));
-        }
-        if header.starts_with("# fit-eval selfplay ") && !header.contains(&format!(" exact {} ", exact_from::<N>())) {
-            return Err(format!(
-                "{}: line 1: the games must switch to the solver at {} empties",
-                path.display(),
-                exact_from::<N>()
-            ));
-        }
-        if ["v1", "v2", "v3"].iter().any(|v| header.starts_with(&format!("# fit-eval solved {v} "))) {
-            solved_files.push(path.clone());
-        } else {
-            games_files.push(path.clone());
-        }
-    }
-    let (mut train, mut valid) = (Vec::new(), Vec::new());
-    // Solved positions first: a game's position solved by `games-solve` trains on its exact score
-    // in place of the game's result.
-    let mut solved = 0;
-    let mut exact_positions = std::collections::HashSet::new();
-    for path in &solved_files {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (k, line) in std::io::BufRead::lines(std::io::BufReader::new(file)).enumerate().skip(1) {
-            let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
-            let line = line.as_str();
-            if line.split_whitespace().nth(1) == Some("none") {
-                continue; // a game with no position in the range (`games-solve`)
-            }
-            let (p, o, y) = solved::parse(size, line)
-                .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
-            let index = crate::shards::line_index(line).unwrap_or(0);
-            let into = if index % 10 == 9 { &mut valid } else { &mut train };
-            into.push(sample::<N>(w, p, o, y, true));
-            exact_positions.insert((p, o));
-            solved += 1;
-        }
-    }
-    let games = selfplay::read_games(&games_files)?;
-    for (run, index, random, moves, black_score) in &games {
-        let positions = selfplay::labelled_positions(size, *random, moves, *black_score)
-            .map_err(|e| format!("game {index} of {run:?}: {e}"))?;
-        let into = if index % 10 == 9 { &mut valid } else { &mut train };
-        // A `games` run names where its perfect lines begin (`exact E` in its header).
-        let exact_from = run
-            .split(" exact ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-            .unwrap_or(exact_from::<N>());
-        into.extend(positions.into_iter().filter(|&(p, o, _)| !exact_positions.contains(&(p, o))).map(|(p, o, y)| {
-            let empties = (full_mask(N) & !(p | o)).count_ones();
-            sample::<N>(w, p, o, y, empties <= exact_from)
-        }));
-    }
-    Ok((train, valid, games.len(), solved))
-}
-
-/// The first line of a text file, read without reading the rest.
-fn first_line(path: &Path) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(std::io::Read::take(file, 4096)), &mut line)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(line.trim_end().to_string())
-}
-
-/// Checks on a few hundred samples that the eight images of a position give the same multiset of
-/// table entries and the same scalar features: the augmentation the shared tables stand for.
-pub fn check_symmetry<const N: usize>(samples: &[Sample]) -> Result<(), String> {
-    let size = Size::from_n(N).expect("6 or 8");
-    for s in samples.iter().step_by((samples.len() / 300).max(1)) {
-        let mut mine = Features::new();
-        mine.read::<N>(s);
-        mine.entries.sort_unstable();
-        for g in Symmetry::ALL {
-            let (p, o) = (g.apply(size, s.p), g.apply(size, s.o));
-            let mut image = Features::new();
-            image.read::<N>(&Sample { p, o, ..*s });
-            image.entries.sort_unstable();
-            if image.entries != mine.entries || image.scalars != mine.scalars {
-                return Err(format!("{g:?} changes the features of {:#x} {:#x}", s.p, s.o));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The fitted weights in discs: per stage, scalars and the (canonical) table entries.
-pub(crate) struct Model {
-    pub scalars: Vec<[f32; SCALARS]>,
-    pub tables: Vec<Vec<f32>>,
-}
-
-impl Model {
-    fn predict(&self, stage: usize, f: &Features) -> f32 {
-        let (ws, wt) = (&self.scalars[stage], &self.tables[stage]);
-        f.scalars.iter().zip(ws).map(|(x, w)| x * w).sum::<f32>()
-            + f.entries.iter().map(|&e| wt[e as usize]).sum::<f32>()
-    }
-}
-
-/// Runs `f` over the samples on `threads` workers, each with its own accumulator from `init` and
-/// its own features buffer; returns the accumulators.
-fn fold<A: Send>(
-    samples: &[Sample],
-    threads: usize,
-    init: impl Fn() -> A + Sync,
-    f: impl Fn(&mut A, &mut Features, &Sample) + Sync,
-) -> Vec<A> {
-    crate::labels::on_chunks(samples, threads, |part| {
-        let (mut acc, mut buf) = (init(), Features::new());
-        for s in part {
-            f(&mut acc, &mut buf, s);
-        }
-        acc
-    })
-}
-
-/// The mean absolute error of `model` on `set`.
-fn mae<const N: usize>(model: &Model, set: &[Sample], threads: usize) -> f32 {
-    let parts = fold(
-        set,
-        threads,
-        || 0f64,
-        |acc, buf, s| {
-            *acc += (model.predict(s.stage as usize, buf.read::<N>(s)) - s.label).abs() as f64;
-        },
-    );
-    (parts.iter().sum::<f64>() / set.len().max(1) as f64) as f32
 }
 
 /// What one run of a round's fit does besides fitting: the epochs it may still run (`None`: all),
@@ -449,24 +265,6 @@ fn fit<const N: usize>(
         }
     }
     Ok(Fitted::Done(model))
-}
-
-fn quantise(x: f32) -> i16 {
-    (x * SCALE as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16
-}
-
-/// `base` in stages of `bucket` empties (a divisor of its own stage width), each taking the
-/// weights of the base's stage that holds its empties: every position evaluates as with `base`,
-/// and a fit with narrower stages can freeze, start from and compare with it.
-fn restaged<const N: usize>(base: &Weights, bucket: usize) -> Weights {
-    if base.bucket() == bucket {
-        return base.clone();
-    }
-    let mut w = Weights::zero(N, bucket);
-    for st in 0..w.stages().len() {
-        w.set_stage(st, base.stage(base.stage_of(st * bucket)).clone());
-    }
-    w
 }
 
 /// Trains the `N x N` weights on the shards, writes `weights-N.oxev` and `check-N.txt`, and prints
@@ -773,141 +571,4 @@ pub fn train<const N: usize>(settings: &Settings, bucket: usize) -> Result<Ended
         }
     }
     Ok(Ended::Finished)
-}
-
-/// The positions of the OBF problem `files` (each move's exact score listed, as in `data/ffo/`)
-/// with their exact values (the best score): `(p, o, empties, value)`, the side to move's.
-fn read_exact<const N: usize>(files: &[PathBuf]) -> Result<Vec<(u64, u64, usize, i32)>, String> {
-    let mut out = Vec::new();
-    let size = Size::from_n(N).expect("6 or 8");
-    for path in files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        if text.starts_with("# fit-eval solved ") {
-            // Solved positions (`solved`, `games-solve`): each line's score is the exact value.
-            for (k, line) in text.lines().enumerate().skip(1) {
-                if line.split_whitespace().nth(1) == Some("none") {
-                    continue;
-                }
-                let (p, o, value) = solved::parse(size, line)
-                    .ok_or_else(|| format!("{}: line {}: not a {N}x{N} solved position", path.display(), k + 1))?;
-                out.push((p, o, (full_mask(N) & !(p | o)).count_ones() as usize, value));
-            }
-            continue;
-        }
-        for (k, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
-                continue;
-            }
-            let problem = othello_explorer::notation::obf::parse_problem(line)
-                .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
-            let (position, _) = problem.position.after_forced_pass();
-            let (Some(value), true) = (problem.best_score(), position.size().n() == N) else {
-                return Err(format!(
-                    "{}: line {}: not a {N}x{N} problem with its moves' scores",
-                    path.display(),
-                    k + 1
-                ));
-            };
-            let (p, o) = position.raw();
-            out.push((p, o, position.empty_count() as usize, value));
-        }
-    }
-    Ok(out)
-}
-
-/// The evaluation against exact values, per stage: the mean absolute error of `w` and of `base`
-/// on `positions` ([`read_exact`]), in discs.
-fn exact_report<const N: usize>(
-    positions: &[(u64, u64, usize, i32)],
-    w: &Weights,
-    base: Option<&Weights>,
-    bucket: usize,
-) {
-    let mut cells: Vec<(usize, f64, f64)> = vec![(0, 0.0, 0.0); w.stages().len()];
-    for &(p, o, empties, value) in positions {
-        let cell = &mut cells[w.stage_of(empties)];
-        cell.0 += 1;
-        cell.1 += (evaluate_with::<N>(w, p, o) - value).abs() as f64;
-        if let Some(b) = base {
-            cell.2 += (evaluate_with::<N>(b, p, o) - value).abs() as f64;
-        }
-    }
-    println!("| stage | empties | exact positions | MAE |{}", if base.is_some() { " MAE, base |" } else { "" });
-    println!("|---|---|---|---|{}", if base.is_some() { "---|" } else { "" });
-    for (st, &(k, fit, based)) in cells.iter().enumerate().filter(|c| c.1.0 > 0) {
-        let base_cell = if base.is_some() { format!(" {:.2} |", based / k as f64) } else { String::new() };
-        println!("| {st} | {}-{} | {k} | {:.2} |{base_cell}", st * bucket, st * bucket + bucket - 1, fit / k as f64);
-    }
-}
-
-/// A quick look at the opening with the new weights: a plain alpha-beta of the start and of the
-/// position after its first move (`f5` on 8x8, `d5`... whatever comes first in reading order) at
-/// depths 1 to 8, in discs from the side to move (8x8: a draw, Takizawa 2023; 6x6: -4, solved).
-fn opening_report<const N: usize>(w: &Weights) {
-    let start = othello_explorer::Position::start(Size::from_n(N).expect("6 or 8"));
-    let first = start.legal_moves().reading_order()[0];
-    let child = start.play(first).expect("a legal move");
-    for (name, pos) in [("the start".to_string(), start), (format!("after {first}"), child)] {
-        let (p, o) = pos.raw();
-        let empties = pos.empty_count() as usize;
-        let values: Vec<String> = (1..=8)
-            .map(|d| {
-                let v = crate::bootstrap::<N>(w, p, o, empties - d, -i32::MAX, i32::MAX);
-                format!("{:+.1}", v as f64 / SCALE as f64)
-            })
-            .collect();
-        println!("{name}, depths 1-8: {}", values.join(" "));
-    }
-}
-
-/// One line of a check file (`check-N.txt`): a comment, or a position with the evaluation
-/// written after its board string.
-pub enum CheckLine<'a> {
-    /// A `#` line, as written.
-    Comment(&'a str),
-    /// A check position: the line and its board string as written, and the position.
-    Position { line: &'a str, board: &'a str, pos: Position },
-}
-
-/// The lines of a check file's `text` read from `path` (named in errors with the line number).
-pub fn check_lines<'a>(text: &'a str, path: &Path) -> Result<Vec<CheckLine<'a>>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(k, line)| {
-            if line.starts_with('#') {
-                return Ok(CheckLine::Comment(line));
-            }
-            let board = line.rsplit_once(' ').map_or(line, |(b, _)| b);
-            othello_explorer::notation::obf::parse_board(board)
-                .map(|pos| CheckLine::Position { line, board, pos })
-                .map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))
-        })
-        .collect()
-}
-
-/// A check file's line for `pos` (written as `board`) with the evaluation of `w`.
-pub fn check_line<const N: usize>(w: &Weights, board: &str, pos: &Position) -> String {
-    let (p, o) = pos.raw();
-    format!("{board} {}\n", evaluate_with::<N>(w, p, o))
-}
-
-/// The board string with `p` as X to move (the check file's convention: colours do not matter to
-/// the evaluation, only who is to move).
-fn board_string<const N: usize>(p: u64, o: u64) -> String {
-    let size = Size::from_n(N).expect("6 or 8");
-    let mut s: String = Square::all(size)
-        .map(|sq| {
-            let b = 1u64 << sq.bit(size);
-            if p & b != 0 {
-                'X'
-            } else if o & b != 0 {
-                'O'
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    s.push_str(" X");
-    s
 }

@@ -7,9 +7,11 @@
 
 use super::{isa_level, read_problems, select};
 use crate::cli::common::{CliError, outln, thousands};
+use crate::cli::outcome_rows::MethodRow;
+use crate::cli::report::print_json;
 use othello_explorer::Scoring;
 use othello_explorer::studies::lab::outcome::{self, Budget, Method, Outcome, OutcomeError, Run};
-use serde_json::json;
+use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -98,6 +100,33 @@ fn nodes_row(row: &Row) -> String {
     line
 }
 
+/// `bench --lab --json`: `{file, limit_seconds, isa, positions: [{index, empties, expected,
+/// methods}], mismatches: [{index, method}]}`.
+#[derive(Serialize)]
+struct LabReport<'a> {
+    file: &'a str,
+    limit_seconds: f64,
+    isa: &'static str,
+    positions: Vec<LabPosition>,
+    mismatches: Vec<Mismatch>,
+}
+
+/// One position of the file: its listed outcome and each method's run.
+#[derive(Serialize)]
+struct LabPosition {
+    index: usize,
+    empties: u32,
+    expected: Option<&'static str>,
+    methods: Vec<MethodRow>,
+}
+
+/// A method that found an outcome other than the listed one.
+#[derive(Serialize)]
+struct Mismatch {
+    index: usize,
+    method: &'static str,
+}
+
 pub fn run(path: &str, range: Option<&str>, limit: Option<Duration>, json: bool) -> Result<(), CliError> {
     let problems = read_problems(path, Scoring::Standard)?;
     let (first, selected) = select(path, &problems, range)?;
@@ -146,23 +175,22 @@ pub fn run(path: &str, range: Option<&str>, limit: Option<Duration>, json: bool)
         })
     };
     if json {
-        let positions: Vec<_> = rows
-            .iter()
-            .map(|row| {
-                json!({
-                    "index": row.index, "empties": row.empties, "expected": row.expected.map(Outcome::name),
-                    "methods": row.results.iter().map(crate::cli::outcome_rows::MethodRow::of).collect::<Vec<_>>(),
+        let report = LabReport {
+            file: path,
+            limit_seconds: limit.as_secs_f64(),
+            isa: isa_level(),
+            positions: rows
+                .iter()
+                .map(|row| LabPosition {
+                    index: row.index,
+                    empties: row.empties,
+                    expected: row.expected.map(Outcome::name),
+                    methods: row.results.iter().map(MethodRow::of).collect(),
                 })
-            })
-            .collect();
-        let mismatches: Vec<_> = mismatches.iter().map(|(i, m)| json!({ "index": i, "method": m.name() })).collect();
-        outln!(
-            "{}",
-            json!({
-                "file": path, "limit_seconds": limit.as_secs_f64(), "isa": isa_level(),
-                "positions": positions, "mismatches": mismatches,
-            })
-        );
+                .collect(),
+            mismatches: mismatches.iter().map(|&(index, m)| Mismatch { index, method: m.name() }).collect(),
+        };
+        print_json(&report);
     } else {
         outln!("\nnodes per method (\"> n\": the nodes searched before the limit)");
         outln!("{}", header());

@@ -33,6 +33,7 @@
 //! them.
 
 pub mod margins;
+pub mod reasons;
 
 use crate::solver::{
     ChildValue, Evaluator, Kind, Limits, Report, SearchMode, Selectivity, Solver, SolverOptions, StopReason, rank,
@@ -445,6 +446,65 @@ impl Reviewer {
         }
     }
 }
+
+impl Reviewer {
+    /// Why the marked move `judged` (played at `position`) loses: its refutation (the opponent's
+    /// best reply after it, by [`Reviewer::examine`] of the position after it, and the line the
+    /// table then expects) beside the best move's line (examined the same way), and the
+    /// [`reasons::reasons`] those lines show. `None` when `stop` ends it first.
+    pub fn why(
+        &mut self,
+        position: &Position,
+        judged: &Judged,
+        budget: Duration,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Option<reasons::Why> {
+        let best = *judged.best.first()?;
+        let refutation = self.line_after(position, judged.played, budget, stop)?;
+        let mut best_line = vec![best];
+        best_line.extend(self.line_after(position, best, budget, stop)?);
+        let reasons = reasons::reasons(position, judged.played, &refutation, &best_line);
+        Some(reasons::Why { refutation, best_line, reasons })
+    }
+
+    /// The line after `mv` at `position`: the best reply by [`Reviewer::examine`] (or the mover's
+    /// best move again after a forced pass), then a principal variation when the values were a
+    /// proof, else the line the table expects; [`WHY_LINE`] moves at most.
+    fn line_after(
+        &mut self,
+        position: &Position,
+        mv: Square,
+        budget: Duration,
+        stop: Option<&Arc<AtomicBool>>,
+    ) -> Option<Vec<Square>> {
+        let (after, _) = position.play(mv).ok()?.after_forced_pass();
+        if after.is_game_over() {
+            return Some(Vec::new());
+        }
+        let examined = self.examine(&after, None, budget, stop, &mut |_| {});
+        if !examined.complete {
+            return None;
+        }
+        let reply = examined.children.first()?.square;
+        let mut line = vec![reply];
+        let next = after.play(reply).ok()?;
+        // A proof's line is a principal variation (solved again within the proof's nodes); an
+        // estimate's, the line its table expects.
+        let rest = if examined.proof {
+            let limits = Limits { stop: stop.cloned(), max_nodes: Some(proof_nodes(budget)), ..Limits::default() };
+            let mut pv = self.solver.principal_variation(&next, &limits).ok()?;
+            pv.truncate(WHY_LINE - 1);
+            pv
+        } else {
+            self.solver.expected_line(&next, WHY_LINE - 1)
+        };
+        line.extend(rest);
+        Some(line)
+    }
+}
+
+/// The most moves of a refutation or a best line that review shows.
+pub const WHY_LINE: usize = 8;
 
 /// What [`Reviewer::examine`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,7 +10,9 @@
 //! ([`crate::board::rules::legal_moves`], [`Position::flips`], [`Position::play`], `count_ones`,
 //! [`crate::board::symmetry::canonical`]) on random positions of every size.
 //!
-//! One file per topic: [`legal`], [`flips`], [`play`], [`popcount`], [`empties`], [`symmetry`].
+//! One file per topic: [`legal`], [`flips`], [`play`], [`popcount`], [`empties`], [`symmetry`], and
+//! the concepts players reason with ([`crate::board::concepts`]): [`stable`], [`frontier`],
+//! [`regions`], [`corners`].
 //!
 //! ```
 //! use othello_explorer::studies::trace::{Topic, trace};
@@ -22,11 +24,15 @@
 //! assert_eq!(legal.result.mask(), Some(start.legal_moves()));
 //! ```
 
+pub mod corners;
 pub mod empties;
 pub mod flips;
+pub mod frontier;
 pub mod legal;
 pub mod play;
 pub mod popcount;
+pub mod regions;
+pub mod stable;
 pub mod symmetry;
 
 use crate::board::symmetry::Symmetry;
@@ -54,12 +60,30 @@ pub enum Topic {
     Empties,
     /// The eight images of the position and the canonical key.
     Symmetry,
+    /// Stable discs: the fixed point along the four lines.
+    Stable,
+    /// Frontier discs and potential mobility, from the neighbour shifts.
+    Frontier,
+    /// The empty regions by flood fill, their sizes and parity.
+    Regions,
+    /// Corners, X- and C-squares, and who can take a corner.
+    Corners,
 }
 
 impl Topic {
     /// Every topic, in the order of the tutorial.
-    pub const ALL: [Topic; 6] =
-        [Topic::Legal, Topic::Flips, Topic::Play, Topic::Popcount, Topic::Empties, Topic::Symmetry];
+    pub const ALL: [Topic; 10] = [
+        Topic::Legal,
+        Topic::Flips,
+        Topic::Play,
+        Topic::Popcount,
+        Topic::Empties,
+        Topic::Symmetry,
+        Topic::Stable,
+        Topic::Frontier,
+        Topic::Regions,
+        Topic::Corners,
+    ];
 
     /// The name used on the command line: `legal`, `flips`, …
     pub const fn name(self) -> &'static str {
@@ -70,6 +94,10 @@ impl Topic {
             Topic::Popcount => "popcount",
             Topic::Empties => "empties",
             Topic::Symmetry => "symmetry",
+            Topic::Stable => "stable",
+            Topic::Frontier => "frontier",
+            Topic::Regions => "regions",
+            Topic::Corners => "corners",
         }
     }
 
@@ -82,6 +110,10 @@ impl Topic {
             Topic::Popcount => "counting discs: the divide-and-conquer population count",
             Topic::Empties => "visiting each empty square: lowest-bit extraction",
             Topic::Symmetry => "the eight symmetries and the canonical key",
+            Topic::Stable => "stable discs: the fixed point along the four lines",
+            Topic::Frontier => "frontier discs and potential mobility: the neighbour shifts",
+            Topic::Regions => "regions and parity: a flood fill of shifts",
+            Topic::Corners => "corners, X- and C-squares, and who can take a corner",
         }
     }
 
@@ -309,6 +341,22 @@ pub fn trace(topic: Topic, position: &Position, square: Option<Square>) -> Resul
         }
         Topic::Symmetry => {
             let (s, r) = symmetry::trace(position);
+            (s, r, None)
+        }
+        Topic::Stable => {
+            let (s, r) = stable::trace(position);
+            (s, r, None)
+        }
+        Topic::Frontier => {
+            let (s, r) = frontier::trace(position);
+            (s, r, None)
+        }
+        Topic::Regions => {
+            let (s, r) = regions::trace(position);
+            (s, r, None)
+        }
+        Topic::Corners => {
+            let (s, r) = corners::trace(position);
             (s, r, None)
         }
     };

@@ -31,11 +31,37 @@ pub enum Mask {
     Legal,
     /// The discs the selected move flips.
     Flips,
+    /// The opponent's legal moves (were it to move): with [`Mask::Legal`], both sides' mobility.
+    Replies,
+    /// Both sides' stable discs ([`crate::board::concepts::stable`]).
+    Stable,
+    /// Both sides' frontier discs: discs next to an empty square.
+    Frontier,
+    /// The side to move's potential mobility (`pot. mob`): empty squares next to the opponent's
+    /// discs.
+    Potential,
+    /// The squares of the empty regions of odd size (`parity`).
+    OddRegions,
+    /// The corners either side can take now, and the X-squares with a disc beside an empty
+    /// corner.
+    Corners,
 }
 
 impl Mask {
-    /// Every mask in display order.
-    pub const ALL: [Mask; 5] = [Mask::Black, Mask::White, Mask::Empty, Mask::Legal, Mask::Flips];
+    /// Every mask in display order: the position's, then the concepts players reason with.
+    pub const ALL: [Mask; 11] = [
+        Mask::Black,
+        Mask::White,
+        Mask::Empty,
+        Mask::Legal,
+        Mask::Flips,
+        Mask::Replies,
+        Mask::Stable,
+        Mask::Frontier,
+        Mask::Potential,
+        Mask::OddRegions,
+        Mask::Corners,
+    ];
 
     /// Its name.
     pub const fn name(self) -> &'static str {
@@ -45,6 +71,12 @@ impl Mask {
             Mask::Empty => "empty",
             Mask::Legal => "legal",
             Mask::Flips => "flips",
+            Mask::Replies => "replies",
+            Mask::Stable => "stable",
+            Mask::Frontier => "frontier",
+            Mask::Potential => "pot. mob",
+            Mask::OddRegions => "parity",
+            Mask::Corners => "corners",
         }
     }
 }
@@ -220,6 +252,8 @@ pub struct Model {
     /// move the line plays there: every legal move's value, the only values the marks are judged
     /// on, so that they are `review`'s whatever else the explorer has analysed there.
     pub(super) verdicts: HashMap<(Position, Option<Square>), Vec<ChildValue>>,
+    /// Why the marked moves of the review lose, by the position before and the move.
+    pub(super) whys: HashMap<(Position, Square), crate::studies::review::reasons::Why>,
     /// The help or the command line, when one is open over the board.
     pub overlay: Overlay,
     /// Where the arrows go.
@@ -327,6 +361,7 @@ impl Model {
             review: false,
             reviewed: HashSet::new(),
             verdicts: HashMap::new(),
+            whys: HashMap::new(),
             overlay: Overlay::None,
             focus: Focus::Board,
             drawn_mask: None,

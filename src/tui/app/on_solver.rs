@@ -87,6 +87,9 @@ impl Model {
                     }
                 }
             }
+            EventKind::Why { played, why } => {
+                self.whys.insert((position, played), why);
+            }
             EventKind::Reviewed { played, children } => {
                 let legal_count = legal.count() as usize;
                 let bound = position.size().squares() as i32;

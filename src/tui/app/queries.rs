@@ -6,6 +6,7 @@ use super::super::keys::Context;
 use super::super::teach::{Lesson, lesson_trace};
 use super::super::tree::{Edge, NodeId};
 use super::{Activity, Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
+use crate::board::concepts::Concepts;
 use crate::solver::{Phase, Selectivity};
 use crate::{
     board::bitboard::Bitboard,
@@ -194,6 +195,15 @@ impl Model {
         let children = self.verdicts.get(&(p, Some(square)))?;
         let judged = crate::studies::review::judge(self.tree.depth(node), &p, square, children)?;
         judged.mark.map(|m| (m, judged.proven))
+    }
+
+    /// Why the move into `node` loses, when review marked it and found its refutation.
+    pub fn why(&self, node: NodeId) -> Option<&crate::studies::review::reasons::Why> {
+        let Some(Edge::Move(square)) = self.tree.edge(node) else { return None };
+        let parent = self.tree.parent(node)?;
+        let p = self.tree.position_of(parent).after_forced_pass().0;
+        self.mark(node)?;
+        self.whys.get(&(p, square))
     }
 
     /// While the engine thinks in a game: how long it has, and the most it will (its level's
@@ -465,11 +475,25 @@ impl Model {
             Mask::Empty => p.empty(),
             Mask::Legal => p.legal_moves(),
             Mask::Flips => self.flips(),
+            concept => {
+                let size = p.size();
+                let (black, white) = (p.black().bits(), p.white().bits());
+                let c = Concepts::of(size, black, white, p.to_move() == Color::Black);
+                let bits = match concept {
+                    Mask::Replies => c.mobility[usize::from(p.to_move() == Color::Black)],
+                    Mask::Stable => c.stable[0] | c.stable[1],
+                    Mask::Frontier => c.frontier[0] | c.frontier[1],
+                    Mask::Potential => c.potential[usize::from(p.to_move() == Color::White)],
+                    Mask::OddRegions => c.regions.iter().filter(|r| r.is_odd()).fold(0, |m, r| m | r.squares),
+                    _ => c.corners_open[0] | c.corners_open[1] | c.x_risk[0] | c.x_risk[1],
+                };
+                Bitboard::new(size, bits)
+            }
         }
     }
 
     /// The mask drawn onto the board: the teaching view's current step when it is open, else
-    /// the mask chosen with `o`.
+    /// the mask chosen with `o`, else on a move review marked the squares of its first reason.
     pub fn board_mask(&self) -> Option<Bitboard> {
         match self.teach {
             Some(teach) => match teach.lesson() {
@@ -480,7 +504,15 @@ impl Model {
                 }
                 Lesson::Lab => None,
             },
-            None => self.drawn_mask.map(|mask| self.mask(mask)),
+            None => match self.drawn_mask {
+                Some(mask) => Some(self.mask(mask)),
+                // On a marked move whose refutation review found: its first reason's squares.
+                None => self
+                    .why(self.tree.current())
+                    .filter(|_| !self.values_hidden())
+                    .and_then(|w| w.reasons.first())
+                    .map(|r| r.mask(self.position().size())),
+            },
         }
     }
 

@@ -1,6 +1,8 @@
-//! The bitboards: black, white, empty, legal and the flips of the selected move, each in hex (the
-//! board's width, `a1` the most significant bit) and as an N x N grid of bits in `a1..` order. The
-//! bits of the selected move and its flips are highlighted (reversed) in every grid.
+//! The bitboards: black, white, empty, legal and the flips of the selected move, then the concepts
+//! players reason with (the opponent's replies, stable and frontier discs, potential mobility, the
+//! odd regions, the corners' status: [`crate::board::concepts`]), each in hex (the board's width,
+//! `a1` the most significant bit) and as an N x N grid of bits in `a1..` order. The bits of the
+//! selected move and its flips are highlighted (reversed) in every grid.
 
 use crate::tui::app::{Mask, Model};
 use crate::tui::theme::Theme;
@@ -102,7 +104,8 @@ impl BitboardsWidget<'_> {
         let gw = 2 * n - 1;
         let per_row = ((inner.width + 2) / (gw + 2)) as usize;
         // Grids in order of interest: the flips and legal moves first.
-        let order = [Mask::Flips, Mask::Legal, Mask::Black, Mask::White, Mask::Empty];
+        let first = [Mask::Flips, Mask::Legal, Mask::Black, Mask::White, Mask::Empty];
+        let order: Vec<Mask> = first.into_iter().chain(Mask::ALL.into_iter().filter(|m| !first.contains(m))).collect();
         for (i, mask) in order.iter().take(per_row).enumerate() {
             let x = inner.x + i as u16 * (gw + 2);
             buf.set_stringn(x, top, mask.name(), gw as usize, t.label());

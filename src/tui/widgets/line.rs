@@ -1,8 +1,9 @@
 //! The line panel: the best line from the position on screen (the principal variation to the end
 //! of the game once proven, labelled `perfect`; until then the deepest completed estimate's line,
 //! labelled `est @d` (`est @d 95%` when selective) and `not proven`; auto-play's line while it plays one),
-//! the move history from the root with the current node marked (`[3.c3]`, reversed), the moves
-//! ahead on the current line (dim), and the branches at the current node.
+//! on a move review marked, why it loses (its reasons, refutation and the best line), the move
+//! history from the root with the current node marked (`[3.c3]`, reversed), the moves ahead on
+//! the current line (dim), and the branches at the current node.
 
 use crate::notation::transcript;
 use crate::tui::app::{Focus, LineKind, Model, SolverState};
@@ -113,6 +114,15 @@ impl LineWidget<'_> {
         if inner.height < pv_rows + 1 {
             return (Vec::new(), graph);
         }
+        // On a move review marked: why it loses, on a row of its own when the panel has room.
+        let pv_rows = match m.why(m.tree.current()).filter(|_| !m.values_hidden()) {
+            Some(why) if inner.height >= pv_rows + 4 => {
+                let text = crate::notation::printable::fit(&why_text(why), inner.width as usize);
+                buf.set_stringn(inner.x, inner.y + pv_rows, text, inner.width as usize, t.text());
+                pv_rows + 1
+            }
+            _ => pv_rows,
+        };
         // Branches at the current node, if any.
         let siblings = m.tree.siblings(m.tree.current());
         let branch_rows = if siblings.len() > 1 && inner.height >= 3 { 1 } else { 0 };
@@ -196,6 +206,17 @@ impl LineWidget<'_> {
         }
         (hits, graph)
     }
+}
+
+/// A marked move's reasons and refutation on one line: "why: the reply a1 takes a corner … ·
+/// refuted by a1 b1 c1".
+fn why_text(why: &crate::studies::review::reasons::Why) -> String {
+    let reasons = if why.reasons.is_empty() {
+        crate::studies::review::reasons::DEEPER.to_string()
+    } else {
+        why.reasons.iter().map(|r| r.detail.as_str()).collect::<Vec<_>>().join("; ")
+    };
+    format!("why: {reasons} · refuted by {} · best {}", spaced(&why.refutation), spaced(&why.best_line))
 }
 
 fn spaced(moves: &[crate::board::square::Square]) -> String {

@@ -9,22 +9,8 @@
 //! (the opponent's replies), fewest first, ties in reading order.
 
 use super::{Counter, Question, final_sign};
-use crate::board::rules::{flips, legal_moves};
-
-/// The children of `(p, o)` for the moves in `moves`, in reading order: `(child's player,
-/// child's opponent)`, written into `out`; returns how many.
-#[inline]
-pub(super) fn children<const N: usize>(p: u64, o: u64, mut moves: u64, out: &mut [(u64, u64); 64]) -> usize {
-    let mut count = 0;
-    while moves != 0 {
-        let sq = 63 - moves.leading_zeros();
-        moves ^= 1 << sq;
-        let f = flips::<N>(p, o, sq);
-        out[count] = (o ^ f, p ^ f ^ (1 << sq));
-        count += 1;
-    }
-    count
-}
+use crate::board::rules::legal_moves;
+use crate::solver::plain::{self, Leaves, children};
 
 /// The children of `(p, o)` into `out` in reading order, a pass being one child (the same discs,
 /// the other side to move); `None` when the game is over.
@@ -41,69 +27,37 @@ pub(super) fn expand<const N: usize>(p: u64, o: u64, out: &mut [(u64, u64); 64])
     }
 }
 
-/// Sorts `children` by their own mobility, fewest moves first, keeping reading order among equals
-/// (an insertion sort: stable, and the lists are short).
-#[inline]
-pub(super) fn sort_by_mobility<const N: usize>(children: &mut [(u64, u64)]) {
-    let mut keys = [0u32; 64];
-    for (i, &(cp, co)) in children.iter().enumerate() {
-        keys[i] = legal_moves::<N>(cp, co).count_ones();
+/// The outcome search's nodes: counted by the [`Counter`], a finished game worth its sign.
+struct Signs<'c, 'a, const N: usize>(&'c mut Counter<'a>);
+
+impl<const N: usize> Leaves for Signs<'_, '_, N> {
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.0.visit()
     }
-    for i in 1..children.len() {
-        let (key, child) = (keys[i], children[i]);
-        let mut j = i;
-        while j > 0 && keys[j - 1] > key {
-            keys[j] = keys[j - 1];
-            children[j] = children[j - 1];
-            j -= 1;
-        }
-        keys[j] = key;
-        children[j] = child;
+
+    #[inline]
+    fn halted(&self) -> bool {
+        self.0.halted()
+    }
+
+    #[inline]
+    fn finished(&mut self, p: u64, o: u64) -> i32 {
+        final_sign::<N>(p, o)
     }
 }
 
-/// Fail-soft alpha-beta over outcome signs; `SORTED` sorts the children by mobility. Returns 0
-/// once the counter halts (the caller checks it).
+/// Fail-soft alpha-beta over outcome signs ([`crate::solver::plain::alpha_beta`]); `SORTED` sorts
+/// the children by mobility. Returns 0 once the counter halts (the caller checks it).
+#[inline]
 pub(super) fn alpha_beta<const N: usize, const SORTED: bool>(
     counter: &mut Counter,
     p: u64,
     o: u64,
-    mut alpha: i32,
+    alpha: i32,
     beta: i32,
 ) -> i32 {
-    if counter.visit() {
-        return 0;
-    }
-    let moves = legal_moves::<N>(p, o);
-    if moves == 0 {
-        if legal_moves::<N>(o, p) == 0 {
-            return final_sign::<N>(p, o);
-        }
-        return -alpha_beta::<N, SORTED>(counter, o, p, -beta, -alpha);
-    }
-    let mut list = [(0u64, 0u64); 64];
-    let count = children::<N>(p, o, moves, &mut list);
-    let list = &mut list[..count];
-    if SORTED {
-        sort_by_mobility::<N>(list);
-    }
-    let mut best = -2;
-    for &(cp, co) in list.iter() {
-        let v = -alpha_beta::<N, SORTED>(counter, cp, co, -beta, -alpha);
-        if counter.halted() {
-            return 0;
-        }
-        if v > best {
-            best = v;
-            if v > alpha {
-                alpha = v;
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-    }
-    best
+    plain::alpha_beta::<N, SORTED, _>(&mut Signs::<N>(counter), p, o, alpha, beta)
 }
 
 /// The answer to `question` at `(p, o)` by unsorted alpha-beta with its null window (meaningless

@@ -26,8 +26,9 @@
 //! `k - 1` along every path), so the deepening ends. Nothing is kept between iterations: each one
 //! searches again from the root, as the article's did.
 
-use super::alpha_beta::{answer, expand, sort_by_mobility};
+use super::alpha_beta::{answer, expand};
 use super::{Counter, LEAF_EMPTIES, Outcome, Question, by_questions, empties, final_sign};
+use crate::solver::plain::sort_by_mobility;
 
 /// The root's thresholds: both start at `initial` and grow by `step` each iteration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

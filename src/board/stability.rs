@@ -7,6 +7,8 @@
 //! grows to its fixed point (corners first, then the edges and lines they anchor).
 
 use crate::board::geometry::{DIRECTIONS, full_mask};
+use crate::board::size::Size;
+use crate::with_size;
 
 /// The squares from which `steps` steps in direction `d` lead off the board.
 const fn edge_toward(n: usize, d: usize, steps: i32) -> u64 {
@@ -104,10 +106,27 @@ fn full_lines_plain<const N: usize>(filled: u64, d: usize) -> u64 {
     a & b
 }
 
+/// The squares whose neighbour in direction `d` is off the board (for the teaching trace).
+pub(crate) fn edge_toward_of(size: Size, d: usize) -> u64 {
+    with_size!(size, N => Edges::<N>::TOWARD[d])
+}
+
+/// [`full_lines`] on a board of `size` (for the teaching trace): the squares whose line along
+/// directions `d` and `d + 4` is full.
+pub(crate) fn full_lines_of(size: Size, filled: u64, d: usize) -> u64 {
+    with_size!(size, N => full_lines::<N>(filled, d))
+}
+
+/// [`from_neighbour`] on a board of `size` (for the teaching trace): the squares whose neighbour
+/// in direction `d` is in `bits`.
+pub(crate) fn from_neighbour_of(size: Size, bits: u64, d: usize) -> u64 {
+    with_size!(size, N => from_neighbour::<N>(bits, d))
+}
+
 /// The stable discs of `p` (against `o`) on an `N x N` board.
 ///
 /// ```
-/// use othello_explorer::solver::stable_discs;
+/// use othello_explorer::board::stability::stable_discs;
 /// // 4x4: a1 and b1 black (bits 15 and 14), the rest empty: both are stable.
 /// assert_eq!(stable_discs::<4>(0xc000, 0), 0xc000);
 /// ```
