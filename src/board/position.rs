@@ -362,7 +362,19 @@ impl Position {
 impl fmt::Display for Position {
     /// The board string: `N*N` characters `X`/`O`/`-` from `a1`, a space, the side to move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::obf::format_board(self))
+        let mut s = String::with_capacity(self.size.squares() + 2);
+        for sq in Square::all(self.size) {
+            s.push(if self.black().contains(sq) {
+                'X'
+            } else if self.white().contains(sq) {
+                'O'
+            } else {
+                '-'
+            });
+        }
+        s.push(' ');
+        s.push(self.to_move().letter());
+        f.write_str(&s)
     }
 }
 

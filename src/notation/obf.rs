@@ -180,20 +180,8 @@ fn side_of(c: char) -> Option<Color> {
 /// assert_eq!(othello_explorer::notation::obf::format_board(&Position::start(Size::Four)), "-----OX--XO----- X");
 /// ```
 pub fn format_board(position: &Position) -> String {
-    let size = position.size();
-    let mut s = String::with_capacity(size.squares() + 2);
-    for sq in Square::all(size) {
-        s.push(if position.black().contains(sq) {
-            'X'
-        } else if position.white().contains(sq) {
-            'O'
-        } else {
-            '-'
-        });
-    }
-    s.push(' ');
-    s.push(position.to_move().letter());
-    s
+    // The position's own display: the board string is the board's, written once.
+    position.to_string()
 }
 
 /// One line of a problem file: a position and the exact scores its comment lists.

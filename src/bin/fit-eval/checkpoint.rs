@@ -19,7 +19,9 @@
 //! - **Written whole or not at all**: to `FILE.part` beside it, synced, then renamed over `FILE`;
 //!   `FILE` must be a regular file or absent ([`othello_explorer::notation::writefile`]).
 
-use crate::train::{Model, Sample, Settings};
+use crate::train::model::Model;
+use crate::train::samples::Sample;
+use crate::train::settings::Settings;
 use flate2::Compression;
 use flate2::read::ZlibDecoder;
 use flate2::write::ZlibEncoder;

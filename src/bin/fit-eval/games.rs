@@ -103,7 +103,7 @@ impl Run {
                 self.margin,
                 self.temperature,
                 self.random,
-                crate::selfplay::weights_fingerprint(n)
+                crate::play::weights_fingerprint(n)
             ),
         )
     }
@@ -553,9 +553,13 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<Merged, String> {
     Ok(Merged { games: kept.len(), duplicates })
 }
 
+/// A game read back: the run (its header without the shard), index, random plies, moves, black's
+/// final score.
+pub type ReadGame = (String, u64, usize, String, i32);
+
 /// The games of `paths`, as the fit reads them: `(run, index, opening plies, transcript, black's
 /// score)`, the run being the header less its shard.
-pub fn read_for_fit(path: &Path) -> Result<Vec<crate::selfplay::ReadGame>, String> {
+pub fn read_for_fit(path: &Path) -> Result<Vec<ReadGame>, String> {
     let file = read(path)?;
     let run = file.header.split(" shard ").next().unwrap_or("").to_string()
         + &file.header.split(" depth ").nth(1).map(|s| format!(" depth {s}")).unwrap_or_default();

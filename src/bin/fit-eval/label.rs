@@ -104,12 +104,11 @@ impl Settings {
     /// `weights …`), or the network file's, marked `n` (`weights n…`).
     fn fingerprint(&self, size: Size) -> String {
         let n = size.n();
-        let network = self
-            .network
-            .or_else(|| othello_explorer::eval::network::shipped_bytes(n).map(crate::selfplay::fingerprint_of));
+        let network =
+            self.network.or_else(|| othello_explorer::eval::network::shipped_bytes(n).map(crate::play::fingerprint_of));
         match (self.evaluator, network) {
             (Evaluator::Network, Some(fingerprint)) => format!("n{fingerprint:016x}"),
-            _ => format!("{:016x}", crate::selfplay::weights_fingerprint(n)),
+            _ => format!("{:016x}", crate::play::weights_fingerprint(n)),
         }
     }
 

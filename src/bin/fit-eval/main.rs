@@ -204,7 +204,7 @@ fn main() -> ExitCode {
                     let bytes = othello_explorer::notation::textfile::read_bytes(&path, 64 << 20)
                         .map_err(|e| refused(e.to_string()))?;
                     othello_explorer::eval::network::use_instead(&bytes).map_err(refused)?;
-                    Some(selfplay::fingerprint_of(&bytes))
+                    Some(play::fingerprint_of(&bytes))
                 }
                 None => None,
             };

@@ -128,3 +128,13 @@ pub(crate) const fn bucket(n: usize) -> usize {
         _ => 4,
     }
 }
+
+/// FNV-1a of the shipped weights the games were played with: the games depend on them.
+pub fn weights_fingerprint(n: usize) -> u64 {
+    fingerprint_of(othello_explorer::eval::weights::shipped_bytes(n))
+}
+
+/// The FNV-1a hash of a file's bytes: its fingerprint in the headers.
+pub fn fingerprint_of(bytes: &[u8]) -> u64 {
+    othello_explorer::notation::checksum::fnv1a(bytes)
+}

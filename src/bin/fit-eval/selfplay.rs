@@ -21,6 +21,8 @@
 //! random stream seeded by `(seed, g)` alone, so the games do not depend on how the run is split,
 //! and a shard started again reads what its file holds and goes on from the next game.
 
+use crate::games::ReadGame;
+use crate::play::weights_fingerprint;
 use crate::{Rng, shards};
 use othello_explorer::solver::{Limits, SearchMode, Solver, SolverOptions};
 use othello_explorer::{Position, Scoring, Size, Square, notation::transcript};
@@ -71,16 +73,6 @@ impl Settings {
             n = self.size.n()
         ))
     }
-}
-
-/// FNV-1a of the shipped weights the games were played with: the games depend on them.
-pub fn weights_fingerprint(n: usize) -> u64 {
-    fingerprint_of(othello_explorer::eval::weights::shipped_bytes(n))
-}
-
-/// The FNV-1a hash of a file's bytes: its fingerprint in the headers.
-pub fn fingerprint_of(bytes: &[u8]) -> u64 {
-    othello_explorer::notation::checksum::fnv1a(bytes)
 }
 
 /// One game: the number of random plies, the moves, black's final score.
@@ -206,10 +198,6 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<(), String> {
     eprintln!("{}: {} games from {} files", out.display(), games.len(), shards.len());
     Ok(())
 }
-
-/// A game read back: the run (its header without the shard), index, random plies, moves, black's
-/// final score.
-pub type ReadGame = (String, u64, usize, String, i32);
 
 /// Every game of the shard files given, checked and sorted by index; a game index found twice is
 /// an error (two shards of different runs mixed).

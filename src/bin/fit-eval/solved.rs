@@ -65,7 +65,7 @@ impl Settings {
             Play::Mixed => format!("# fit-eval solved v1 {common}"),
             Play::Search => format!(
                 "# fit-eval solved v2 {common} play search weights {:016x}",
-                crate::selfplay::weights_fingerprint(self.size.n())
+                crate::play::weights_fingerprint(self.size.n())
             ),
         }
     }

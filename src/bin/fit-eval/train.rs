@@ -28,8 +28,9 @@
 //!   sum is split by thread).
 
 mod checks;
-mod model;
-mod samples;
+pub(crate) mod model;
+pub(crate) mod samples;
+pub(crate) mod settings;
 
 pub use checks::{CheckLine, check_line, check_lines};
 use checks::{board_string, exact_report, opening_report, read_exact};
@@ -37,6 +38,7 @@ pub(crate) use model::Model;
 use model::{fold, mae, quantise, restaged};
 pub use samples::Sample;
 use samples::{check_symmetry, read_samples, sample};
+pub use settings::Settings;
 
 use crate::checkpoint::{self, Checkpoint, Progress};
 use othello_explorer::board::geometry::full_mask;
@@ -44,49 +46,8 @@ use othello_explorer::eval::features::SCALARS;
 use othello_explorer::eval::pattern::Layout;
 use othello_explorer::eval::weights::StageWeights;
 use othello_explorer::eval::{SCALE, Weights, baseline, evaluate_fine_with, evaluate_with};
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// How a training run is set.
-pub struct Settings {
-    pub shards: Vec<PathBuf>,
-    pub epochs: usize,
-    pub prior: f32,
-    pub smooth: f32,
-    /// Plies of the search that relabels the midgame positions in the second round (0: one round).
-    pub bootstrap_depth: usize,
-    /// Relabel by the mean of the searches `bootstrap_depth` and `bootstrap_depth - 1` plies deep.
-    pub bootstrap_pair: bool,
-    /// The share of the game result in a relabelled midgame label.
-    pub lambda: f32,
-    /// Shift each fitted stage's bias so that its mean signed error on the validation positions
-    /// is the `base` weights' there: keep the lean the base was given (docs/eval.md, "The 8x8
-    /// opening").
-    pub keep_lean: bool,
-    /// From this many empties on, each self-play position is also trained with the other side to
-    /// move and the opposite label (0: never).
-    pub swap_from: u32,
-    pub threads: usize,
-    /// Keep the stages of this many empties and more as they are in `base` (0: fit every stage).
-    pub freeze_from: u32,
-    /// Keep the stages below this many empties as they are in `base` (0: none).
-    pub freeze_below: u32,
-    /// The weights the frozen stages come from.
-    pub base: Option<PathBuf>,
-    /// Problem files (OBF, every move's exact score) to report the fit's error on, per stage,
-    /// against the positions' exact values.
-    pub exact_check: Vec<PathBuf>,
-    pub out: PathBuf,
-    /// Where the fit keeps its state to resume from (`None`: it keeps none).
-    pub checkpoint: Option<PathBuf>,
-    /// At most this many epochs in this run (of either round), then the state is kept and the run
-    /// stops unfinished (`None`: no limit).
-    pub epochs_per_run: Option<usize>,
-    /// Set by SIGINT or SIGTERM: the epoch under way ends, the state is kept, the run stops.
-    pub stop: Arc<AtomicBool>,
-}
 
 /// Epochs between two writes of the checkpoint (besides the write when a run stops).
 pub const CHECKPOINT_EVERY: usize = 10;
