@@ -68,6 +68,22 @@ pub const fn corner_of(size: Size, square: u64) -> u64 {
     neighbours(size.n(), square) & corners(size)
 }
 
+/// The X-squares whose corner is empty on a board whose discs are `filled` (whatever stands on
+/// them): a disc there is a way into that corner for the other side.
+pub const fn x_beside_empty_corner(size: Size, filled: u64) -> u64 {
+    let empty_corners = corners(size) & !filled;
+    let mut risky = 0;
+    let mut xs = x_squares(size);
+    while xs != 0 {
+        let x = xs & xs.wrapping_neg();
+        xs ^= x;
+        if corner_of(size, x) & empty_corners != 0 {
+            risky |= x;
+        }
+    }
+    risky
+}
+
 /// The discs of `own` next to an empty square.
 pub const fn frontier(size: Size, own: u64, other: u64) -> u64 {
     let empty = size.full() & !(own | other);
@@ -163,17 +179,7 @@ impl Concepts {
     pub fn of(size: Size, black: u64, white: u64, black_to_move: bool) -> Concepts {
         let (p, o) = if black_to_move { (black, white) } else { (white, black) };
         let mobility = with_size!(size, N => [legal_moves::<N>(black, white), legal_moves::<N>(white, black)]);
-        let empty_corners = corners(size) & !(black | white);
-        // An X-square whose corner is empty.
-        let mut risky = 0;
-        let mut xs = x_squares(size);
-        while xs != 0 {
-            let x = xs & xs.wrapping_neg();
-            xs ^= x;
-            if corner_of(size, x) & empty_corners != 0 {
-                risky |= x;
-            }
-        }
+        let risky = x_beside_empty_corner(size, black | white);
         Concepts {
             size,
             stable: [stable(size, black, white), stable(size, white, black)],

@@ -308,41 +308,38 @@ fn summary_line(name: &str, s: &SideSummary) -> String {
     )
 }
 
-/// Examines the positions before each move of `game` on `threads` threads, each with a
-/// [`Reviewer`] of its own, the next position to whichever is free: what each finds depends on
-/// its position alone, so the order and the number of threads change nothing. `done` counts the
-/// positions examined; `None` for a position not reached before `stop`.
-fn examine_all(
-    positions: &[(Position, Square)],
-    budget: Duration,
+/// Runs `work` over the items `0..count` on `threads` threads, each with a [`Reviewer`] of its
+/// own, the next item to whichever is free: what each finds depends on its item alone, so the
+/// order and the number of threads change nothing. A thread stops when `stop` is raised or
+/// `work` gives `None` (an examination cut short); `done` counts the results. `None` for an item
+/// not reached.
+fn on_reviewers<T: Send>(
+    count: usize,
     scoring: Scoring,
     threads: usize,
     stop: &Arc<AtomicBool>,
     done: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<Option<Examined>>, CliError> {
-    let threads = threads.clamp(1, positions.len().max(1));
+    work: impl Fn(&mut Reviewer, usize) -> Option<T> + Sync,
+) -> Result<Vec<Option<T>>, CliError> {
+    let threads = threads.clamp(1, count.max(1));
     let mut reviewers = Vec::with_capacity(threads);
     for _ in 0..threads {
         reviewers.push(Reviewer::new(scoring).map_err(|e| CliError::Usage(format!("review: {e}")))?);
     }
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Examined>>> = positions.iter().map(|_| Default::default()).collect();
+    let results: Vec<std::sync::Mutex<Option<T>>> = (0..count).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for mut reviewer in reviewers {
-            let (next, finished, results) = (&next, &finished, &results);
+            let (next, finished, results, work) = (&next, &finished, &results, &work);
             scope.spawn(move || {
                 loop {
                     let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= positions.len() || stop.load(Ordering::Relaxed) {
+                    if k >= count || stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let (position, played) = positions[k];
-                    let examined = reviewer.examine(&position, Some(played), budget, Some(stop), &mut |_| {});
-                    if !examined.complete {
-                        return;
-                    }
-                    *results[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(examined);
+                    let Some(found) = work(&mut reviewer, k) else { return };
+                    *results[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
                     done(finished.fetch_add(1, Ordering::SeqCst) + 1);
                 }
             });
@@ -351,9 +348,26 @@ fn examine_all(
     Ok(results.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner())).collect())
 }
 
+/// Examines the positions before each move of the game ([`on_reviewers`]); `None` for a position
+/// not reached before `stop`.
+fn examine_all(
+    positions: &[(Position, Square)],
+    budget: Duration,
+    scoring: Scoring,
+    threads: usize,
+    stop: &Arc<AtomicBool>,
+    done: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Option<Examined>>, CliError> {
+    on_reviewers(positions.len(), scoring, threads, stop, done, |reviewer, k| {
+        let (position, played) = positions[k];
+        let examined = reviewer.examine(&position, Some(played), budget, Some(stop), &mut |_| {});
+        examined.complete.then_some(examined)
+    })
+}
+
 /// The refutations and reasons of the marked moves of `judged` (each at `positions[k]`, the
-/// position before move `k`), on `threads` threads each with a [`Reviewer`] of its own; `None`
-/// for an unmarked move or one not reached before `stop`.
+/// position before move `k`), on [`on_reviewers`]; `None` for an unmarked move or one not
+/// reached before `stop`.
 fn why_all(
     positions: &[(Position, Square)],
     judged: &[Judged],
@@ -367,31 +381,12 @@ fn why_all(
     if marked.is_empty() {
         return Ok(out);
     }
-    let threads = threads.clamp(1, marked.len());
-    let mut reviewers = Vec::with_capacity(threads);
-    for _ in 0..threads {
-        reviewers.push(Reviewer::new(scoring).map_err(|e| CliError::Usage(format!("review: {e}")))?);
-    }
-    let next = AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Why>>> = marked.iter().map(|_| Default::default()).collect();
-    std::thread::scope(|scope| {
-        for mut reviewer in reviewers {
-            let (next, results, marked) = (&next, &results, &marked);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= marked.len() || stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let k = marked[i];
-                    let why = reviewer.why(&positions[k].0, &judged[k], budget, Some(stop));
-                    *results[i].lock().unwrap_or_else(|e| e.into_inner()) = why;
-                }
-            });
-        }
-    });
-    for (i, r) in results.into_iter().enumerate() {
-        out[marked[i]] = r.into_inner().unwrap_or_else(|e| e.into_inner());
+    let found = on_reviewers(marked.len(), scoring, threads, stop, &|_| {}, |reviewer, i| {
+        let k = marked[i];
+        Some(reviewer.why(&positions[k].0, &judged[k], budget, Some(stop)))
+    })?;
+    for (i, why) in found.into_iter().enumerate() {
+        out[marked[i]] = why.flatten();
     }
     Ok(out)
 }

@@ -10,7 +10,7 @@
 //! [`crate::board::concepts`].
 
 use super::{Step, Steps, Value, names};
-use crate::board::concepts::{c_squares, corner_of, corners, x_squares};
+use crate::board::concepts::{c_squares, corners, x_beside_empty_corner, x_squares};
 use crate::board::geometry::neighbours;
 use crate::{board::bitboard::Bitboard, board::position::Position, with_size};
 
@@ -78,19 +78,10 @@ pub fn trace(position: &Position) -> (Vec<Step>, Value) {
             format!("{you} could take {} were it to move", names(Bitboard::new(size, yours & c)))
         },
     );
-    // The X-squares whose corner is empty.
-    let mut risky = 0u64;
-    let mut rest = x;
-    while rest != 0 {
-        let one = rest & rest.wrapping_neg();
-        rest ^= one;
-        if corner_of(size, one) & open != 0 {
-            risky |= one;
-        }
-    }
+    let risky = x_beside_empty_corner(size, player | opponent);
     s.mask(
         "x beside empty",
-        "x_squares where corner_of(x) & empty corners != 0",
+        "x_beside_empty_corner(player | opponent)",
         size,
         risky,
         "X-squares whose corner is empty",

@@ -6,8 +6,11 @@ use super::super::keys::Context;
 use super::super::teach::{Lesson, lesson_trace};
 use super::super::tree::{Edge, NodeId};
 use super::{Activity, Focus, Known, Mask, Model, Overlay, PositionValues, Score, ScoreKind};
-use crate::board::concepts::Concepts;
+use crate::board::concepts;
+use crate::board::rules::legal_moves;
+use crate::board::size::Size;
 use crate::solver::{Phase, Selectivity};
+use crate::with_size;
 use crate::{
     board::bitboard::Bitboard,
     board::position::{Color, Position},
@@ -476,16 +479,24 @@ impl Model {
             Mask::Legal => p.legal_moves(),
             Mask::Flips => self.flips(),
             concept => {
+                // Only the concept asked for: the panel asks for each mask on every frame.
                 let size = p.size();
-                let (black, white) = (p.black().bits(), p.white().bits());
-                let c = Concepts::of(size, black, white, p.to_move() == Color::Black);
+                let (me, you) = (p.player().bits(), p.opponent().bits());
+                let both = |f: fn(Size, u64, u64) -> u64| f(size, me, you) | f(size, you, me);
                 let bits = match concept {
-                    Mask::Replies => c.mobility[usize::from(p.to_move() == Color::Black)],
-                    Mask::Stable => c.stable[0] | c.stable[1],
-                    Mask::Frontier => c.frontier[0] | c.frontier[1],
-                    Mask::Potential => c.potential[usize::from(p.to_move() == Color::White)],
-                    Mask::OddRegions => c.regions.iter().filter(|r| r.is_odd()).fold(0, |m, r| m | r.squares),
-                    _ => c.corners_open[0] | c.corners_open[1] | c.x_risk[0] | c.x_risk[1],
+                    Mask::Replies => with_size!(size, N => legal_moves::<N>(you, me)),
+                    Mask::Stable => both(concepts::stable),
+                    Mask::Frontier => both(concepts::frontier),
+                    Mask::Potential => concepts::potential_mobility(size, me, you),
+                    Mask::OddRegions => concepts::regions(size, me | you)
+                        .into_iter()
+                        .filter(|r| r.count_ones() % 2 == 1)
+                        .fold(0, |m, r| m | r),
+                    _ => {
+                        let corners = concepts::corners(size);
+                        let open = with_size!(size, N => legal_moves::<N>(me, you) | legal_moves::<N>(you, me));
+                        (open & corners) | concepts::x_beside_empty_corner(size, me | you) & (me | you)
+                    }
                 };
                 Bitboard::new(size, bits)
             }
