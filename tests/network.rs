@@ -54,3 +54,47 @@ fn every_searching_command_takes_eval_and_refuses_an_unknown_one_in_one_line() {
         assert!(stderr.contains("--eval") && stderr.contains("patterns or network"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn below_ten_empties_the_network_defers_to_the_tables_and_above_it_reads_its_own() {
+    // The network is not trained on the last ten empties (docs/network.md): a search that reads
+    // it evaluates those positions by the pattern tables. An estimate of depth 0 is the root's
+    // evaluation itself (when no exact solve takes over: more than 6 empties).
+    use othello_explorer::solver::{Evaluator, Limits, Solver, SolverOptions};
+    use othello_explorer::{Position, Size};
+    let solver = |evaluator| Solver::try_new(SolverOptions { hash_mb: 1, threads: 1, evaluator, ..Default::default() });
+    let (mut net, mut tables) = (solver(Evaluator::Network).unwrap(), solver(Evaluator::Patterns).unwrap());
+    let (mut below, mut above, mut differ) = (0, 0, 0);
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for _game in 0..200 {
+        let mut pos = Position::start(Size::Eight);
+        while !pos.is_game_over() {
+            if pos.must_pass() {
+                pos = pos.pass();
+                continue;
+            }
+            let empties = pos.empty_count();
+            if (7..=14).contains(&empties) {
+                net.clear();
+                tables.clear();
+                let (a, _) = net.estimate(&pos, 0, &Limits::default()).unwrap();
+                let (b, _) = tables.estimate(&pos, 0, &Limits::default()).unwrap();
+                if empties < network::READS_FROM {
+                    assert_eq!(a, b, "{pos}: the network read below {} empties", network::READS_FROM);
+                    below += 1;
+                } else {
+                    above += 1;
+                    differ += usize::from(a != b);
+                }
+            }
+            let moves: Vec<_> = pos.legal_moves().iter().collect();
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pos = pos.play(moves[(state % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    assert!(below > 300 && above > 300, "{below} below, {above} above");
+    // From ten empties on, the network is read: its values are not the tables'.
+    assert!(differ * 2 > above, "{differ} of {above} differ");
+}

@@ -7,7 +7,7 @@
 mod common;
 mod reference;
 
-use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::solver::{Evaluator, Limits, Solver, SolverOptions};
 use othello_explorer::tui::testing::app::{Config, Effect, Model, Msg, Overlay, update};
 use othello_explorer::tui::testing::keys::Context;
 use othello_explorer::tui::testing::view;
@@ -376,7 +376,7 @@ fn serve_review(m: &mut Model, mut effects: Vec<Effect>) {
         let mut children = Vec::new();
         solver.score_children(&position, &Limits::default(), &mut |c| children.push(c.into())).unwrap();
         let ev = |kind| Msg::Solver(SolverEvent { job, position, kind });
-        update(m, ev(EventKind::Reviewed { played, children }));
+        update(m, ev(EventKind::Reviewed { played, children, evaluator: Evaluator::Patterns }));
         effects = update(m, ev(EventKind::Cancelled));
     }
     panic!("the review never ended");

@@ -4,8 +4,8 @@
 mod reference;
 
 use othello_explorer::solver::{
-    ChildScore, ChildValue, DEFAULT_SELECTIVITY, Kind, Limits, Phase, Report, SearchMode, Selectivity, Solver,
-    SolverOptions,
+    ChildScore, ChildValue, DEFAULT_SELECTIVITY, Evaluator, Kind, Limits, Phase, Report, SearchMode, Selectivity,
+    Solver, SolverOptions,
 };
 use othello_explorer::tui::testing::app::{Config, Effect, Focus, LineKind, Model, Msg, Overlay, SolverState, update};
 use othello_explorer::tui::testing::tree::Edge;
@@ -1069,7 +1069,7 @@ fn review_marks_from_estimates_show_apart_and_only_beyond_their_error() {
             };
             children.push(ChildValue { square, score, kind: Kind::estimate(12) });
         }
-        update(&mut m, event(job, position, EventKind::Reviewed { played, children }));
+        update(&mut m, event(job, position, EventKind::Reviewed { played, children, evaluator: Evaluator::Patterns }));
         effects = update(&mut m, event(job, position, EventKind::Cancelled));
     }
     assert!(m.status.as_ref().unwrap().text.starts_with("review done"), "{:?}", m.status);
@@ -1118,7 +1118,10 @@ fn a_marked_move_shows_why_it_loses_and_its_squares() {
                 ChildValue { square, score, kind: Kind::Exact }
             })
             .collect();
-        update(&mut m, event(job, position, EventKind::Reviewed { played: p, children }));
+        update(
+            &mut m,
+            event(job, position, EventKind::Reviewed { played: p, children, evaluator: Evaluator::Patterns }),
+        );
         if position == before {
             let refutation = vec!["a4".parse().unwrap()];
             let best_line = vec![best, "d3".parse().unwrap()];

@@ -217,6 +217,97 @@ def export(q, rows, net_version, path):
     os.replace(tmp, path)
 
 
+def read_oxnn(path, rows):
+    """The integer weights of a network file (`quantise`'s tuple) and its network version, checked
+    as the engine's reader checks them (src/eval/network/file.rs): the magic, the format version,
+    the shape, the number of table entries (which must be the layout's `rows`), the length and the
+    checksum. The file holds the canonical table entries' rows in the order of their entries, which
+    is the order of the trainer's embedding rows (`layout.bin`), as `export` writes them."""
+    with open(path, "rb") as f:
+        data = f.read()
+
+    def refuse(why):
+        raise SystemExit(f"{path}: {why}")
+
+    if data[: len(MAGIC)] != MAGIC:
+        refuse("not a network file (no OXNNET magic)")
+    if len(data) < len(MAGIC) + 8 + 8 + 8:
+        refuse("the network file ends early")
+    at = len(MAGIC)
+    (version,) = struct.unpack_from("<H", data, at)
+    if version != VERSION:
+        refuse(f"network format version {version}: this trainer reads {VERSION}")
+    n, bucket, stages, hidden, inputs2, hidden2 = data[at + 2 : at + 8]
+    for what, got, want in [
+        ("board side", n, 8),
+        ("empties per stage", bucket, BUCKET),
+        ("number of stages", stages, STAGES),
+        ("first layer", hidden, HIDDEN),
+        ("second layer's inputs", inputs2, INPUTS2),
+        ("second layer", hidden2, HIDDEN2),
+    ]:
+        if got != want:
+            refuse(f"the network's {what} is {got}, where the trainer's is {want}")
+    net_version, count = struct.unpack_from("<II", data, at + 8)
+    at += 16
+    if count != rows:
+        refuse(f"the network's number of table entries is {count}, the layout's {rows}")
+    body = len(data) - 8
+    expected = at + count * HIDDEN + HIDDEN * 2 + STAGES * (HIDDEN2 * INPUTS2 * 2 + HIDDEN2 * 4 + HIDDEN2 * 2 + 4)
+    if body < expected:
+        refuse("the network file ends early")
+    if body > expected:
+        refuse("bytes after the network file's checksum")
+    if fnv1a(data[:body]) != struct.unpack_from("<Q", data, body)[0]:
+        refuse("the network file's checksum does not match")
+
+    def take(dtype, k):
+        nonlocal at
+        out = np.frombuffer(data, dtype=dtype, count=k, offset=at)
+        at += out.nbytes
+        return out.copy()
+
+    emb = take("i1", count * HIDDEN).reshape(count, HIDDEN)
+    b1 = take("<i2", HIDDEN).astype(np.int16)
+    w2 = np.zeros((STAGES, HIDDEN2, INPUTS2), np.int16)
+    b2 = np.zeros((STAGES, HIDDEN2), np.int32)
+    w3 = np.zeros((STAGES, HIDDEN2), np.int16)
+    b3 = np.zeros(STAGES, np.int32)
+    for s in range(STAGES):
+        w2[s] = take("<i2", HIDDEN2 * INPUTS2).reshape(HIDDEN2, INPUTS2)
+        b2[s] = take("<i4", HIDDEN2)
+        w3[s] = take("<i2", HIDDEN2)
+        b3[s] = take("<i4", 1)[0]
+    assert at == body
+    return (emb, b1, w2, b2, w3, b3), net_version
+
+
+def dequantise(q):
+    """The float parameters whose `quantise` (no lean) is `q` exactly: each integer over its unit.
+    The units are powers of two, so the quotients are exact in float32 (for |value| < 2^24) and
+    rounding them back gives the same integers. A lean the file was written with stays in b3."""
+    emb, b1, w2, b2, w3, b3 = q
+    if np.any(w2[:, :, HIDDEN + SCALARS :]):
+        raise SystemExit("the file's second layer has weights in its padding inputs, which the trainer does not have")
+    for name, v in [("b2", b2), ("b3", b3)]:
+        if np.any(np.abs(v.astype(np.int64)) >= 1 << 24):
+            raise SystemExit(f"the file's {name} has values float32 cannot hold exactly")
+    params = {
+        "emb": emb.astype(np.float32) / 128,
+        "b1": b1.astype(np.float32) / 128,
+        "w2": w2[:, :, : HIDDEN + SCALARS].astype(np.float32) / 64,
+        "b2": b2.astype(np.float32) / 8192,
+        "w3": w3.astype(np.float32) / 64,
+        "b3": b3.astype(np.float32) / 8192,
+    }
+    # The limits a training step clips to: a file from this trainer is within them.
+    for name, limit in [("emb", EMB_MAX), ("w2", W2_MAX), ("w3", W3_MAX)]:
+        over = int((np.abs(params[name]) > limit).sum())
+        if over:
+            print(f"warning: {over} of the file's {name} weights lie beyond the trainer's clip ±{limit:g}", flush=True)
+    return {k: jnp.asarray(v) for k, v in params.items()}
+
+
 def write_check(q, valid, offsets, row_of, path, count=256):
     """The first `count` validation records with the integer value this trainer computes for them
     (1/64 disc): tests/network.rs checks that the engine computes the same from the same file."""
@@ -276,11 +367,14 @@ def main():
     ap.add_argument("--out", required=True, help="the .oxnn file to write")
     ap.add_argument("--limit", type=int, default=0, help="train on the first N records only")
     ap.add_argument("--init", default=None, help="start from this checkpoint's parameters (a fine-tune: new optimiser, epoch 0)")
-    ap.add_argument("--evaluate", action="store_true", help="print the validation table of the starting parameters (--init or --checkpoint) and stop")
-    ap.add_argument("--export-only", action="store_true", help="write the file from --checkpoint, no training")
+    ap.add_argument("--init-oxnn", default=None, help="start from this network file's integer weights, turned back into the float parameters (a fine-tune: new optimiser, epoch 0)")
+    ap.add_argument("--evaluate", action="store_true", help="print the validation table of the starting parameters (--init, --init-oxnn or --checkpoint) and stop")
+    ap.add_argument("--export-only", action="store_true", help="write the file from --checkpoint (or --init, --init-oxnn), no training")
     ap.add_argument("--lean", type=float, default=0.0, help="discs added to the integer model's output for the side to move, in the stages below --lean-below empties")
     ap.add_argument("--lean-below", type=int, default=40, help="the stages whose empties are all below this take --lean")
     args = ap.parse_args()
+    if args.init and args.init_oxnn:
+        ap.error("--init and --init-oxnn both give the starting parameters: give one")
 
     rows, offsets, row_of = load_layout(os.path.join(args.data, "layout.bin"))
     train = np.memmap(os.path.join(args.data, "train.bin"), dtype=RECORD, mode="r")
@@ -295,6 +389,10 @@ def main():
         saved = np.load(args.init)
         params = {k: jnp.asarray(saved["p_" + k]) for k in params}
         print(f"parameters from {args.init}", flush=True)
+    if args.init_oxnn:
+        q, net_version = read_oxnn(args.init_oxnn, rows)
+        params = dequantise(q)
+        print(f"parameters from {args.init_oxnn} (network version {net_version})", flush=True)
     given = [float(w) for w in args.weights.split(",")]
     weights = np.array(given + [given[-1]] * (len(KIND_NAMES) - len(given)))[: len(KIND_NAMES)]
     kinds = np.bincount(train["kind"], minlength=len(KIND_NAMES))[: len(KIND_NAMES)]

@@ -55,14 +55,19 @@ pub fn parse_range(text: &str) -> Result<(usize, usize), CliError> {
     Ok((a, b))
 }
 
+/// The comment line of a problem file whose listed values are estimates, not exact scores.
+pub const ESTIMATED: &str = "% values: estimates";
+
 /// Reads the problems of an OBF file (a regular file of at most [`TEXT_LIMIT`] bytes, a leading
 /// byte-order mark skipped): blank lines and `%` comments skipped, positions counted from 1.
 /// A listed score must be a possible one (within the board's squares, and even under the standard
 /// scoring, where the empties go to the winner and every final difference is even) for a legal
-/// move of the position.
+/// move of the position; a file with the line [`ESTIMATED`] lists values of searches instead
+/// (`fit-eval checkset --search-depth`), any integer.
 pub fn read_problems(path: &str, scoring: Scoring) -> Result<Vec<Problem>, CliError> {
     let text = textfile::read_text(Path::new(path), TEXT_LIMIT).map_err(|e| CliError::Usage(e.to_string()))?;
     let mut problems = Vec::new();
+    let estimated = text.lines().any(|line| line.trim() == ESTIMATED);
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with('%') {
@@ -70,6 +75,7 @@ pub fn read_problems(path: &str, scoring: Scoring) -> Result<Vec<Problem>, CliEr
         }
         let problem = parse_problem(line).map_err(|e| CliError::Usage(format!("{path}:{}: {e}", i + 1)))?;
         if scoring == Scoring::Standard
+            && !estimated
             && let Some((square, score)) = problem.scores.iter().find(|(_, score)| score % 2 != 0)
         {
             return Err(CliError::Usage(format!(

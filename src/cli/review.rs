@@ -15,7 +15,7 @@ use clap::Args;
 use othello_explorer::notation::gamefile::{self, Format, Game};
 use othello_explorer::notation::printable::{count, printable};
 use othello_explorer::notation::textfile::{self, TEXT_LIMIT};
-use othello_explorer::solver::Kind;
+use othello_explorer::solver::{Evaluator, Kind};
 use othello_explorer::studies::review::reasons::{DEEPER, Why};
 use othello_explorer::studies::review::{self, Examined, Judged, Mark, Reviewer, SideSummary};
 use othello_explorer::{Position, Scoring, Size, Square};
@@ -50,6 +50,10 @@ pub struct ReviewArgs {
     /// How a finished game is scored: `standard` (empties to the winner) or `discs`.
     #[arg(long, value_enum, default_value = "standard")]
     pub scoring: ScoringArg,
+    /// The estimates' evaluation: `patterns` (the pattern tables) or `network` (the 8x8 network,
+    /// judged with the margins measured with it; the tables on the other boards).
+    #[arg(long = "eval", value_name = "EVAL", default_value = "patterns", value_parser = super::values::EVALUATOR)]
+    pub evaluator: othello_explorer::solver::Evaluator,
     /// Also write the game as GGF to FILE, each move with its exact value where it was proven (an
     /// estimate or an outcome is left out: a GGF value reads as the move's value).
     #[arg(long, value_name = "FILE")]
@@ -315,7 +319,7 @@ fn summary_line(name: &str, s: &SideSummary) -> String {
 /// not reached.
 fn on_reviewers<T: Send>(
     count: usize,
-    scoring: Scoring,
+    (scoring, evaluator): (Scoring, Evaluator),
     threads: usize,
     stop: &Arc<AtomicBool>,
     done: &(dyn Fn(usize) + Sync),
@@ -324,7 +328,7 @@ fn on_reviewers<T: Send>(
     let threads = threads.clamp(1, count.max(1));
     let mut reviewers = Vec::with_capacity(threads);
     for _ in 0..threads {
-        reviewers.push(Reviewer::new(scoring).map_err(|e| CliError::Usage(format!("review: {e}")))?);
+        reviewers.push(Reviewer::new(scoring, evaluator).map_err(|e| CliError::Usage(format!("review: {e}")))?);
     }
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
@@ -353,12 +357,12 @@ fn on_reviewers<T: Send>(
 fn examine_all(
     positions: &[(Position, Square)],
     budget: Duration,
-    scoring: Scoring,
+    judge: (Scoring, Evaluator),
     threads: usize,
     stop: &Arc<AtomicBool>,
     done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<Option<Examined>>, CliError> {
-    on_reviewers(positions.len(), scoring, threads, stop, done, |reviewer, k| {
+    on_reviewers(positions.len(), judge, threads, stop, done, |reviewer, k| {
         let (position, played) = positions[k];
         let examined = reviewer.examine(&position, Some(played), budget, Some(stop), &mut |_| {});
         examined.complete.then_some(examined)
@@ -372,7 +376,7 @@ fn why_all(
     positions: &[(Position, Square)],
     judged: &[Judged],
     budget: Duration,
-    scoring: Scoring,
+    judge: (Scoring, Evaluator),
     threads: usize,
     stop: &Arc<AtomicBool>,
 ) -> Result<Vec<Option<Why>>, CliError> {
@@ -381,7 +385,7 @@ fn why_all(
     if marked.is_empty() {
         return Ok(out);
     }
-    let found = on_reviewers(marked.len(), scoring, threads, stop, &|_| {}, |reviewer, i| {
+    let found = on_reviewers(marked.len(), judge, threads, stop, &|_| {}, |reviewer, i| {
         let k = marked[i];
         Some(reviewer.why(&positions[k].0, &judged[k], budget, Some(stop)))
     })?;
@@ -463,7 +467,8 @@ pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<Exi
         );
         bar
     });
-    let examined = examine_all(&positions, time, scoring, threads, &stop, &|done| {
+    let judge = (scoring, args.evaluator);
+    let examined = examine_all(&positions, time, judge, threads, &stop, &|done| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
         }
@@ -477,8 +482,8 @@ pub fn run(position: &PositionArgs, args: &ReviewArgs, json: bool) -> Result<Exi
         k += 1;
         children
     };
-    let judged = review::review(&game.start, &game.moves, &mut analyse, &mut |_, _| {});
-    let whys = why_all(&positions, &judged, time, scoring, threads, &stop)?;
+    let judged = review::review(&game.start, &game.moves, args.evaluator, &mut analyse, &mut |_, _| {});
+    let whys = why_all(&positions, &judged, time, judge, threads, &stop)?;
     let interrupted = stop.load(Ordering::Relaxed) && judged.len() < total;
     let (black, white) = review::summary(&judged);
     if let Some(path) = &ggf {

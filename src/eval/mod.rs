@@ -95,6 +95,21 @@ pub fn evaluate<const N: usize>(p: u64, o: u64) -> i32 {
     with_cpu!(cpu, isa => isa.enter(#[inline(always)] || evaluate_on::<N, _>(isa, p, o)))
 }
 
+/// [`evaluate`] by `evaluator`: the value the estimate search gives a leaf `p` (to move) against
+/// `o` when it reads that evaluation (the network where one is shipped for the board and the
+/// position has at least [`network::READS_FROM`] empties, else the pattern tables), in discs.
+pub fn evaluate_by<const N: usize>(evaluator: Evaluator, p: u64, o: u64) -> i32 {
+    let empties = (crate::board::geometry::full_mask(N) & !(p | o)).count_ones();
+    match (evaluator, network::shipped(N)) {
+        (Evaluator::Network, Some(net))
+            if empties >= network::READS_FROM && !crate::board::rules::is_game_over::<N>(p, o) =>
+        {
+            estimate_in_discs::<N>(net.evaluate_fine_plain(p, o))
+        }
+        _ => evaluate::<N>(p, o),
+    }
+}
+
 /// [`evaluate`] with the kernels of `isa`: what the search calls, inside its own compiled code.
 #[inline(always)]
 pub(crate) fn evaluate_on<const N: usize, I: Isa>(isa: I, p: u64, o: u64) -> i32 {

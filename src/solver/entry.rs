@@ -123,10 +123,11 @@ impl Solver {
                 pos.score(self.options.scoring)
             } else {
                 let (p, o) = pos.raw();
+                let by = self.options.evaluator;
                 match pos.size() {
-                    Size::Four => crate::eval::evaluate::<4>(p, o),
-                    Size::Six => crate::eval::evaluate::<6>(p, o),
-                    Size::Eight => crate::eval::evaluate::<8>(p, o),
+                    Size::Four => crate::eval::evaluate_by::<4>(by, p, o),
+                    Size::Six => crate::eval::evaluate_by::<6>(by, p, o),
+                    Size::Eight => crate::eval::evaluate_by::<8>(by, p, o),
                 }
             };
             return Ok((sign * value, 0));

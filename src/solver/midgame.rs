@@ -47,6 +47,7 @@ use super::settings::SPLIT_ESTIMATE;
 use super::table::{EXACT, Entry};
 use crate::board::geometry::full_mask;
 use crate::board::isa::Isa;
+use crate::eval::network::READS_FROM;
 use crate::eval::pattern::{Layout, Row};
 use crate::eval::{Indexes, baseline, evaluate_indexed, network_indexed};
 
@@ -78,7 +79,9 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
         let om = self.isa.legal_moves::<N>(o, p);
         if pm | om == 0 {
             Self::final_score(p, o)
-        } else if let Some(net) = self.network {
+        } else if let Some(net) = self.network
+            && (full_mask(N) & !(p | o)).count_ones() >= READS_FROM
+        {
             network_indexed::<N, I>(net, self.isa, own, p, o, pm, om)
         } else if let Some(w) = self.weights {
             evaluate_indexed::<N>(w, own, p, o, pm, om)

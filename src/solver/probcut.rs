@@ -40,7 +40,7 @@ use super::settings::PROBCUT_MIN_DEPTH;
 use super::table::FULL_WIDTH;
 use crate::board::isa::Isa;
 use crate::board::size::Size;
-use crate::eval::Indexes;
+use crate::eval::{Evaluator, Indexes};
 use std::sync::OnceLock;
 
 /// The shallow depth that predicts a search `deep` plies deep: about a quarter of it, rounded
@@ -159,16 +159,43 @@ impl Model {
         Model { side, mid, end }
     }
 
-    /// The shipped model of `size` (`data/probcut.txt`, built into the binary).
+    /// The shipped model of `size` for the pattern tables (`data/probcut.txt`, built into the
+    /// binary).
     pub fn shipped(size: Size) -> &'static Model {
+        Model::shipped_for(size, Evaluator::Patterns)
+    }
+
+    /// The shipped model of `size` for the search that reads `evaluator` at its leaves: the
+    /// network's lines (`data/probcut-network.txt`, measured on searches that read it) where
+    /// that file has the board, else the pattern tables' (a network reads the tables on the
+    /// boards it has no file for).
+    pub fn shipped_for(size: Size, evaluator: Evaluator) -> &'static Model {
         static MODELS: OnceLock<[Model; 3]> = OnceLock::new();
+        static NETWORK: OnceLock<[Option<Model>; 3]> = OnceLock::new();
+        let slot = match size {
+            Size::Four => 0,
+            Size::Six => 1,
+            Size::Eight => 2,
+        };
+        if evaluator == Evaluator::Network {
+            let text = include_str!("../../data/probcut-network.txt");
+            let models = NETWORK
+                .get_or_init(|| [4, 6, 8].map(|side| Model::describes(text, side).then(|| Model::parse(text, side))));
+            if let Some(m) = &models[slot] {
+                return m;
+            }
+        }
         let text = include_str!("../../data/probcut.txt");
         let models = MODELS.get_or_init(|| [Model::parse(text, 4), Model::parse(text, 6), Model::parse(text, 8)]);
-        match size {
-            Size::Four => &models[0],
-            Size::Six => &models[1],
-            Size::Eight => &models[2],
-        }
+        &models[slot]
+    }
+
+    /// Whether `text` holds a model of the board of side `side`.
+    fn describes(text: &str, side: usize) -> bool {
+        text.lines().any(|line| {
+            let mut w = line.split_whitespace();
+            w.next() == Some("model") && w.next().and_then(|t| t.parse().ok()) == Some(side)
+        })
     }
 
     /// The board side.
@@ -192,16 +219,6 @@ impl Model {
     }
 }
 
-/// The model of the board of side `N`.
-#[inline(always)]
-fn model<const N: usize>() -> &'static Model {
-    Model::shipped(match N {
-        4 => Size::Four,
-        6 => Size::Six,
-        _ => Size::Eight,
-    })
-}
-
 impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     /// The probable cutoff of a null-window node (window (`alpha`, `alpha + 1`)) at the
     /// searcher's selectivity, if there is one: `Some(alpha + 1)` when the deep value is
@@ -217,12 +234,12 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             if !prunes_exact(node.n) {
                 return None;
             }
-            model::<N>().end(node.n)?
+            self.probcut_model.end(node.n)?
         } else {
             if node.depth < PROBCUT_MIN_DEPTH {
                 return None;
             }
-            model::<N>().mid(node.n, node.depth)?
+            self.probcut_model.mid(node.n, node.depth)?
         };
         // A shallow search the exact search would take over is no prediction.
         if solved_within(node.n, cut.shallow) {
@@ -266,6 +283,16 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
     }
 }
 
+/// The model of the board of side `N` for the search that reads `evaluator`.
+pub(super) fn model_of<const N: usize>(evaluator: Evaluator) -> &'static Model {
+    let size = match N {
+        4 => Size::Four,
+        6 => Size::Six,
+        _ => Size::Eight,
+    };
+    Model::shipped_for(size, evaluator)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +305,18 @@ mod tests {
         assert_eq!([shallow_of(3), shallow_of(4), shallow_of(8), shallow_of(13)], [1, 2, 4, 7]);
         for n in 10..60 {
             assert!(end_shallow(n) <= END_SHALLOW_MAX);
+        }
+    }
+
+    #[test]
+    fn the_network_has_its_own_8x8_model_and_the_tables_elsewhere() {
+        let (tables, network) = (Model::shipped(Size::Eight), Model::shipped_for(Size::Eight, Evaluator::Network));
+        assert!(!std::ptr::eq(tables, network));
+        // Measured on the network's searches: its spreads are not the tables'.
+        let (a, b) = (tables.end(22).unwrap(), network.end(22).unwrap());
+        assert!(a.sigma != b.sigma && b.sigma > 0.0 && b.shallow == a.shallow);
+        for size in [Size::Four, Size::Six] {
+            assert!(std::ptr::eq(Model::shipped(size), Model::shipped_for(size, Evaluator::Network)));
         }
     }
 

@@ -30,6 +30,8 @@ pub struct Searcher<'a, const N: usize, const DISCS: bool, I: Isa> {
     pub(super) weights: Option<&'static Weights>,
     /// The network, when the search reads it instead of the weights ([`Searcher::use_evaluator`]).
     pub(super) network: Option<&'static crate::eval::network::Network>,
+    /// The selective search's model for the evaluation read ([`super::probcut::model_of`]).
+    pub(super) probcut_model: &'static super::probcut::Model,
     pub(super) layout: &'static Layout,
     /// The split point this searcher works for, if any: when it (or one above it) is aborted,
     /// the searcher stops.
@@ -65,6 +67,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             stopped: false,
             weights: crate::eval::weights::shipped(N).ok(),
             network: None,
+            probcut_model: super::probcut::model_of::<N>(crate::eval::Evaluator::Patterns),
             layout: Layout::of(N),
             hunting: false,
             local_tag: local_table::tag(table, N, DISCS),
@@ -82,6 +85,8 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
             crate::eval::Evaluator::Network => crate::eval::network::shipped(N),
             crate::eval::Evaluator::Patterns => None,
         };
+        let read = if self.network.is_some() { evaluator } else { crate::eval::Evaluator::Patterns };
+        self.probcut_model = super::probcut::model_of::<N>(read);
     }
 
     /// Reports the nodes not yet counted in the shared total; true if the search must stop.

@@ -90,6 +90,8 @@ pub enum EventKind {
         played: Option<Square>,
         /// Every legal move's value, from the mover's side, best first.
         children: Vec<ChildValue>,
+        /// The evaluation the values' estimates read (whose margins judge them).
+        evaluator: crate::solver::Evaluator,
     },
     /// A review's step judged the move played a mistake: its refutation and why it loses
     /// ([`crate::studies::review::Reviewer::why`]). Sent after [`EventKind::Reviewed`].
@@ -139,7 +141,7 @@ impl Worker {
         events: Sender<Msg>,
         max_depth: Option<u32>,
     ) -> std::io::Result<Worker> {
-        let scoring = options.scoring;
+        let (scoring, evaluator) = (options.scoring, options.evaluator);
         let solver = Solver::try_new(options)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::OutOfMemory, format!("--hash-mb: {e}")))?;
         let thread = JobThread::spawn("solver", move || {
@@ -166,7 +168,7 @@ impl Worker {
                     run_job(&mut analyst, max_depth, job, position, selectivity, stop, &events)
                 }
                 Input::Review(position, played, budget) => {
-                    review_job(&mut reviewer, scoring, job, position, played, budget, stop, &events)
+                    review_job(&mut reviewer, (scoring, evaluator), job, position, played, budget, stop, &events)
                 }
             }
         })?;
@@ -204,7 +206,7 @@ impl Worker {
 #[allow(clippy::too_many_arguments)]
 fn review_job(
     reviewer: &mut Option<crate::studies::review::Reviewer>,
-    scoring: crate::board::position::Scoring,
+    (scoring, evaluator): (crate::board::position::Scoring, crate::solver::Evaluator),
     job: u64,
     position: Position,
     played: Option<Square>,
@@ -214,7 +216,7 @@ fn review_job(
 ) -> Result<(), Gone> {
     let send = |kind: EventKind| events.send(Msg::Solver(SolverEvent { job, position, kind })).map_err(|_| Gone);
     if reviewer.is_none() {
-        match crate::studies::review::Reviewer::new(scoring) {
+        match crate::studies::review::Reviewer::new(scoring, evaluator) {
             Ok(r) => *reviewer = Some(r),
             Err(e) => {
                 let text = format!("the review's solver: {e}");
@@ -237,8 +239,9 @@ fn review_job(
         return Err(Gone);
     }
     if examined.complete {
-        let judged = played.and_then(|m| crate::studies::review::judge(0, &position, m, &examined.children));
-        send(EventKind::Reviewed { played, children: examined.children })?;
+        let judged =
+            played.and_then(|m| crate::studies::review::judge_for(evaluator, 0, &position, m, &examined.children));
+        send(EventKind::Reviewed { played, children: examined.children, evaluator })?;
         // A marked move: why it loses, from its refutation and the best move's line.
         if let Some(j) = judged.filter(|j| j.mark.is_some())
             && let Some(why) = reviewer.why(&position, &j, budget, Some(stop))

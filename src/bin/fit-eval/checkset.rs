@@ -29,9 +29,11 @@
 
 use crate::Rng;
 use crate::selfplay::{Settings, play_game};
+use othello_explorer::eval::Evaluator;
 use othello_explorer::notation::obf::{format_board, parse_problem};
-use othello_explorer::solver::{Limits, Solver, SolverOptions};
+use othello_explorer::solver::{Limits, SearchMode, Selectivity, Solver, SolverOptions};
 use othello_explorer::{Position, Square};
+use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -41,21 +43,41 @@ use std::time::Instant;
 /// The table of the solver that plays the games: the `selfplay` subcommand's default.
 const PLAY_HASH_MB: usize = 64;
 
-/// What a check-set run is: the games, and the empties its positions are taken at.
+/// What a check-set run is: the games, the empties its positions are taken at, and how their
+/// moves are scored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checkset {
     pub play: Settings,
     pub min_empties: u32,
     pub max_empties: u32,
+    pub scoring: Scoring,
+}
+
+/// How the moves of a check-set position are scored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// Each move solved exactly.
+    Exact,
+    /// Each move valued by the analysis's estimate `depth` plies deep (the move and `depth - 1`
+    /// after it) at `selectivity`, once with each evaluation of `evaluators`, the values'
+    /// mean rounded half away from zero: for the middle game, where an exact score is out of
+    /// reach. Several evaluations keep the set from favouring any one of them.
+    Search { depth: u32, selectivity: Selectivity, evaluators: Vec<Evaluator> },
 }
 
 impl Checkset {
     /// The header line of the shard file (without the newline): the self-play header's settings
-    /// (with the weights the games were played with) and the empties range.
+    /// (with the weights the games were played with), the empties range, and for a searched set
+    /// the search (`search DEPTH SELECTIVITY% EVAL+EVAL`).
     pub fn header(&self) -> String {
         let play = self.play.header();
         let settings = play.strip_prefix("# fit-eval selfplay v1 ").unwrap_or(&play);
-        format!("# fit-eval checkset v1 {settings} empties {}-{}", self.min_empties, self.max_empties)
+        let mut header = format!("# fit-eval checkset v1 {settings} empties {}-{}", self.min_empties, self.max_empties);
+        if let Scoring::Search { depth, selectivity, evaluators } = &self.scoring {
+            let names: Vec<&str> = evaluators.iter().map(|e| e.name()).collect();
+            header += &format!(" search {depth} {}% {}", selectivity.percent(), names.join("+"));
+        }
+        header
     }
 
     /// The shard's file in `dir`.
@@ -107,6 +129,30 @@ pub fn problem_line(solver: &mut Solver, position: &Position, limits: &Limits) -
     let children = solver.score_children(position, limits, &mut |_| {}).ok()?;
     let scores: Vec<String> =
         children.iter().map(|c| format!("{}:{:+}", c.square.to_string().to_uppercase(), c.score)).collect();
+    Some(format!("{}; {};", format_board(position), scores.join("; ")))
+}
+
+/// The problem line of `position` with every move valued by `scoring`'s searches (see
+/// [`Scoring::Search`]), best first (ties in reading order); `scorers` holds one solver per
+/// evaluation, each cleared before its analysis.
+pub fn searched_line(scorers: &mut [Solver], position: &Position, depth: u32, limits: &Limits) -> Option<String> {
+    let mut sums: BTreeMap<Square, i32> = BTreeMap::new();
+    for scorer in scorers.iter_mut() {
+        scorer.clear();
+        let analysis = scorer.analyse(position, SearchMode::Estimate, Some(depth), limits, &[], &mut |_| {});
+        if analysis.children.len() != position.legal_moves().count() as usize {
+            return None;
+        }
+        for child in &analysis.children {
+            *sums.entry(child.square).or_default() += child.score;
+        }
+    }
+    let k = scorers.len().max(1) as i32;
+    // The mean, rounded half away from zero.
+    let mean = |sum: i32| (2 * sum + sum.signum() * k) / (2 * k);
+    let mut scores: Vec<(Square, i32)> = sums.into_iter().map(|(sq, sum)| (sq, mean(sum))).collect();
+    scores.sort_by_key(|&(sq, v)| (-v, sq.row(), sq.col()));
+    let scores: Vec<String> = scores.iter().map(|(sq, v)| format!("{}:{v:+}", sq.to_string().to_uppercase())).collect();
     Some(format!("{}; {};", format_board(position), scores.join("; ")))
 }
 
@@ -168,8 +214,17 @@ pub fn run(run: &Checkset, dir: &Path, positions: u64, hash_mb: usize, stop: Arc
     let mut file = std::fs::OpenOptions::new().append(true).open(&path).map_err(|e| format!("{shown}: {e}"))?;
     let mut player = Solver::try_new(SolverOptions { hash_mb: PLAY_HASH_MB, threads: 1, ..SolverOptions::default() })
         .map_err(|e| format!("a {PLAY_HASH_MB} MiB table: {e}"))?;
-    let mut scorer = Solver::try_new(SolverOptions { hash_mb, threads: 1, ..SolverOptions::default() })
-        .map_err(|e| format!("--hash-mb {hash_mb}: {e}"))?;
+    let (evaluators, selectivity, depth) = match &run.scoring {
+        Scoring::Exact => (vec![Evaluator::Patterns], Selectivity::FULL, 0),
+        Scoring::Search { depth, selectivity, evaluators } => (evaluators.clone(), *selectivity, *depth),
+    };
+    let mut scorers = evaluators
+        .iter()
+        .map(|&evaluator| {
+            Solver::try_new(SolverOptions { hash_mb, threads: 1, evaluator, selectivity, ..SolverOptions::default() })
+                .map_err(|e| format!("--hash-mb {hash_mb}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let limits = Limits { stop: Some(stop.clone()), ..Limits::default() };
     let began = Instant::now();
     let first = done;
@@ -195,7 +250,11 @@ pub fn run(run: &Checkset, dir: &Path, positions: u64, hash_mb: usize, stop: Arc
                     position.legal_moves().count()
                 );
                 let solving = Instant::now();
-                let Some(problem) = problem_line(&mut scorer, &position, &limits) else { break };
+                let problem = match run.scoring {
+                    Scoring::Exact => problem_line(&mut scorers[0], &position, &limits),
+                    Scoring::Search { .. } => searched_line(&mut scorers, &position, depth, &limits),
+                };
+                let Some(problem) = problem else { break };
                 done += 1;
                 eprintln!(
                     "{shown}: game {g}: solved in {:.1} s; {done} positions, {:.1} s each",
@@ -261,6 +320,16 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<(), String> {
             value("exact"),
             value("random"),
         ));
+        if let Some(at) = words.iter().position(|&w| w == "search") {
+            let word = |k: usize| words.get(at + k).copied().unwrap_or("?");
+            let last = commands.last_mut().expect("the command just pushed");
+            *last += &format!(
+                " --search-depth {} --selectivity {} --label-eval {}",
+                word(1),
+                word(2).trim_end_matches('%'),
+                word(3).replace('+', ",")
+            );
+        }
     }
     let run = run.ok_or("no shard files given")?;
     problems.sort_by_key(|p| p.0);
@@ -275,16 +344,33 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<(), String> {
         Some((min, max)) => format!("{min}-{max}"),
         None => "?".to_string(),
     };
+    let scored = match words.iter().position(|&w| w == "search") {
+        Some(at) => {
+            let word = |k: usize| words.get(at + k).copied().unwrap_or("?");
+            format!(
+                "value by the estimate {} plies deep at {} with {}, the mean of the evaluations rounded half away \
+                 from zero",
+                word(1),
+                word(2),
+                word(3).replace('+', " and ")
+            )
+        }
+        None => "exact score".to_string(),
+    };
     let mut text = format!(
         "% {} {n}x{n} positions with {empties} empty squares from fit-eval self-play games of seed {seed} (not a \
          training seed), at most one a game, drawn after its random opening, side to move with 2+ moves; every \
-         move's exact score, best first\n% the games: {run}; {games} games in {} shard(s)\n",
+         move's {scored}, best first\n% the games: {run}; {games} games in {} shard(s)\n",
         problems.len(),
         paths.len(),
     );
     for command in commands {
         text.push_str(&command);
         text.push('\n');
+    }
+    if scored != "exact score" {
+        // What `bench` reads as "the values are estimates": no parity to check.
+        text.push_str("% values: estimates\n");
     }
     let names: Vec<String> =
         paths.iter().map(|p| format!("DIR/{}", p.file_name().map_or("?".into(), |f| f.to_string_lossy()))).collect();

@@ -414,6 +414,17 @@ pub(crate) enum Command {
         max_empties: u32,
         #[command(flatten)]
         play: GameArgs,
+        /// Score the moves by the estimate this many plies deep (the move included) instead of
+        /// exactly: for positions of the middle game. 0: exactly.
+        #[arg(long, default_value_t = 0)]
+        search_depth: u32,
+        /// With --search-depth: the estimate's selectivity (73, 87, 95, 98, 99, 100).
+        #[arg(long, default_value = "100")]
+        selectivity: String,
+        /// With --search-depth: the evaluations searched with, comma-separated; a move's value is
+        /// the mean of theirs (so the set favours none of them).
+        #[arg(long, value_delimiter = ',', default_value = "patterns,network")]
+        label_eval: Vec<String>,
         /// Transposition table of the solver that scores the moves, MiB.
         #[arg(long, default_value_t = 256)]
         hash_mb: usize,
@@ -449,6 +460,10 @@ pub(crate) enum Command {
         /// Seconds allowed a position: the depths it completes within them count.
         #[arg(long, default_value_t = 60)]
         seconds: u64,
+        /// The estimates' evaluation: patterns or network (whose table is
+        /// `data/review-margins-network.txt`).
+        #[arg(long = "eval", default_value = "patterns")]
+        eval: String,
         /// Where the table goes.
         #[arg(long, default_value = "data/review-margins.txt")]
         out: PathBuf,
@@ -459,8 +474,16 @@ pub(crate) enum Command {
     #[command(name = "probcut-samples")]
     ProbcutSamples {
         /// Games files of `fit-eval games` (one board size).
-        #[arg(long = "games", required = true)]
+        #[arg(long = "games", required_unless_present = "from")]
         games: Vec<PathBuf>,
+        /// Instead of drawing positions from games: search again the positions of these sample
+        /// files (plain or `.gz`), item by item in their order, keeping their exact scores (which
+        /// no evaluation changes). The way to measure the model of another evaluation.
+        #[arg(long, conflicts_with = "games")]
+        from: Vec<PathBuf>,
+        /// The evaluation at the leaves of the estimates: patterns or network.
+        #[arg(long = "eval", default_value = "patterns")]
+        eval: String,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,

@@ -117,16 +117,46 @@ fn main() -> ExitCode {
             let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties, play };
             solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
         })(),
-        Command::Checkset { size, seed, shard, positions, min_empties, max_empties, play, hash_mb, out } => (|| {
+        Command::Checkset {
+            size,
+            seed,
+            shard,
+            positions,
+            min_empties,
+            max_empties,
+            play,
+            search_depth,
+            selectivity,
+            label_eval,
+            hash_mb,
+            out,
+        } => (|| {
             let board = six_or_eight(size, "the check set comes from 6x6 or 8x8 self-play")?;
             if min_empties > max_empties {
                 return Err(format!("--min-empties {min_empties} is above --max-empties {max_empties}"));
             }
-            let run = checkset::Checkset { play: play.settings(board, seed, &shard)?, min_empties, max_empties };
+            let scoring = if search_depth == 0 {
+                checkset::Scoring::Exact
+            } else {
+                let selectivity =
+                    othello_explorer::solver::Selectivity::parse(&selectivity).map_err(|e| format!("--{e}"))?;
+                let evaluators = label_eval
+                    .iter()
+                    .map(|name| {
+                        othello_explorer::eval::Evaluator::from_name(name)
+                            .ok_or(format!("--label-eval {name:?}: expected patterns or network"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                if evaluators.is_empty() {
+                    return Err("--label-eval names no evaluation".to_string());
+                }
+                checkset::Scoring::Search { depth: search_depth, selectivity, evaluators }
+            };
+            let run =
+                checkset::Checkset { play: play.settings(board, seed, &shard)?, min_empties, max_empties, scoring };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             checkset::run(&run, &out, positions, hash_mb, stop)
-        })(
-        ),
+        })(),
         Command::CheckMerge { out, shards } => checkset::merge(&shards, &out),
         Command::Opening { size, plies, depth, shard, hash_mb, out } => (|| {
             let size = six_or_eight(size, "the opening is labelled on 6 or 8")?;
@@ -339,15 +369,22 @@ fn main() -> ExitCode {
             }
             Ok(())
         })(),
-        Command::Margins { files, max_depth, bands_8, bands_6, seconds, out } => margins::run(&margins::Margins {
-            files,
-            max_depth,
-            bands: vec![(8, bands_8), (6, bands_6)],
-            per_position: std::time::Duration::from_secs(seconds),
-            out,
-        }),
+        Command::Margins { files, max_depth, bands_8, bands_6, seconds, eval, out } => (|| {
+            let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
+                .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
+            margins::run(&margins::Margins {
+                files,
+                max_depth,
+                bands: vec![(8, bands_8), (6, bands_6)],
+                per_position: std::time::Duration::from_secs(seconds),
+                evaluator,
+                out,
+            })
+        })(),
         Command::ProbcutSamples {
             games,
+            from,
+            eval,
             seed,
             shard,
             positions,
@@ -361,8 +398,12 @@ fn main() -> ExitCode {
             if min_empties > max_empties || max_empties > 60 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }
+            let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
+                .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
             let settings = probcut::Samples {
                 games,
+                from,
+                evaluator,
                 seed,
                 shard,
                 positions,

@@ -3,11 +3,12 @@
 //! (`data/review-margins.txt`, see `othello_explorer::studies::review::margins`).
 //!
 //! Each position is analysed once, by estimates deepened to `--max-depth` (one thread, the shipped
-//! weights); at the end of each depth the children's values are taken as a review would see
+//! weights, or the network with `--eval network`); at the end of each depth the children's values are taken as a review would see
 //! them. For every child whose estimated loss (the best child's value less its own) is 2 or more,
 //! and whose value or the best's is an estimate, the error is that loss less the exact loss (the
 //! best exact score less the child's). A band's row gives the 95th percentile of the errors.
 
+use othello_explorer::eval::Evaluator;
 use othello_explorer::notation::obf::parse_problem;
 use othello_explorer::solver::{ChildValue, Kind, Limits, Report, SearchMode, Solver, SolverOptions, rank};
 use othello_explorer::{Position, Square};
@@ -25,6 +26,8 @@ pub(crate) struct Margins {
     pub(crate) bands: Vec<(usize, Vec<u32>)>,
     /// Time allowed a position (its depths completed within it count).
     pub(crate) per_position: Duration,
+    /// The estimates' evaluation.
+    pub(crate) evaluator: Evaluator,
     /// Where the table goes.
     pub(crate) out: PathBuf,
 }
@@ -63,8 +66,9 @@ fn errors_at(values: &HashMap<Square, ChildValue>, exact: &HashMap<Square, i32>)
 }
 
 pub(crate) fn run(m: &Margins) -> Result<(), String> {
-    let mut solver = Solver::try_new(SolverOptions { hash_mb: 64, threads: 1, ..SolverOptions::default() })
-        .map_err(|e| format!("the solver's table: {e}"))?;
+    let mut solver =
+        Solver::try_new(SolverOptions { hash_mb: 64, threads: 1, evaluator: m.evaluator, ..SolverOptions::default() })
+            .map_err(|e| format!("the solver's table: {e}"))?;
     // (side, low, high, depth) -> errors.
     let mut errors: BTreeMap<(usize, u32, u32, u32), Vec<i32>> = BTreeMap::new();
     let mut positions = 0usize;
@@ -117,7 +121,11 @@ pub(crate) fn run(m: &Margins) -> Result<(), String> {
     for f in &m.files {
         text.push_str(&format!(" {}", f.display()));
     }
-    text.push_str(&format!("\n# {positions} positions, estimates to depth {}, one thread.\n", m.max_depth));
+    text.push_str(&format!(
+        "\n# {positions} positions, estimates to depth {}, one thread, the evaluation: {}.\n",
+        m.max_depth,
+        m.evaluator.name()
+    ));
     text.push_str("# side low high depth pairs margin\n");
     for ((side, low, high, depth), mut errs) in errors {
         if errs.is_empty() {

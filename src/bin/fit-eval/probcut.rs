@@ -31,6 +31,7 @@
 use crate::Rng;
 use crate::games::read;
 use crate::shards;
+use othello_explorer::eval::Evaluator;
 use othello_explorer::notation::obf::{format_board, parse_board};
 use othello_explorer::solver::{EXACT_MARGIN, Limits, Solver, SolverOptions, probcut::shallow_of};
 use othello_explorer::{Position, Size};
@@ -42,6 +43,11 @@ use std::sync::atomic::AtomicBool;
 /// The settings of a sample run.
 pub(crate) struct Samples {
     pub games: Vec<PathBuf>,
+    /// Sample files whose positions are searched again (`--from`), in place of drawing them
+    /// from `games`.
+    pub from: Vec<PathBuf>,
+    /// The evaluation at the estimates' leaves.
+    pub evaluator: Evaluator,
     pub seed: u64,
     pub shard: (u64, u64),
     pub positions: u64,
@@ -70,12 +76,21 @@ fn positions_of(size: Size, moves: &[othello_explorer::Square], opening: usize) 
     out
 }
 
-/// Makes or continues one shard of samples.
-pub(crate) fn samples(s: &Samples) -> Result<u64, String> {
+/// Where a run's positions come from.
+enum Source {
+    /// Drawn from self-play games.
+    Games(Vec<crate::games::Game>),
+    /// The positions of earlier samples, each with its exact score (`None`: not solved), in
+    /// their files' order; `None` where the earlier run found no position.
+    Earlier(Vec<Option<(Position, Option<i32>)>>),
+}
+
+/// Reads the games files (their size, the games and the tag of their names and counts).
+fn read_games(paths: &[PathBuf]) -> Result<(Size, Source, String), String> {
     let mut games = Vec::new();
     let mut size = None;
     let mut tag = String::new();
-    for path in &s.games {
+    for path in paths {
         let file = read(path)?;
         if size.is_some_and(|z| z != file.size) {
             return Err(format!("{}: games of another board size", path.display()));
@@ -89,8 +104,51 @@ pub(crate) fn samples(s: &Samples) -> Result<u64, String> {
     if games.is_empty() {
         return Err("the games files hold no game".to_string());
     }
+    Ok((size, Source::Games(games), tag))
+}
+
+/// Reads the positions and exact scores of earlier sample files (`--from`).
+fn read_earlier(paths: &[PathBuf]) -> Result<(Size, Source, String), String> {
+    let mut items = Vec::new();
+    let mut size = None;
+    let mut tag = String::new();
+    for path in paths {
+        let shown = path.display();
+        let text = read_text(path)?;
+        let side = header_side(&text, path)?;
+        let this = Size::from_n(side).ok_or_else(|| format!("{shown}: line 1: size {side} is not a board"))?;
+        if size.is_some_and(|z| z != this) {
+            return Err(format!("{shown}: samples of another board size"));
+        }
+        size = Some(this);
+        let before = items.len();
+        for (i, line) in text.lines().enumerate().skip(1) {
+            let w: Vec<&str> = line.split_whitespace().collect();
+            let bad = || format!("{shown}: line {}: not a sample", i + 1);
+            if w.len() < 5 {
+                return Err(bad());
+            }
+            if w[1] == "-" {
+                items.push(None);
+                continue;
+            }
+            let position = parse_board(&format!("{} {}", w[1], w[2])).map_err(|_| bad())?;
+            let last = w[w.len() - 1];
+            let exact = if last == "-" { None } else { Some(last.parse::<i32>().map_err(|_| bad())?) };
+            items.push(Some((position, exact)));
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        write!(tag, "{name}:{};", items.len() - before).expect("a string");
+    }
+    let size = size.ok_or("no samples file named")?;
+    Ok((size, Source::Earlier(items), tag))
+}
+
+/// Makes or continues one shard of samples.
+pub(crate) fn samples(s: &Samples) -> Result<u64, String> {
+    let (size, source, tag) = if s.from.is_empty() { read_games(&s.games)? } else { read_earlier(&s.from)? };
     let hash = othello_explorer::notation::checksum::fnv1a(tag.as_bytes());
-    let header = format!(
+    let mut header = format!(
         "# fit-eval probcut-samples v1 size {} seed {} shard {}/{} depths {} exact {} empties {}-{} games {hash:016x}",
         size.n(),
         s.seed,
@@ -101,28 +159,57 @@ pub(crate) fn samples(s: &Samples) -> Result<u64, String> {
         s.min_empties,
         s.max_empties
     );
-    let mut solver =
-        Solver::try_new(SolverOptions { hash_mb: 64, threads: 1, pv_extension: false, ..Default::default() })
-            .map_err(|e| format!("the solver's table: {e}"))?;
+    // The patterns' runs keep the header they always had, so their files continue.
+    if s.evaluator != Evaluator::Patterns {
+        write!(header, " eval {}", s.evaluator.name()).expect("a string");
+    }
+    if !s.from.is_empty() {
+        header.push_str(" from-samples");
+    }
+    let mut solver = Solver::try_new(SolverOptions {
+        hash_mb: 64,
+        threads: 1,
+        pv_extension: false,
+        evaluator: s.evaluator,
+        ..Default::default()
+    })
+    .map_err(|e| format!("the solver's table: {e}"))?;
     let limits = Limits { max_nodes: Some(SEARCH_NODES), ..Limits::default() };
     let stop = AtomicBool::new(false);
     let fields = s.max_depth as usize + 5;
+    let positions = match &source {
+        Source::Earlier(items) => s.positions.min(items.len() as u64),
+        Source::Games(_) => s.positions,
+    };
     shards::fill(
         &s.out,
         &header,
         s.shard,
-        s.positions,
+        positions,
         &stop,
         |line| line.split_whitespace().count() == fields,
         |g| {
-            let mut rng = Rng(s.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let span = (s.max_empties - s.min_empties + 1) as usize;
-            let position = (0..64).find_map(|_| {
-                let game = &games[rng.below(games.len())];
-                let empties = s.min_empties + rng.below(span) as u32;
-                positions_of(size, &game.moves, game.opening).remove(&empties)
-            });
-            let Some(position) = position else { return Some("- -".to_string() + &" -".repeat(fields - 3)) };
+            let none = || "- -".to_string() + &" -".repeat(fields - 3);
+            let (position, known) = match &source {
+                Source::Games(games) => {
+                    let mut rng =
+                        Rng(s.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                    let span = (s.max_empties - s.min_empties + 1) as usize;
+                    let position = (0..64).find_map(|_| {
+                        let game = &games[rng.below(games.len())];
+                        let empties = s.min_empties + rng.below(span) as u32;
+                        positions_of(size, &game.moves, game.opening).remove(&empties)
+                    });
+                    match position {
+                        Some(p) => (p, None),
+                        None => return Some(none()),
+                    }
+                }
+                Source::Earlier(items) => match items.get(g as usize) {
+                    Some(Some((p, exact))) => (*p, Some(*exact)),
+                    _ => return Some(none()),
+                },
+            };
             let mut line = format!("{} {}", format_board(&position), position.empty_count());
             for depth in 0..=s.max_depth {
                 solver.clear();
@@ -131,21 +218,50 @@ pub(crate) fn samples(s: &Samples) -> Result<u64, String> {
                     Err(_) => line.push_str(" -"),
                 }
             }
-            if position.empty_count() <= s.exact_max {
-                solver.clear();
-                match solver.score(&position.after_forced_pass().0, &limits) {
-                    Ok((v, _, _)) => {
-                        let sign = if position.after_forced_pass().1 { -1 } else { 1 };
-                        write!(line, " {:+}", sign * v).expect("a string")
-                    }
-                    Err(_) => line.push_str(" -"),
+            let exact = match known {
+                Some(exact) => exact,
+                None if position.empty_count() <= s.exact_max => {
+                    solver.clear();
+                    let (here, passed) = position.after_forced_pass();
+                    solver.score(&here, &limits).ok().map(|(v, _, _)| if passed { -v } else { v })
                 }
-            } else {
-                line.push_str(" -");
+                None => None,
+            };
+            match exact {
+                Some(v) => write!(line, " {v:+}").expect("a string"),
+                None => line.push_str(" -"),
             }
             Some(line)
         },
     )
+}
+
+/// A samples file's text, read through gzip when its name ends in `.gz` (the committed ones).
+fn read_text(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        Ok(text)
+    } else {
+        String::from_utf8(bytes).map_err(|_| format!("{shown}: not text"))
+    }
+}
+
+/// The board side a samples file's header names.
+fn header_side(text: &str, path: &Path) -> Result<usize, String> {
+    let shown = path.display();
+    let header = text.lines().next().ok_or_else(|| format!("{shown}: empty"))?;
+    let side = header
+        .split_whitespace()
+        .skip_while(|w| *w != "size")
+        .nth(1)
+        .and_then(|w| w.parse().ok())
+        .filter(|_| header.starts_with("# fit-eval probcut-samples"))
+        .ok_or_else(|| format!("{shown}: line 1: not a probcut samples file"))?;
+    Ok(side)
 }
 
 /// One sample read back: empties, the value at each depth (`None`: not searched), the exact
@@ -158,24 +274,9 @@ struct Sample {
 
 fn read_samples(path: &Path) -> Result<(usize, Vec<Sample>), String> {
     let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
-    // A file ending in `.gz` is read through gzip (the committed samples).
-    let text = if path.extension().is_some_and(|e| e == "gz") {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
-            .map_err(|e| format!("{shown}: {e}"))?;
-        text
-    } else {
-        String::from_utf8(bytes).map_err(|_| format!("{shown}: not text"))?
-    };
-    let mut lines = text.lines();
-    let header = lines.next().ok_or_else(|| format!("{shown}: empty"))?;
-    let side: usize = header
-        .split_whitespace()
-        .skip_while(|w| *w != "size")
-        .nth(1)
-        .and_then(|w| w.parse().ok())
-        .ok_or_else(|| format!("{shown}: line 1: not a probcut samples file"))?;
+    let text = read_text(path)?;
+    let side = header_side(&text, path)?;
+    let lines = text.lines().skip(1);
     let mut out = Vec::new();
     for (i, line) in lines.enumerate() {
         let w: Vec<&str> = line.split_whitespace().collect();

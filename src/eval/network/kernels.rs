@@ -79,6 +79,95 @@ pub(crate) unsafe fn first_layer_avx2(
     }
 }
 
+/// The first layer's sums kept move by move, plain: `sums` holds the bias plus the rows of the
+/// indexes `from`; it becomes the same for the indexes `to`, each lane where they differ taking
+/// its row for `from` out and its row for `to` in. Returns the lanes that differ. Wrapping adds
+/// give the leaf sum's integers: 46 rows of `i8` and the bias never leave `i16`, so no sum
+/// saturates ([`first_layer_plain`]'s saturating adds never clip either).
+#[inline(always)]
+pub fn update_sums_plain(
+    table: &[TableRow],
+    offsets: &[u32],
+    from: &[u16],
+    to: &[u16],
+    sums: &mut [i16; HIDDEN],
+) -> u32 {
+    let mut changed = 0;
+    for ((&at, &a), &b) in offsets.iter().zip(from).zip(to) {
+        if a != b {
+            changed += 1;
+            let (out, put) = (&table[at as usize + a as usize].0, &table[at as usize + b as usize].0);
+            for ((s, &x), &y) in sums.iter_mut().zip(out).zip(put) {
+                *s = s.wrapping_sub(x as i16).wrapping_add(y as i16);
+            }
+        }
+    }
+    changed
+}
+
+/// [`update_sums_plain`] with AVX2: the lanes that differ found by comparing the two index rows
+/// 16 lanes at a time (no branch per lane), then only their rows read.
+///
+/// # Safety
+/// The CPU must have AVX2; `from` and `to` must have at least `offsets.len()` lanes rounded up
+/// to 16 (a pattern [`crate::eval::pattern::Row`] has 48); every `offsets[k] + from[k]` and
+/// `offsets[k] + to[k]` must be inside `table`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) unsafe fn update_sums_avx2(
+    table: &[TableRow],
+    offsets: &[u32],
+    from: &[u16],
+    to: &[u16],
+    sums: &mut [i16; HIDDEN],
+) -> u32 {
+    use std::arch::x86_64::*;
+    // SAFETY: AVX2 by the caller; the index rows hold whole 16-lane chunks; rows are 32 bytes and
+    // 32-byte aligned; `sums` is 32 lanes.
+    unsafe {
+        let s = sums.as_mut_ptr() as *mut __m256i;
+        let (mut lo, mut hi) = (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1)));
+        let lanes = offsets.len();
+        let mut changed = 0;
+        for chunk in 0..lanes.div_ceil(16) {
+            let a = _mm256_loadu_si256(from.as_ptr().add(16 * chunk) as *const __m256i);
+            let b = _mm256_loadu_si256(to.as_ptr().add(16 * chunk) as *const __m256i);
+            // Two mask bits a lane; keep the even ones of the lanes that differ.
+            let same = _mm256_movemask_epi8(_mm256_cmpeq_epi16(a, b)) as u32;
+            let valid = if 16 * (chunk + 1) <= lanes { u32::MAX } else { (1u32 << (2 * (lanes - 16 * chunk))) - 1 };
+            let mut differ = !same & valid & 0x5555_5555;
+            while differ != 0 {
+                let k = 16 * chunk + differ.trailing_zeros() as usize / 2;
+                differ &= differ - 1;
+                changed += 1;
+                let at = *offsets.get_unchecked(k) as usize;
+                let out = table.get_unchecked(at + *from.get_unchecked(k) as usize).0.as_ptr() as *const __m128i;
+                let put = table.get_unchecked(at + *to.get_unchecked(k) as usize).0.as_ptr() as *const __m128i;
+                let row = |r: *const __m128i| _mm256_cvtepi8_epi16(_mm_load_si128(r));
+                lo = _mm256_add_epi16(_mm256_sub_epi16(lo, row(out)), row(put));
+                hi = _mm256_add_epi16(_mm256_sub_epi16(hi, row(out.add(1))), row(put.add(1)));
+            }
+        }
+        _mm256_storeu_si256(s, lo);
+        _mm256_storeu_si256(s.add(1), hi);
+        changed
+    }
+}
+
+/// The first layer's sums before the activation, from scratch, plain: the bias plus one row per
+/// placement (wrapping, which here is exact: see [`update_sums_plain`]).
+#[inline(always)]
+pub fn sums_plain(table: &[TableRow], bias: &Bias, offsets: &[u32], indexes: &[u16]) -> [i16; HIDDEN] {
+    let mut acc = bias.0;
+    for (&at, &index) in offsets.iter().zip(indexes) {
+        for (a, &w) in acc.iter_mut().zip(&table[at as usize + index as usize].0) {
+            *a = a.wrapping_add(w as i16);
+        }
+    }
+    acc
+}
+
 /// The inputs the second layer reads: the first layer and the scalars, rounded up to a pair.
 pub(crate) const USED_PAIRS: usize = (HIDDEN + super::SCALARS).div_ceil(2);
 

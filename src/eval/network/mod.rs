@@ -29,10 +29,11 @@
 //! # Why the first layer is summed at the leaf from the kept indexes
 //!
 //! The indexes are what travels move by move: an update adds a few rows of `u16`. Keeping the
-//! first layer's sums themselves up to date would need them from both sides' points of view (the
-//! child's side to move is the parent's opponent), and a move changes about half of the 46
-//! placements, so an update reads about as many table rows as the sum from scratch, twice over.
-//! `docs/network.md` gives the measures.
+//! first layer's sums themselves up to date needs them from both sides' points of view (the
+//! child's side to move is the parent's opponent). [`Network::update_sums`] does it (a move
+//! changes 11.9 of the 46 placements on average): an evaluated child's own view costs less than
+//! the sum at the leaf, but every node above the leaves pays for both views, and the balance is
+//! a per cent or two of a node. `docs/network.md` gives the measures.
 
 pub mod file;
 pub mod kernels;
@@ -43,6 +44,12 @@ use crate::board::isa::Isa;
 use std::sync::OnceLock;
 
 pub use file::{NetworkError, VERSION};
+
+/// The fewest empty squares of a position the search reads the network at: it is trained on
+/// positions of 10 empties and more, and below them the pattern tables read better (a fit that
+/// took in the perfect lines' last ten empties still erred 5.2 discs there against the tables'
+/// 4.3; `docs/network.md`, "The last ten empties"), so the search evaluates those by the tables.
+pub const READS_FROM: u32 = 10;
 
 /// Width of the first layer.
 pub const HIDDEN: usize = 32;
@@ -120,6 +127,47 @@ impl Network {
         ]
     }
 
+    /// The first layer of the placements' indexes `own` on the board of side `N` (the sums,
+    /// clamped), with the kernels of `isa`, in the second layer's inputs (the rest zero).
+    #[inline(always)]
+    pub fn first_layer<const N: usize, I: Isa>(&self, _isa: I, own: &Row) -> [i16; INPUTS2] {
+        let lanes = placements(N);
+        let mut inputs = [0i16; INPUTS2];
+        let (offsets, indexes) = (&self.layout.lane_offsets[..lanes], &own.0[..lanes]);
+        #[cfg(target_arch = "x86_64")]
+        if I::LEVEL >= crate::board::isa::Level::Avx2 {
+            // SAFETY: the token proves AVX2 (every level from `Avx2` up has it).
+            unsafe { kernels::first_layer_avx2(&self.table, &self.bias1, offsets, indexes, &mut inputs) };
+            return inputs;
+        }
+        kernels::first_layer_plain(&self.table, &self.bias1, offsets, indexes, &mut inputs);
+        inputs
+    }
+
+    /// The first layer's sums before the activation for the placements' indexes `own`, from
+    /// scratch (what the search computes at a leaf, before the clipped ReLU).
+    pub fn sums(&self, own: &Row) -> [i16; HIDDEN] {
+        let lanes = placements(self.n);
+        kernels::sums_plain(&self.table, &self.bias1, &self.layout.lane_offsets[..lanes], &own.0[..lanes])
+    }
+
+    /// The first layer's sums kept move by move, the alternative to summing at the leaf that
+    /// `docs/network.md` measures: `sums`, the sums of the indexes `from`, become those of `to`
+    /// (the lanes that differ take their old row out and their new row in), with the kernels of
+    /// `isa`. Returns the number of lanes that differ: the rows read are twice that.
+    #[inline(always)]
+    pub fn update_sums<I: Isa>(&self, _isa: I, sums: &mut [i16; HIDDEN], from: &Row, to: &Row) -> u32 {
+        let lanes = placements(self.n);
+        let offsets = &self.layout.lane_offsets[..lanes];
+        #[cfg(target_arch = "x86_64")]
+        if I::LEVEL >= crate::board::isa::Level::Avx2 {
+            // SAFETY: the token proves AVX2; a `Row` holds whole 16-lane chunks; the layout's
+            // offsets keep every index in the table.
+            return unsafe { kernels::update_sums_avx2(&self.table, offsets, &from.0, &to.0, sums) };
+        }
+        kernels::update_sums_plain(&self.table, offsets, &from.0[..lanes], &to.0[..lanes], sums)
+    }
+
     /// The value in 1/[`super::SCALE`] of a disc of `p` (to move) against `o`, from the kept
     /// indexes `own` ([`super::Indexes::own`]) and both sides' legal moves, which must not both
     /// be empty; with the kernels of `isa`.
@@ -134,18 +182,7 @@ impl Network {
         om: u64,
     ) -> i32 {
         debug_assert_eq!(self.n, N, "a network for another board size");
-        let lanes = placements(N);
-        let mut inputs = [0i16; INPUTS2];
-        let (offsets, indexes) = (&self.layout.lane_offsets[..lanes], &own.0[..lanes]);
-        #[cfg(target_arch = "x86_64")]
-        if I::LEVEL >= crate::board::isa::Level::Avx2 {
-            // SAFETY: the token proves AVX2 (every level from `Avx2` up has it).
-            unsafe { kernels::first_layer_avx2(&self.table, &self.bias1, offsets, indexes, &mut inputs) };
-        } else {
-            kernels::first_layer_plain(&self.table, &self.bias1, offsets, indexes, &mut inputs);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        kernels::first_layer_plain(&self.table, &self.bias1, offsets, indexes, &mut inputs);
+        let mut inputs = self.first_layer::<N, I>(_isa, own);
         inputs[HIDDEN..HIDDEN + SCALARS].copy_from_slice(&Self::scalars_of::<N>(p, o, pm, om));
         let empties = (full_mask(N) & !(p | o)).count_ones() as usize;
         let stack = &self.stacks[self.stage_of(empties)];
@@ -249,6 +286,55 @@ mod tests {
         let sum = crate::notation::checksum::fnv1a(&bytes[..len - 8]);
         bytes[len - 8..].copy_from_slice(&sum.to_le_bytes());
         file::from_bytes(&bytes).expect("a valid file")
+    }
+
+    #[test]
+    fn sums_kept_move_by_move_are_the_leaf_sums_on_every_level() {
+        // Along random games, both points of view's sums are updated from the parent's, on every
+        // level, and compared with the sums from scratch (the shipped network's real rows too).
+        let layout = Layout::of(8);
+        let nets = [random_network(0x5a1), shipped(8).cloned().expect("the shipped network")];
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut moves = 0;
+        for net in &nets {
+            for cpu in Cpu::available() {
+                crate::with_cpu!(cpu, isa => {
+                    for _game in 0..40 {
+                        let (mut p, mut o) = crate::Position::start(crate::Size::Eight).raw();
+                        let mut ix = super::super::Indexes::new(layout, p, o);
+                        let (mut own, mut theirs) = (net.sums(&ix.own), net.sums(&ix.theirs));
+                        loop {
+                            let legal = crate::board::rules::legal_moves::<8>(p, o);
+                            if legal == 0 {
+                                if crate::board::rules::legal_moves::<8>(o, p) == 0 {
+                                    break;
+                                }
+                                (p, o, ix) = (o, p, ix.pass());
+                                std::mem::swap(&mut own, &mut theirs);
+                                continue;
+                            }
+                            rng ^= rng << 13;
+                            rng ^= rng >> 7;
+                            rng ^= rng << 17;
+                            let pick = (rng % u64::from(legal.count_ones())) as usize;
+                            let sq = (0..64).filter(|b| legal >> b & 1 == 1).nth(pick).expect("a move");
+                            let f = crate::board::rules::flips::<8>(p, o, sq);
+                            let child = ix.play(layout, sq, f);
+                            // The child's own view is the parent's `theirs` updated, and back.
+                            let (mut c_own, mut c_theirs) = (theirs, own);
+                            let a = net.update_sums(isa, &mut c_own, &ix.theirs, &child.own);
+                            let b = net.update_sums(isa, &mut c_theirs, &ix.own, &child.theirs);
+                            assert_eq!(a, b, "both views change the same lanes");
+                            assert_eq!(c_own, net.sums(&child.own), "{}", cpu.level());
+                            assert_eq!(c_theirs, net.sums(&child.theirs), "{}", cpu.level());
+                            (p, o, ix, own, theirs) = (o ^ f, p ^ f ^ (1 << sq), child, c_own, c_theirs);
+                            moves += 1;
+                        }
+                    }
+                });
+            }
+        }
+        assert!(moves > 4000, "{moves} moves");
     }
 
     #[test]

@@ -11,7 +11,9 @@
 //!
 //! The figures are in `data/review-margins.txt`, made by `fit-eval margins` from the problem
 //! files with every move's exact score (`tests/data/estimates-*.obf`, the FFO positions,
-//! `docs/review.md` gives the command). Stages outside the measured bands take the nearest band's
+//! `docs/review.md` gives the command); a review that reads the network (`--eval network`) takes
+//! those of `data/review-margins-network.txt`, measured the same way with the network, on the
+//! boards it has figures for (8x8; the network reads the tables elsewhere). Stages outside the measured bands take the nearest band's
 //! figures: the 8x8 bands end at 34 empties, the deepest FFO position, so the opening and the
 //! early middle game use the measure of 28-34 empties. A depth takes the largest margin measured
 //! at it or deeper in its band (deeper searches err less, so the envelope never makes a deep
@@ -20,10 +22,13 @@
 //! from an estimate.
 
 use crate::board::size::Size;
+use crate::eval::Evaluator;
 use std::sync::OnceLock;
 
 /// The table shipped with the program.
 const TABLE: &str = include_str!("../../../data/review-margins.txt");
+/// The table of the estimates that read the network.
+const TABLE_NETWORK: &str = include_str!("../../../data/review-margins-network.txt");
 
 /// One measured row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,10 +100,30 @@ pub fn table() -> &'static [Row] {
     ROWS.get_or_init(|| parse(TABLE).unwrap_or_default())
 }
 
+/// The shipped table of the estimates that read `evaluator`.
+pub fn table_for(evaluator: Evaluator) -> &'static [Row] {
+    static ROWS: OnceLock<Vec<Row>> = OnceLock::new();
+    match evaluator {
+        Evaluator::Patterns => table(),
+        Evaluator::Network => ROWS.get_or_init(|| parse(TABLE_NETWORK).unwrap_or_default()),
+    }
+}
+
 /// The margin of an estimate `depth` plies deep at a position with `empties` empty squares on
 /// `size`, from [`table`]; `None` where nothing was measured for the board.
 pub fn margin(size: Size, empties: u32, depth: u32) -> Option<i32> {
     margin_in(table(), size.n(), empties, depth)
+}
+
+/// [`margin`] for estimates that read `evaluator`: its own table where it has figures for the
+/// board, else the pattern tables' (the evaluation those estimates then read).
+pub fn margin_for(evaluator: Evaluator, size: Size, empties: u32, depth: u32) -> Option<i32> {
+    let own = table_for(evaluator);
+    if own.iter().any(|r| r.side == size.n()) {
+        margin_in(own, size.n(), empties, depth)
+    } else {
+        margin(size, empties, depth)
+    }
 }
 
 /// [`margin`] over any table.
@@ -123,6 +148,11 @@ mod tests {
 
     #[test]
     fn the_shipped_table_parses_and_covers_6x6_and_8x8() {
+        let network = parse(TABLE_NETWORK).unwrap();
+        assert!(network.iter().all(|r| r.side == 8) && !network.is_empty());
+        // The network's table is its own on 8x8, the tables' on 6x6.
+        assert!(margin_for(Evaluator::Network, Size::Eight, 40, 12).is_some());
+        assert_eq!(margin_for(Evaluator::Network, Size::Six, 20, 8), margin(Size::Six, 20, 8));
         let rows = parse(TABLE).unwrap();
         assert!(rows.iter().any(|r| r.side == 8) && rows.iter().any(|r| r.side == 6));
         assert_eq!(margin(Size::Four, 10, 4), None);

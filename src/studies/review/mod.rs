@@ -169,7 +169,21 @@ pub fn legend() -> String {
 /// Judges `played` among `children` (every legal move's value at `position`, from the mover's
 /// side), `ply` being the move's number. `None` when the played move has no value.
 pub fn judge(ply: usize, position: &Position, played: Square, children: &[ChildValue]) -> Option<Judged> {
-    judge_with(ply, position, played, children, &|size, empties, depth| margins::margin(size, empties, depth))
+    judge_for(Evaluator::Patterns, ply, position, played, children)
+}
+
+/// [`judge`] of values whose estimates read `evaluator`: with its margins
+/// ([`margins::margin_for`]).
+pub fn judge_for(
+    evaluator: Evaluator,
+    ply: usize,
+    position: &Position,
+    played: Square,
+    children: &[ChildValue],
+) -> Option<Judged> {
+    judge_with(ply, position, played, children, &|size, empties, depth| {
+        margins::margin_for(evaluator, size, empties, depth)
+    })
 }
 
 /// [`judge`] with the margins from `margin(size, empties, depth)`.
@@ -293,6 +307,7 @@ pub fn plies(start: &Position, moves: &[Square]) -> Vec<Ply> {
 pub fn review(
     start: &Position,
     moves: &[Square],
+    evaluator: Evaluator,
     analyse: &mut dyn FnMut(&Position, Square) -> Vec<ChildValue>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<Judged> {
@@ -309,7 +324,7 @@ pub fn review(
         }
         ply += 1;
         let children = analyse(&p, m);
-        match judge(ply, &p, m, &children) {
+        match judge_for(evaluator, ply, &p, m, &children) {
             Some(j) => out.push(j),
             None => break,
         }
@@ -359,9 +374,9 @@ pub const VERDICT_HASH_MB: usize = 64;
 
 /// The solver settings of every review, whatever the front end and its own settings: one thread
 /// (two threads interleave their node counts and their table entries differently on each run),
-/// a table of [`VERDICT_HASH_MB`], full-width estimates with the pattern evaluation (what the
-/// [`margins`] were measured with), the board's scoring rule.
-pub fn verdict_options(scoring: Scoring) -> SolverOptions {
+/// a table of [`VERDICT_HASH_MB`], full-width estimates with `evaluator` (the pattern tables or
+/// the network, each with the [`margins`] measured with it), the board's scoring rule.
+pub fn verdict_options(scoring: Scoring, evaluator: Evaluator) -> SolverOptions {
     SolverOptions {
         hash_mb: VERDICT_HASH_MB,
         scoring,
@@ -369,7 +384,7 @@ pub fn verdict_options(scoring: Scoring) -> SolverOptions {
         pv_extension: true,
         selectivity: Selectivity::FULL,
         selective_solve: true,
-        evaluator: Evaluator::Patterns,
+        evaluator,
     }
 }
 
@@ -382,12 +397,20 @@ pub fn verdict_options(scoring: Scoring) -> SolverOptions {
 /// what a store holds (it never reads one).
 pub struct Reviewer {
     solver: Solver,
+    /// The estimates' evaluation, whose margins judge the moves.
+    evaluator: Evaluator,
 }
 
 impl Reviewer {
-    /// A reviewer for games scored by `scoring`; an error when its table cannot be had.
-    pub fn new(scoring: Scoring) -> Result<Reviewer, crate::solver::table::TableError> {
-        Ok(Reviewer { solver: Solver::try_new(verdict_options(scoring))? })
+    /// The evaluation its estimates read (whose margins judge the moves: [`judge_for`]).
+    pub fn evaluator(&self) -> Evaluator {
+        self.evaluator
+    }
+
+    /// A reviewer for games scored by `scoring` whose estimates read `evaluator`; an error when
+    /// its table cannot be had.
+    pub fn new(scoring: Scoring, evaluator: Evaluator) -> Result<Reviewer, crate::solver::table::TableError> {
+        Ok(Reviewer { solver: Solver::try_new(verdict_options(scoring, evaluator))?, evaluator })
     }
 
     /// Every legal move's value at `position`, where `played` was played, for a review of
@@ -437,7 +460,11 @@ impl Reviewer {
             out.nodes += a.nodes;
             out.complete = a.stopped.is_none() && a.children.len() == legal;
             out.children = a.children;
-            let doubt = || played.and_then(|m| judge(0, position, m, &out.children)).is_some_and(|j| j.in_doubt);
+            let doubt = || {
+                played
+                    .and_then(|m| judge_for(self.evaluator, 0, position, m, &out.children))
+                    .is_some_and(|j| j.in_doubt)
+            };
             if !out.complete || depth >= verdict_depth(budget) || !doubt() {
                 return out;
             }

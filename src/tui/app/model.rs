@@ -252,6 +252,8 @@ pub struct Model {
     /// move the line plays there: every legal move's value, the only values the marks are judged
     /// on, so that they are `review`'s whatever else the explorer has analysed there.
     pub(super) verdicts: HashMap<(Position, Option<Square>), Vec<ChildValue>>,
+    /// The evaluation the review's values read (the marks are judged with its margins).
+    pub(super) review_evaluator: crate::solver::Evaluator,
     /// Why the marked moves of the review lose, by the position before and the move.
     pub(super) whys: HashMap<(Position, Square), crate::studies::review::reasons::Why>,
     /// The help or the command line, when one is open over the board.
@@ -361,6 +363,7 @@ impl Model {
             review: false,
             reviewed: HashSet::new(),
             verdicts: HashMap::new(),
+            review_evaluator: crate::solver::Evaluator::Patterns,
             whys: HashMap::new(),
             overlay: Overlay::None,
             focus: Focus::Board,

@@ -90,7 +90,8 @@ impl Model {
             EventKind::Why { played, why } => {
                 self.whys.insert((position, played), why);
             }
-            EventKind::Reviewed { played, children } => {
+            EventKind::Reviewed { played, children, evaluator } => {
+                self.review_evaluator = evaluator;
                 let legal_count = legal.count() as usize;
                 let bound = position.size().squares() as i32;
                 let sound = children.len() == legal_count

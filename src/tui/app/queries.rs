@@ -196,7 +196,8 @@ impl Model {
         let parent = self.tree.parent(node)?;
         let p = self.tree.position_of(parent).after_forced_pass().0;
         let children = self.verdicts.get(&(p, Some(square)))?;
-        let judged = crate::studies::review::judge(self.tree.depth(node), &p, square, children)?;
+        let judged =
+            crate::studies::review::judge_for(self.review_evaluator, self.tree.depth(node), &p, square, children)?;
         judged.mark.map(|m| (m, judged.proven))
     }
 
