@@ -736,6 +736,66 @@ fn sigint_the_moment_a_protocol_starts_ends_it_as_a_later_one_does() {
     }
 }
 
+/// A SIGINT that comes while the signal handlers are being installed, the moment the kernel has
+/// one but the program has not yet set up what it does: each `rt_sigaction` is made to return a
+/// fifth of a second late (strace's fault injection), and the signal is sent as soon as the
+/// process catches SIGINT. It must end the session as a later one does (exit 0), not be lost
+/// (the program would wait for input for ever).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sigint_while_the_handlers_are_installed_is_not_lost() {
+    let traceable = Command::new("strace").args(["-qq", "-o", "/dev/null", "true"]).status();
+    if !traceable.is_ok_and(|s| s.success()) {
+        eprintln!("notice: strace is not installed or cannot trace here; skipping the handler-race test");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for protocol in ["gtp", "nboard"] {
+        let store = dir.path().join(format!("{protocol}.redb"));
+        let mut strace = Command::new("strace")
+            .args(["-qq", "-o", "/dev/null", "-e", "trace=rt_sigaction", "-e", "inject=rt_sigaction:delay_exit=200000"])
+            .arg(BIN)
+            .args(["--store", store.to_str().unwrap(), protocol, "--threads", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        // strace's child that runs the program (it may start others of its own first), once it
+        // catches SIGINT.
+        let children = format!("/proc/{0}/task/{0}/children", strace.id());
+        let store_arg = store.to_str().unwrap().to_string();
+        let pid = loop {
+            let kids = std::fs::read_to_string(&children).unwrap_or_default();
+            let program = kids.split_whitespace().filter_map(|k| k.parse::<u32>().ok()).find(|k| {
+                std::fs::read(format!("/proc/{k}/cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&store_arg))
+            });
+            if let Some(pid) = program.filter(|&pid| catches_sigint(pid)) {
+                break pid;
+            }
+            assert!(Instant::now() < deadline, "{protocol}: the program never caught SIGINT");
+            assert!(strace.try_wait().unwrap().is_none(), "{protocol}: it ended by itself");
+            std::thread::sleep(Duration::from_micros(200));
+        };
+        assert!(Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap().success());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = strace.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = Command::new("kill").args(["-KILL", &pid.to_string()]).status();
+                let _ = strace.wait();
+                panic!("{protocol}: still running a minute after a SIGINT that came while its handler was installed");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert_eq!(status.code(), Some(0), "{protocol}: {status:?}");
+    }
+}
+
 #[test]
 fn nboard_commands_sent_together_are_each_answered_in_full() {
     // A GUI (or a script) sends `hint`, `go` and `ping` at once: the ping stops the searches, but
