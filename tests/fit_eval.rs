@@ -82,6 +82,58 @@ fn search_played_positions_carry_their_exact_scores_and_a_run_resumes() {
     assert_eq!(count, 16);
 }
 
+#[test]
+fn every_move_runs_list_each_moves_exact_score_and_resume() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let run = |out: &Path, positions: &str| {
+        fit_eval()
+            .args(["solved", "--size", "8", "--seed", "12", "--play", "search", "--every-move", "--shard", "1/1"])
+            .args(["--positions", positions, "--min-empties", "3", "--max-empties", "7", "--out"])
+            .arg(out)
+            .assert()
+            .success();
+    };
+    let (first, whole) = (dir.path().join("first"), dir.path().join("whole"));
+    run(&first, "6");
+    run(&first, "12");
+    run(&whole, "12");
+    let name = "solved-8x8-empties3-7-seed12-search-every-move-shard1of1.txt";
+    let text = std::fs::read_to_string(first.join(name)).expect("the shard file");
+    assert_eq!(text, std::fs::read_to_string(whole.join(name)).expect("the shard file"));
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header");
+    assert!(header.starts_with("# fit-eval solved v2 size 8 seed 12 shard 1/1 empties 3-7 play search weights "));
+    assert!(header.ends_with(" every-move"), "{header}");
+    let mut children = 0;
+    for (g, line) in lines.enumerate() {
+        // `g BOARD X; MOVE:score; …`: every legal move once, best first, each score the
+        // negation of the child's by plain negamax.
+        let (index, rest) = line.split_once(' ').expect("an index");
+        assert_eq!(index, g.to_string());
+        let (board, listed) = rest.split_once(" X;").expect("the board, X to move, then the moves");
+        let board = board_of(8, board);
+        let mut scores = Vec::new();
+        for entry in listed.split(';').map(str::trim).filter(|e| !e.is_empty()) {
+            let (mv, score) = entry.split_once(':').expect("MOVE:score");
+            let index = (0..64).find(|&i| reference::name(8, i) == mv.to_ascii_lowercase()).expect("a square");
+            let score: i32 = score.parse().expect("a signed score");
+            assert_eq!(score, -negamax(&board.play(index)), "{mv} in {line}");
+            scores.push((index, score));
+        }
+        let mut listed_moves: Vec<usize> = scores.iter().map(|s| s.0).collect();
+        listed_moves.sort_unstable();
+        assert_eq!(listed_moves, board.moves(), "every legal move once: {line}");
+        assert!(scores.windows(2).all(|w| w[0].1 >= w[1].1), "best first: {line}");
+        children += scores.iter().filter(|&&(i, _)| !board.play(i).game_over()).count();
+    }
+    // net-data trains each position and each child that does not end the game, from its own
+    // side: as many records as positions (12) and children; none kept from a game.
+    let data = dir.path().join("records");
+    fit_eval().args(["net-data", "--solved"]).arg(first.join(name)).arg("--out").arg(&data).assert().success();
+    let records = |file: &str| std::fs::metadata(data.join(file)).expect("records").len() / 102;
+    assert_eq!(records("train.bin") + records("valid.bin"), 12 + children as u64);
+}
+
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
@@ -209,6 +261,7 @@ fn unknown_values_and_missing_arguments_exit_2_with_one_line() {
         (vec!["solved", "--play", "bogus"], "invalid value 'bogus' for '--play"),
         (vec!["train", "--size", "8"], "required arguments were not provided"),
         (vec!["train", "--size", "8", "--freeze-from", "x", "data"], "--freeze-from"),
+        (vec!["net-data", "--out", "unused"], "nothing to make records of"),
     ] {
         let out = fit_eval().args(&args).output().expect("runs");
         let stderr = String::from_utf8_lossy(&out.stderr);

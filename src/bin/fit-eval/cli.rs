@@ -91,6 +91,10 @@ pub(crate) enum Command {
         /// (now and then random, else a 2-ply search of the shipped weights).
         #[arg(long, value_enum, default_value_t = solved::Play::Mixed)]
         play: solved::Play,
+        /// Solve every move of each position, not only the position: a line lists each move's
+        /// exact score as a problem file does (about four times the time, nine positions a line).
+        #[arg(long)]
+        every_move: bool,
         /// Where the shard files go.
         #[arg(long, default_value = "target/selfplay")]
         out: PathBuf,
@@ -216,8 +220,7 @@ pub(crate) enum Command {
     /// labelled with their results, and the positions of `label` files with their searched labels,
     /// as binary records for the trainer in `train/`.
     NetData {
-        /// The games files.
-        #[arg(required = true)]
+        /// The games files (none: the solved positions alone).
         games: Vec<PathBuf>,
         /// Label files of `fit-eval label` for these games.
         #[arg(long, num_args = 1..)]

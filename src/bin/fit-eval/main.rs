@@ -108,15 +108,17 @@ fn main() -> ExitCode {
                 _ => Err(format!("--size {size}: the board side must be 4, 6 or 8")),
             }
         }
-        Command::Solved { size, seed, shard, positions, min_empties, max_empties, play, out } => (|| {
+        Command::Solved { size, seed, shard, positions, min_empties, max_empties, play, every_move, out } => (|| {
             let board = six_or_eight(size, "solved positions are made on 6 or 8")?;
             if min_empties > max_empties || max_empties as usize > size * size - 4 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }
             let (index, count) = shards::parse_shard(&shard)?;
-            let settings = solved::Settings { size: board, seed, index, count, min_empties, max_empties, play };
+            let settings =
+                solved::Settings { size: board, seed, index, count, min_empties, max_empties, play, every_move };
             solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
-        })(),
+        })(
+        ),
         Command::Checkset {
             size,
             seed,
@@ -266,10 +268,13 @@ fn main() -> ExitCode {
             let stop = stop_on_signals()?;
             label::run(&settings, &from, &out, hash_mb, &stop).map(|_| ())
         })(),
-        Command::NetData { games, labels, solved, min_empties, keep, valid_every, out } => {
+        Command::NetData { games, labels, solved, min_empties, keep, valid_every, out } => (|| {
+            if games.is_empty() && solved.is_empty() {
+                return Err("net-data: no games files and no --solved files: nothing to make records of".to_string());
+            }
             let settings = netdata::Settings { min_empties, keep: keep.max(1), valid_every: valid_every.max(1) };
             netdata::run(&settings, &games, &labels, &solved, &out).map(|s| print!("{s}"))
-        }
+        })(),
         Command::LabelStats { files, games } => label::stats(&files, &games).map(|s| print!("{s}")),
         Command::GamesMerge { out, shards } => games::merge(&shards, &out).map(|m| {
             eprintln!("{}: {} games ({} played twice, dropped)", out.display(), m.games, m.duplicates);

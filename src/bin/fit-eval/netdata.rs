@@ -152,21 +152,26 @@ pub fn run(
         if !header.starts_with("# fit-eval solved ") || !header.contains(" size 8 ") {
             return Err(format!("{shown}: line 1: not a file of 8x8 solved positions"));
         }
+        let every_move = crate::solved::is_every_move(header);
         for (k, line) in lines.enumerate() {
             if !line.ends_with('\n') {
                 break; // a line cut short by a kill: the run goes on from it
             }
             let g = crate::shards::line_index(line).ok_or_else(|| format!("{shown}: line {}: no index", k + 2))?;
-            let (p, o, score) = crate::solved::parse(Size::Eight, line)
+            // A line of an every-move run gives the position and each child (the siblings stay
+            // together: held out or trained on as one).
+            let positions = crate::solved::line_positions(Size::Eight, every_move, line)
                 .ok_or_else(|| format!("{shown}: line {}: not a solved position", k + 2))?;
-            let position = Position::from_player(Size::Eight, p, o, othello_explorer::Color::Black)
-                .map_err(|e| format!("{shown}: line {}: {e}", k + 2))?;
             buffer.clear();
-            record(&mut buffer, layout, &position, score, 4);
+            for &(p, o, score) in &positions {
+                let position = Position::from_player(Size::Eight, p, o, othello_explorer::Color::Black)
+                    .map_err(|e| format!("{shown}: line {}: {e}", k + 2))?;
+                record(&mut buffer, layout, &position, score, 4);
+            }
             let to_valid = g.is_multiple_of(settings.valid_every);
             let (sink, c) = if to_valid { (&mut valid, &mut counts[1]) } else { (&mut train, &mut counts[0]) };
             sink.write_all(&buffer).map_err(|e| format!("{}: {e}", out.display()))?;
-            c[4] += 1;
+            c[4] += positions.len() as u64;
         }
     }
     train.flush().and_then(|()| valid.flush()).map_err(|e| format!("{}: {e}", out.display()))?;

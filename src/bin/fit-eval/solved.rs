@@ -22,6 +22,20 @@
 //! ```
 //!
 //! (the index, the board string with the side to move as X, the exact score from its side).
+//!
+//! **Every move** (`--every-move`): each position's moves are all solved exactly
+//! ([`Solver::score_children`]), and the line lists them as a problem file does, best first:
+//!
+//! ```text
+//! # fit-eval solved v2 size 8 seed 25 shard 1/1 empties 14-20 play search weights 9efd... every-move
+//! 0 --XXXO---OOXXX...-OO X; G2:+4; B7:+2; A3:-6;
+//! ```
+//!
+//! The children are positions off the games' lines too, one empty further on, and they come
+//! cheap: solving every move takes about four times as long as solving the position (the
+//! table carries what they share), for about nine exact positions where there was one. Siblings
+//! are also what a search compares, move against move. The position's own score is the best
+//! move's.
 
 use crate::{Rng, shards};
 use othello_explorer::solver::{Limits, Solver, SolverOptions};
@@ -39,6 +53,8 @@ pub struct Settings {
     pub min_empties: u32,
     pub max_empties: u32,
     pub play: Play,
+    /// Every move of each position solved (the module docs).
+    pub every_move: bool,
 }
 
 /// How the games that positions are taken from are played (the module docs).
@@ -61,28 +77,33 @@ impl Settings {
             self.min_empties,
             self.max_empties
         );
-        match self.play {
+        let header = match self.play {
             Play::Mixed => format!("# fit-eval solved v1 {common}"),
             Play::Search => format!(
                 "# fit-eval solved v2 {common} play search weights {:016x}",
                 crate::play::weights_fingerprint(self.size.n())
             ),
-        }
+        };
+        if self.every_move { format!("{header} {EVERY_MOVE}") } else { header }
     }
 
     pub fn path(&self, dir: &Path) -> PathBuf {
         dir.join(format!(
-            "solved-{n}x{n}-empties{}-{}-seed{}{}-shard{}of{}.txt",
+            "solved-{n}x{n}-empties{}-{}-seed{}{}{}-shard{}of{}.txt",
             self.min_empties,
             self.max_empties,
             self.seed,
             if self.play == Play::Search { "-search" } else { "" },
+            if self.every_move { "-every-move" } else { "" },
             self.index + 1,
             self.count,
             n = self.size.n()
         ))
     }
 }
+
+/// The word that ends the header of a run that solves every move.
+pub const EVERY_MOVE: &str = "every-move";
 
 /// The random stream of item `g` of a run of `seed`: it depends on nothing else, so an item is
 /// the same whichever shard makes it.
@@ -140,6 +161,62 @@ pub fn parse(size: Size, line: &str) -> Option<(u64, u64, i32)> {
     (words.next().is_none() && side == "X" && position.size() == size).then_some((p, o, score))
 }
 
+/// Parses a line of an every-move run (after its index): the position, X to move, and each
+/// move's exact score, best first.
+pub fn parse_every_move(size: Size, line: &str) -> Option<othello_explorer::notation::obf::Problem> {
+    let (_, body) = line.trim_end().split_once(' ')?;
+    let problem = othello_explorer::notation::obf::parse_problem(body).ok()?;
+    let complete = problem.scores.len() == problem.position.legal_moves().count() as usize;
+    let sorted = problem.scores.windows(2).all(|w| w[0].1 >= w[1].1);
+    (problem.position.size() == size
+        && problem.position.to_move() == Color::Black
+        && !problem.scores.is_empty()
+        && complete
+        && sorted)
+        .then_some(problem)
+}
+
+/// The positions of an every-move line with their exact scores, each from its own side to move:
+/// the position (its best move's score), then each child; a child whose side to move must pass
+/// is the position after the pass, and a child that ends the game is left out (it needs no
+/// evaluation).
+pub fn every_move_positions(problem: &othello_explorer::notation::obf::Problem) -> Vec<(Position, i32)> {
+    let parent = &problem.position;
+    let mut out = vec![(*parent, problem.best_score().expect("a move at least"))];
+    for &(square, score) in &problem.scores {
+        let child = parent.play(square).expect("a listed move is legal");
+        if child.is_game_over() {
+            continue;
+        }
+        out.push(if child.must_pass() { (child.pass(), score) } else { (child, -score) });
+    }
+    out
+}
+
+/// Whether a solved file's header (its first line) is that of an every-move run.
+pub fn is_every_move(header: &str) -> bool {
+    header.split_whitespace().last() == Some(EVERY_MOVE)
+}
+
+/// The positions a line of a solved file gives, each `(side to move, opponent, exact score from
+/// its side)`: one, or with `every_move` the position and its children
+/// ([`every_move_positions`]); none for a `games-solve` game with no position in its range.
+/// `None`: not a line of such a file.
+pub fn line_positions(size: Size, every_move: bool, line: &str) -> Option<Vec<(u64, u64, i32)>> {
+    if line.split_whitespace().nth(1) == Some("none") {
+        return Some(Vec::new());
+    }
+    if every_move {
+        let problem = parse_every_move(size, line)?;
+        let positions = every_move_positions(&problem).into_iter().map(|(position, score)| {
+            let (p, o) = position.raw();
+            (p, o, score)
+        });
+        return Some(positions.collect());
+    }
+    parse(size, line).map(|one| vec![one])
+}
+
 /// Runs one shard up to `positions` positions.
 pub fn run(settings: &Settings, dir: &Path, positions: u64, stop: &AtomicBool) -> Result<(), String> {
     let mut solver = Solver::new(SolverOptions { hash_mb: 32, threads: 1, ..SolverOptions::default() });
@@ -148,8 +225,19 @@ pub fn run(settings: &Settings, dir: &Path, positions: u64, stop: &AtomicBool) -
         let (p, o) = position(settings, g);
         let position = Position::from_player(size, p, o, Color::Black).expect("a position from play");
         // Positions come from play with a move to make, never a pass.
+        if settings.every_move {
+            let children = solver.score_children(&position, &Limits::default(), &mut |_| {}).ok()?;
+            let mut line = board(size, p, o);
+            for c in children {
+                line += &format!("; {}:{:+}", c.square.to_string().to_uppercase(), c.score);
+            }
+            return Some(line + ";");
+        }
         let score = solver.score(&position, &Limits::default()).ok()?.0;
         Some(format!("{} {score}", board(size, p, o)))
+    };
+    let valid = |line: &str| {
+        if settings.every_move { parse_every_move(size, line).is_some() } else { parse(size, line).is_some() }
     };
     shards::fill(
         &settings.path(dir),
@@ -157,7 +245,7 @@ pub fn run(settings: &Settings, dir: &Path, positions: u64, stop: &AtomicBool) -
         (settings.index, settings.count),
         positions,
         stop,
-        |line| parse(size, line).is_some(),
+        valid,
         make,
     )?;
     Ok(())

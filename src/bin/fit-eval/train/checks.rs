@@ -15,14 +15,15 @@ pub(super) fn read_exact<const N: usize>(files: &[PathBuf]) -> Result<Vec<(u64, 
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         if text.starts_with("# fit-eval solved ") {
-            // Solved positions (`solved`, `games-solve`): each line's score is the exact value.
+            // Solved positions (`solved`, `games-solve`): each line's score is the exact value
+            // (an every-move line's, of the position and of each child).
+            let every_move = solved::is_every_move(text.lines().next().unwrap_or(""));
             for (k, line) in text.lines().enumerate().skip(1) {
-                if line.split_whitespace().nth(1) == Some("none") {
-                    continue;
-                }
-                let (p, o, value) = solved::parse(size, line)
+                let positions = solved::line_positions(size, every_move, line)
                     .ok_or_else(|| format!("{}: line {}: not a {N}x{N} solved position", path.display(), k + 1))?;
-                out.push((p, o, (full_mask(N) & !(p | o)).count_ones() as usize, value));
+                for (p, o, value) in positions {
+                    out.push((p, o, (full_mask(N) & !(p | o)).count_ones() as usize, value));
+                }
             }
             continue;
         }

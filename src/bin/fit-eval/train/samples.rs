@@ -95,19 +95,25 @@ pub fn read_samples<const N: usize>(
     let mut exact_positions = std::collections::HashSet::new();
     for path in &solved_files {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (k, line) in std::io::BufRead::lines(std::io::BufReader::new(file)).enumerate().skip(1) {
+        let mut every_move = false;
+        for (k, line) in std::io::BufRead::lines(std::io::BufReader::new(file)).enumerate() {
             let line = line.map_err(|e| format!("{}: line {}: {e}", path.display(), k + 1))?;
             let line = line.as_str();
-            if line.split_whitespace().nth(1) == Some("none") {
-                continue; // a game with no position in the range (`games-solve`)
+            if k == 0 {
+                every_move = solved::is_every_move(line);
+                continue;
             }
-            let (p, o, y) = solved::parse(size, line)
+            // A game with no position in the range (`games-solve`) gives none; an every-move
+            // line gives the position and its children, held out together.
+            let positions = solved::line_positions(size, every_move, line)
                 .ok_or_else(|| format!("{}: line {}: not a solved position", path.display(), k + 1))?;
             let index = crate::shards::line_index(line).unwrap_or(0);
             let into = if index % 10 == 9 { &mut valid } else { &mut train };
-            into.push(sample::<N>(w, p, o, y, true));
-            exact_positions.insert((p, o));
-            solved += 1;
+            for (p, o, y) in positions {
+                into.push(sample::<N>(w, p, o, y, true));
+                exact_positions.insert((p, o));
+                solved += 1;
+            }
         }
     }
     let games = selfplay::read_games(&games_files)?;
