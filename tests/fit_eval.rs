@@ -132,6 +132,24 @@ fn every_move_runs_list_each_moves_exact_score_and_resume() {
     fit_eval().args(["net-data", "--solved"]).arg(first.join(name)).arg("--out").arg(&data).assert().success();
     let records = |file: &str| std::fs::metadata(data.join(file)).expect("records").len() / 102;
     assert_eq!(records("train.bin") + records("valid.bin"), 12 + children as u64);
+    // As a Slurm array of two tasks (the shard from the environment): the two files hold the
+    // whole run's lines between them, each line as the run of one shard wrote it.
+    let array = dir.path().join("array");
+    for task in ["1", "2"] {
+        let env = [("SLURM_ARRAY_TASK_ID", task), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "2")];
+        let args = ["solved", "--size", "8", "--seed", "12", "--play", "search", "--every-move", "--positions", "6"];
+        let out = array.to_str().expect("a UTF-8 path");
+        as_batch_task(&args, &["--min-empties", "3", "--max-empties", "7", "--out", out], &env);
+    }
+    let mut lines: Vec<String> = ["1of2", "2of2"]
+        .iter()
+        .flat_map(|k| {
+            let file = array.join(format!("solved-8x8-empties3-7-seed12-search-every-move-shard{k}.txt"));
+            std::fs::read_to_string(file).expect("a shard file").lines().skip(1).map(str::to_string).collect::<Vec<_>>()
+        })
+        .collect();
+    lines.sort_by_key(|l| l.split(' ').next().and_then(|g| g.parse::<u64>().ok()));
+    assert_eq!(lines, text.lines().skip(1).map(str::to_string).collect::<Vec<_>>());
 }
 
 fn repo(path: &str) -> PathBuf {

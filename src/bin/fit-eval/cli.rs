@@ -75,9 +75,8 @@ pub(crate) enum Command {
         /// The run's seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// This shard, I/N (1-based).
-        #[arg(long, default_value = "1/1")]
-        shard: String,
+        #[command(flatten)]
+        shard: ShardArgs,
         /// Positions this shard holds when it is done.
         #[arg(long)]
         positions: u64,

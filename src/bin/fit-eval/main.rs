@@ -113,10 +113,12 @@ fn main() -> ExitCode {
             if min_empties > max_empties || max_empties as usize > size * size - 4 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }
-            let (index, count) = shards::parse_shard(&shard)?;
+            let (index, count) = shard.which()?;
             let settings =
                 solved::Settings { size: board, seed, index, count, min_empties, max_empties, play, every_move };
-            solved::run(&settings, &out, positions, &std::sync::atomic::AtomicBool::new(false))
+            // SIGINT or SIGTERM: the line in hand is finished, the run stops there.
+            let stop = stop_on_signals()?;
+            solved::run(&settings, &out, positions, &stop)
         })(
         ),
         Command::Checkset {
