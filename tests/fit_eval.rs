@@ -132,6 +132,38 @@ fn every_move_runs_list_each_moves_exact_score_and_resume() {
     fit_eval().args(["net-data", "--solved"]).arg(first.join(name)).arg("--out").arg(&data).assert().success();
     let records = |file: &str| std::fs::metadata(data.join(file)).expect("records").len() / 102;
     assert_eq!(records("train.bin") + records("valid.bin"), 12 + children as u64);
+    // The sibling groups: each (first record, count) names children of one position (one empty
+    // fewer than the record before them, the position's), their labels ascending (the moves
+    // best first, each child's value the negation of its move's score); the groups of both
+    // sets hold every line's children whose side to move has a move, where there are two or
+    // more.
+    let mut grouped = 0;
+    for set in ["train", "valid"] {
+        let bytes = std::fs::read(data.join(format!("{set}.bin"))).expect("records");
+        let groups = std::fs::read(data.join(format!("groups-{set}.bin"))).expect("groups");
+        let field = |r: usize, at: usize| bytes[r * 102 + at];
+        for pair in groups.chunks(8) {
+            let start = u32::from_le_bytes(pair[..4].try_into().unwrap()) as usize;
+            let count = u32::from_le_bytes(pair[4..].try_into().unwrap()) as usize;
+            assert!(count >= 2 && start >= 1 && (start + count) * 102 <= bytes.len());
+            let parent_empties = field(start - 1, 97);
+            let labels: Vec<i8> = (start..start + count).map(|r| field(r, 98) as i8).collect();
+            assert!((start..start + count).all(|r| field(r, 97) + 1 == parent_empties && field(r, 99) == 4));
+            assert!(labels.windows(2).all(|w| w[0] <= w[1]), "{labels:?}");
+            grouped += count;
+        }
+    }
+    let expected: usize = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let board = board_of(8, line.split(' ').nth(1).expect("a board"));
+            let moving = board.moves().into_iter().filter(|&m| !board.play(m).moves().is_empty()).count();
+            if moving >= 2 { moving } else { 0 }
+        })
+        .sum();
+    assert!(grouped > 0);
+    assert_eq!(grouped, expected);
     // As a Slurm array of two tasks (the shard from the environment): the two files hold the
     // whole run's lines between them, each line as the run of one shard wrote it.
     let array = dir.path().join("array");

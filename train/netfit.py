@@ -11,6 +11,14 @@ whatever the data's size. Resumable: `--checkpoint` holds the parameters, the op
 and the epoch, written after every epoch; the run goes on from it. Deterministic from `--seed`
 (on one machine and one version of the pinned packages).
 
+Siblings (`--siblings W`): `net-data` writes the children of each every-move line of `fit-eval
+solved` as a group (`groups-train.bin`). Each step then also takes `--sibling-batch` groups and adds
+W times the squared error of the children's values *centred within their group* (value minus the
+group's mean, against the same of the exact scores): what a search needs to rank a position's
+moves, which the plain loss serves only as far as it serves the values themselves. The
+validation table adds, per band of empties, that centred error and how often the child the
+network values lowest (the move it would play) is a best move.
+
 Usage (see train/README.md):
     python train/netfit.py --data target/net-data --epochs 4 --out data/eval/network-8.oxnn
 """
@@ -126,7 +134,16 @@ def batch_arrays(rec, offsets, row_of):
     return ids, sc, stage
 
 
-def make_step(optimiser, kind_weight):
+def centred_error(y, label, mask):
+    """Per group (rows), each member's value minus the group's mean against the same of the labels:
+    the squared differences (masked)."""
+    n = jnp.maximum(mask.sum(-1, keepdims=True), 1.0)
+    dy = y - (y * mask).sum(-1, keepdims=True) / n
+    dl = label - (label * mask).sum(-1, keepdims=True) / n
+    return mask * (dy - dl) ** 2
+
+
+def make_step(optimiser, kind_weight, sibling_weight=0.0):
     # One weight a kind; a shorter list gives the later kinds its last weight.
     kind_weight = list(kind_weight) + [kind_weight[-1]] * (len(KIND_NAMES) - len(kind_weight))
     kind_weight = jnp.asarray(kind_weight[: len(KIND_NAMES)], dtype=jnp.float32)
@@ -143,7 +160,79 @@ def make_step(optimiser, kind_weight):
         params = clip_params(optax.apply_updates(params, updates))
         return params, state, loss
 
-    return step
+    def sibling_loss_fn(params, ids, sc, stage, label, kind, g_ids, g_sc, g_stage, g_label, g_mask):
+        plain = loss_fn(params, ids, sc, stage, label, kind)
+        shape = g_label.shape
+        y = forward(params, g_ids.reshape(-1, LANES), g_sc.reshape(-1, SCALARS), g_stage.reshape(-1)).reshape(shape)
+        centred = centred_error(y, g_label, g_mask).sum() / jnp.maximum(g_mask.sum(), 1.0)
+        return plain + sibling_weight * centred
+
+    @functools.partial(jax.jit, donate_argnums=(0, 1))
+    def sibling_step(params, state, ids, sc, stage, label, kind, g_ids, g_sc, g_stage, g_label, g_mask):
+        loss, grads = jax.value_and_grad(sibling_loss_fn)(
+            params, ids, sc, stage, label, kind, g_ids, g_sc, g_stage, g_label, g_mask
+        )
+        updates, state = optimiser.update(grads, state, params)
+        params = clip_params(optax.apply_updates(params, updates))
+        return params, state, loss
+
+    return sibling_step if sibling_weight > 0 else step
+
+
+GROUP_MOST = 16  # children of a group used (the best first); a position rarely has more
+
+
+def load_groups(path):
+    """The sibling groups of `net-data` (first record, count), or an empty array."""
+    if not os.path.exists(path):
+        return np.zeros((0, 2), np.int64)
+    return np.fromfile(path, dtype="<u4").reshape(-1, 2).astype(np.int64)
+
+
+def group_batch(records, groups, offsets, row_of):
+    """The records of `groups` as arrays (groups x GROUP_MOST), with the mask of the members."""
+    k = np.arange(GROUP_MOST)[None, :]
+    mask = k < np.minimum(groups[:, 1:2], GROUP_MOST)
+    index = np.where(mask, groups[:, 0:1] + k, groups[:, 0:1])
+    rec = np.asarray(records[index.reshape(-1)])
+    ids, sc, stage = batch_arrays(rec, offsets, row_of)
+    g = len(groups)
+    return (
+        ids.reshape(g, GROUP_MOST, LANES),
+        sc.reshape(g, GROUP_MOST, SCALARS),
+        stage.reshape(g, GROUP_MOST),
+        rec["label"].astype(np.float32).reshape(g, GROUP_MOST),
+        mask.astype(np.float32),
+        rec["empties"].reshape(g, GROUP_MOST),
+    )
+
+
+def evaluate_siblings(params, records, groups, offsets, row_of, block=4096):
+    """Per band of empties (the children's): the centred error of the children's values within
+    their group, and how often the child valued lowest (the move the network would play) has the
+    lowest exact value (a best move)."""
+    bands = {}
+    for start in range(0, len(groups), block):
+        g_ids, g_sc, g_stage, g_label, g_mask, g_empties = group_batch(records, groups[start : start + block], offsets, row_of)
+        shape = g_label.shape
+        y = np.asarray(predict(params, g_ids.reshape(-1, LANES), g_sc.reshape(-1, SCALARS), g_stage.reshape(-1))).reshape(shape)
+        err = np.asarray(centred_error(jnp.asarray(y), jnp.asarray(g_label), jnp.asarray(g_mask)))
+        big = 1e9
+        chosen = np.argmin(np.where(g_mask > 0, y, big), axis=1)
+        best = np.min(np.where(g_mask > 0, g_label, big), axis=1)
+        hit = g_label[np.arange(len(y)), chosen] == best
+        band = g_empties[:, 0] // 10
+        for b in np.unique(band):
+            m = band == b
+            acc = bands.setdefault(int(b), [0, 0.0, 0.0, 0])
+            acc[0] += int(m.sum())
+            acc[1] += float(err[m].sum())
+            acc[2] += float(g_mask[m].sum())
+            acc[3] += int(hit[m].sum())
+    lines = ["siblings              empties     groups  centred RMS  best move"]
+    for b, (n, e, members, hits) in sorted(bands.items()):
+        lines.append(f"{'':<21} {b * 10:>2}-{b * 10 + 9:<4} {n:>10}  {np.sqrt(e / members):>11.2f}  {100 * hits / n:>8.1f}%")
+    return "\n".join(lines)
 
 
 @jax.jit
@@ -372,6 +461,8 @@ def main():
     ap.add_argument("--export-only", action="store_true", help="write the file from --checkpoint (or --init, --init-oxnn), no training")
     ap.add_argument("--lean", type=float, default=0.0, help="discs added to the integer model's output for the side to move, in the stages below --lean-below empties")
     ap.add_argument("--lean-below", type=int, default=40, help="the stages whose empties are all below this take --lean")
+    ap.add_argument("--siblings", type=float, default=0.0, help="weight of the sibling loss (module docs); 0: none")
+    ap.add_argument("--sibling-batch", type=int, default=512, help="sibling groups a step")
     args = ap.parse_args()
     if args.init and args.init_oxnn:
         ap.error("--init and --init-oxnn both give the starting parameters: give one")
@@ -381,6 +472,13 @@ def main():
     valid = np.memmap(os.path.join(args.data, "valid.bin"), dtype=RECORD, mode="r")
     if args.limit:
         train = train[: args.limit]
+    train_groups = load_groups(os.path.join(args.data, "groups-train.bin"))
+    valid_groups = load_groups(os.path.join(args.data, "groups-valid.bin"))
+    train_groups = train_groups[train_groups[:, 0] + train_groups[:, 1] <= len(train)]
+    if args.siblings > 0 and len(train_groups) == 0:
+        ap.error("--siblings: the data has no sibling groups (net-data of every-move solved files)")
+    if len(train_groups) or len(valid_groups):
+        print(f"{len(train_groups)} sibling groups to train on, {len(valid_groups)} held out", flush=True)
     print(f"{len(train)} training records, {len(valid)} validation, {rows} embedding rows", flush=True)
 
     key = jax.random.PRNGKey(args.seed)
@@ -410,18 +508,27 @@ def main():
         state = jax.tree_util.tree_unflatten(jax.tree_util.tree_structure(state), leaves)
         first_epoch = int(saved["epoch"])
         print(f"resumed from {args.checkpoint} after epoch {first_epoch}", flush=True)
+    def report():
+        text = evaluate(params, quantise(params, args.lean, args.lean_below), valid, offsets, row_of)
+        if len(valid_groups):
+            text += "\n" + evaluate_siblings(params, valid, valid_groups, offsets, row_of)
+        return text
+
     if args.evaluate:
-        print(evaluate(params, quantise(params, args.lean, args.lean_below), valid, offsets, row_of), flush=True)
+        print(report(), flush=True)
         return 0
     if args.export_only:
         args.epochs = first_epoch
-    step = make_step(optimiser, list(weights))
+    step = make_step(optimiser, list(weights), args.siblings)
     rng = np.random.default_rng(args.seed)
     for _ in range(first_epoch):  # the same block order as an uninterrupted run
         rng.permutation(max(1, (len(train) + args.block - 1) // args.block))
     began = time.time()
     for epoch in range(first_epoch, args.epochs):
         blocks = rng.permutation(max(1, (len(train) + args.block - 1) // args.block))
+        # The sibling groups drawn from a stream of the epoch's own, so a resumed run draws as an
+        # uninterrupted one.
+        group_rng = np.random.default_rng([args.seed, epoch])
         total, count = 0.0, 0
         for b in blocks:
             rec = np.array(train[b * args.block : (b + 1) * args.block])
@@ -432,7 +539,12 @@ def main():
             kind = rec["kind"].astype(np.int32)
             for s in range(0, len(rec) - args.batch + 1, args.batch):
                 sl = slice(s, s + args.batch)
-                params, state, loss = step(params, state, ids[sl], sc[sl], stage[sl], label[sl], kind[sl])
+                if args.siblings > 0:
+                    picked = train_groups[group_rng.integers(0, len(train_groups), args.sibling_batch)]
+                    siblings = group_batch(train, picked, offsets, row_of)[:5]
+                    params, state, loss = step(params, state, ids[sl], sc[sl], stage[sl], label[sl], kind[sl], *siblings)
+                else:
+                    params, state, loss = step(params, state, ids[sl], sc[sl], stage[sl], label[sl], kind[sl])
                 total += float(loss)
                 count += 1
             print(
@@ -445,9 +557,8 @@ def main():
             tmp = args.checkpoint + ".tmp.npz"
             np.savez(tmp, epoch=epoch + 1, **arrays)
             os.replace(tmp, args.checkpoint)
-        q = quantise(params, args.lean, args.lean_below)
         print(f"after epoch {epoch + 1} ({time.time() - began:.0f} s):", flush=True)
-        print(evaluate(params, q, valid, offsets, row_of), flush=True)
+        print(report(), flush=True)
     q = quantise(params, args.lean, args.lean_below)
     export(q, rows, args.version, args.out)
     check = os.path.join(os.path.dirname(args.out) or ".", "network-check-8.bin")

@@ -12,6 +12,11 @@
 //! `fit-eval solved`, off any game's line, with its exact score), the pattern
 //! evaluation's value in discs (`i8`: what the network is measured against), a zero byte.
 //!
+//! `groups-train.bin`, `groups-valid.bin`: the *siblings* of each every-move line of `fit-eval
+//! solved` in that set (the position's children whose side to move has a move, which follow the
+//! position's record, best first), as pairs of `u32` LE: the first child's record index and the
+//! number of children. The trainer's sibling loss compares a position's moves with one another.
+//!
 //! A game (or solved position) whose index is a multiple of `--valid-every` goes to `valid.bin`
 //! (never trained on); the others to `train.bin`. `layout.bin`: the `u32` LE embedding row (compact canonical entry)
 //! of every table entry, after a `u32` count of rows, the `u32` table length, the number of
@@ -91,6 +96,8 @@ pub fn run(
     };
     let (mut train, mut valid) = (open("train.bin")?, open("valid.bin")?);
     let mut counts = [[0u64; 5]; 2];
+    // The sibling groups of every-move lines, per set: (first record, records) as two u32 LE.
+    let mut groups: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
     let mut buffer = Vec::with_capacity(RECORD * 64);
     for path in games {
         let file = crate::games::read(path)?;
@@ -160,21 +167,38 @@ pub fn run(
             let g = crate::shards::line_index(line).ok_or_else(|| format!("{shown}: line {}: no index", k + 2))?;
             // A line of an every-move run gives the position and each child (the siblings stay
             // together: held out or trained on as one).
-            let positions = crate::solved::line_positions(Size::Eight, every_move, line)
-                .ok_or_else(|| format!("{shown}: line {}: not a solved position", k + 2))?;
-            buffer.clear();
-            for &(p, o, score) in &positions {
+            let (positions, siblings) = if every_move {
+                let problem = crate::solved::parse_every_move(Size::Eight, line)
+                    .ok_or_else(|| format!("{shown}: line {}: not a position with every move solved", k + 2))?;
+                crate::solved::every_move_positions(&problem)
+            } else {
+                let (p, o, score) = crate::solved::parse(Size::Eight, line)
+                    .ok_or_else(|| format!("{shown}: line {}: not a solved position", k + 2))?;
                 let position = Position::from_player(Size::Eight, p, o, othello_explorer::Color::Black)
                     .map_err(|e| format!("{shown}: line {}: {e}", k + 2))?;
-                record(&mut buffer, layout, &position, score, 4);
+                (vec![(position, score)], 0)
+            };
+            buffer.clear();
+            for (position, score) in &positions {
+                record(&mut buffer, layout, position, *score, 4);
             }
             let to_valid = g.is_multiple_of(settings.valid_every);
+            let set = usize::from(to_valid);
+            if siblings >= 2 {
+                // The siblings follow the position: records `start + 1 ..= start + siblings`.
+                let start = counts[set].iter().sum::<u64>() + 1;
+                groups[set].extend_from_slice(&(start as u32).to_le_bytes());
+                groups[set].extend_from_slice(&(siblings as u32).to_le_bytes());
+            }
             let (sink, c) = if to_valid { (&mut valid, &mut counts[1]) } else { (&mut train, &mut counts[0]) };
             sink.write_all(&buffer).map_err(|e| format!("{}: {e}", out.display()))?;
             c[4] += positions.len() as u64;
         }
     }
     train.flush().and_then(|()| valid.flush()).map_err(|e| format!("{}: {e}", out.display()))?;
+    for (name, bytes) in ["groups-train.bin", "groups-valid.bin"].iter().zip(&groups) {
+        std::fs::write(out.join(name), bytes).map_err(|e| format!("{}: {e}", out.join(name).display()))?;
+    }
     // The layout: every table entry's embedding row.
     let canonical: Vec<usize> = layout.canonical_entries().collect();
     let mut row_of = vec![0u32; layout.table_len()];

@@ -176,21 +176,26 @@ pub fn parse_every_move(size: Size, line: &str) -> Option<othello_explorer::nota
         .then_some(problem)
 }
 
-/// The positions of an every-move line with their exact scores, each from its own side to move:
-/// the position (its best move's score), then each child; a child whose side to move must pass
-/// is the position after the pass, and a child that ends the game is left out (it needs no
+/// The positions of an every-move line with their exact scores, each from its own side to move,
+/// and how many of them are *siblings*: the position (its best move's score), then the children
+/// whose side to move has a move, best first (the siblings: each value the negation of its
+/// move's score), then the children whose side to move must pass, as the position after the
+/// pass (the mover's side to move again). A child that ends the game is left out (it needs no
 /// evaluation).
-pub fn every_move_positions(problem: &othello_explorer::notation::obf::Problem) -> Vec<(Position, i32)> {
+pub fn every_move_positions(problem: &othello_explorer::notation::obf::Problem) -> (Vec<(Position, i32)>, usize) {
     let parent = &problem.position;
     let mut out = vec![(*parent, problem.best_score().expect("a move at least"))];
+    let mut passed = Vec::new();
     for &(square, score) in &problem.scores {
         let child = parent.play(square).expect("a listed move is legal");
         if child.is_game_over() {
             continue;
         }
-        out.push(if child.must_pass() { (child.pass(), score) } else { (child, -score) });
+        if child.must_pass() { passed.push((child.pass(), score)) } else { out.push((child, -score)) }
     }
-    out
+    let siblings = out.len() - 1;
+    out.extend(passed);
+    (out, siblings)
 }
 
 /// Whether a solved file's header (its first line) is that of an every-move run.
@@ -208,7 +213,7 @@ pub fn line_positions(size: Size, every_move: bool, line: &str) -> Option<Vec<(u
     }
     if every_move {
         let problem = parse_every_move(size, line)?;
-        let positions = every_move_positions(&problem).into_iter().map(|(position, score)| {
+        let positions = every_move_positions(&problem).0.into_iter().map(|(position, score)| {
             let (p, o) = position.raw();
             (p, o, score)
         });
