@@ -125,7 +125,7 @@ fn bench_first_layer(c: &mut Criterion) {
         eprintln!(
             "network first layer: a move changes {:.2} of the 46 placements on average ({}, {} moves)",
             changed as f64 / moves.len() as f64,
-            isa_name(Cpu::detect()),
+            Cpu::detect().level().name(),
             moves.len()
         );
         let start: Vec<([i16; 32], [i16; 32])> =
@@ -170,10 +170,6 @@ fn bench_first_layer(c: &mut Criterion) {
         });
     });
     group.finish();
-}
-
-fn isa_name(cpu: Cpu) -> &'static str {
-    cpu.level().name()
 }
 
 criterion_group!(benches, bench, bench_first_layer);

@@ -285,12 +285,7 @@ impl<'a, const N: usize, const DISCS: bool, I: Isa> Searcher<'a, N, DISCS, I> {
 
 /// The model of the board of side `N` for the search that reads `evaluator`.
 pub(super) fn model_of<const N: usize>(evaluator: Evaluator) -> &'static Model {
-    let size = match N {
-        4 => Size::Four,
-        6 => Size::Six,
-        _ => Size::Eight,
-    };
-    Model::shipped_for(size, evaluator)
+    Model::shipped_for(Size::from_n(N).expect("a board of 4, 6 or 8"), evaluator)
 }
 
 #[cfg(test)]

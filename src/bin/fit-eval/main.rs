@@ -58,6 +58,11 @@ use std::process::ExitCode;
 pub(crate) use labels::{bootstrap, parallel};
 pub(crate) use play::{Rng, game, game_played};
 
+/// The evaluation named by the option `flag` (`--eval`, `--label-eval`): patterns or network.
+fn evaluator(flag: &str, name: &str) -> Result<othello_explorer::eval::Evaluator, String> {
+    othello_explorer::eval::Evaluator::from_name(name).ok_or(format!("{flag} {name:?}: expected patterns or network"))
+}
+
 /// The board of `--size` for the generators, which run on 6x6 and 8x8 (`refusal` ends the error).
 fn six_or_eight(size: usize, refusal: &str) -> Result<Size, String> {
     match size {
@@ -144,13 +149,8 @@ fn main() -> ExitCode {
             } else {
                 let selectivity =
                     othello_explorer::solver::Selectivity::parse(&selectivity).map_err(|e| format!("--{e}"))?;
-                let evaluators = label_eval
-                    .iter()
-                    .map(|name| {
-                        othello_explorer::eval::Evaluator::from_name(name)
-                            .ok_or(format!("--label-eval {name:?}: expected patterns or network"))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let evaluators =
+                    label_eval.iter().map(|name| evaluator("--label-eval", name)).collect::<Result<Vec<_>, _>>()?;
                 if evaluators.is_empty() {
                     return Err("--label-eval names no evaluation".to_string());
                 }
@@ -227,8 +227,7 @@ fn main() -> ExitCode {
             openings,
             out,
         } => (|| {
-            let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
-                .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
+            let evaluator = evaluator("--eval", &eval)?;
             let network = match network {
                 Some(_) if evaluator != othello_explorer::eval::Evaluator::Network => {
                     return Err("--network goes with --eval network".to_string());
@@ -377,8 +376,7 @@ fn main() -> ExitCode {
             Ok(())
         })(),
         Command::Margins { files, max_depth, bands_8, bands_6, seconds, eval, out } => (|| {
-            let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
-                .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
+            let evaluator = evaluator("--eval", &eval)?;
             margins::run(&margins::Margins {
                 files,
                 max_depth,
@@ -405,8 +403,7 @@ fn main() -> ExitCode {
             if min_empties > max_empties || max_empties > 60 {
                 return Err(format!("--min-empties {min_empties} --max-empties {max_empties}: not a range of empties"));
             }
-            let evaluator = othello_explorer::eval::Evaluator::from_name(&eval)
-                .ok_or(format!("--eval {eval:?}: expected patterns or network"))?;
+            let evaluator = evaluator("--eval", &eval)?;
             let settings = probcut::Samples {
                 games,
                 from,

@@ -167,17 +167,8 @@ pub fn run(
             let g = crate::shards::line_index(line).ok_or_else(|| format!("{shown}: line {}: no index", k + 2))?;
             // A line of an every-move run gives the position and each child (the siblings stay
             // together: held out or trained on as one).
-            let (positions, siblings) = if every_move {
-                let problem = crate::solved::parse_every_move(Size::Eight, line)
-                    .ok_or_else(|| format!("{shown}: line {}: not a position with every move solved", k + 2))?;
-                crate::solved::every_move_positions(&problem)
-            } else {
-                let (p, o, score) = crate::solved::parse(Size::Eight, line)
-                    .ok_or_else(|| format!("{shown}: line {}: not a solved position", k + 2))?;
-                let position = Position::from_player(Size::Eight, p, o, othello_explorer::Color::Black)
-                    .map_err(|e| format!("{shown}: line {}: {e}", k + 2))?;
-                (vec![(position, score)], 0)
-            };
+            let (positions, siblings) = crate::solved::line_records(Size::Eight, every_move, line)
+                .ok_or_else(|| format!("{shown}: line {}: not a solved position", k + 2))?;
             buffer.clear();
             for (position, score) in &positions {
                 record(&mut buffer, layout, position, *score, 4);

@@ -203,23 +203,35 @@ pub fn is_every_move(header: &str) -> bool {
     header.split_whitespace().last() == Some(EVERY_MOVE)
 }
 
+/// The positions of a line of a solved file (not a `games-solve` line `g none`) with their exact
+/// scores, each from its own side to move, and how many after the first are siblings: with
+/// `every_move` those of [`every_move_positions`], else the one position and none. `None`: not a
+/// line of such a file.
+pub fn line_records(size: Size, every_move: bool, line: &str) -> Option<(Vec<(Position, i32)>, usize)> {
+    if every_move {
+        return Some(every_move_positions(&parse_every_move(size, line)?));
+    }
+    let (p, o, score) = parse(size, line)?;
+    Some((vec![(Position::from_player(size, p, o, Color::Black).ok()?, score)], 0))
+}
+
 /// The positions a line of a solved file gives, each `(side to move, opponent, exact score from
-/// its side)`: one, or with `every_move` the position and its children
-/// ([`every_move_positions`]); none for a `games-solve` game with no position in its range.
-/// `None`: not a line of such a file.
+/// its side)`: those of [`line_records`]; none for a `games-solve` game with no position in its
+/// range. `None`: not a line of such a file.
 pub fn line_positions(size: Size, every_move: bool, line: &str) -> Option<Vec<(u64, u64, i32)>> {
     if line.split_whitespace().nth(1) == Some("none") {
         return Some(Vec::new());
     }
-    if every_move {
-        let problem = parse_every_move(size, line)?;
-        let positions = every_move_positions(&problem).0.into_iter().map(|(position, score)| {
-            let (p, o) = position.raw();
-            (p, o, score)
-        });
-        return Some(positions.collect());
-    }
-    parse(size, line).map(|one| vec![one])
+    let (positions, _) = line_records(size, every_move, line)?;
+    Some(
+        positions
+            .into_iter()
+            .map(|(position, score)| {
+                let (p, o) = position.raw();
+                (p, o, score)
+            })
+            .collect(),
+    )
 }
 
 /// Runs one shard up to `positions` positions.
@@ -241,9 +253,7 @@ pub fn run(settings: &Settings, dir: &Path, positions: u64, stop: &AtomicBool) -
         let score = solver.score(&position, &Limits::default()).ok()?.0;
         Some(format!("{} {score}", board(size, p, o)))
     };
-    let valid = |line: &str| {
-        if settings.every_move { parse_every_move(size, line).is_some() } else { parse(size, line).is_some() }
-    };
+    let valid = |line: &str| line_records(size, settings.every_move, line).is_some();
     shards::fill(
         &settings.path(dir),
         &settings.header(),
